@@ -1,0 +1,104 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Focal: headless UI simulation and focus-path analytics with JavaScript tasks.
+//
+// One target per concern; dependencies only point "down" this list:
+//   FocalJSON        JSON values, a fast parser and writer
+//   FocalOpLog       the op-log wire format (shared/spec/replay.md)
+//   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
+//   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
+//   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, Manager
+//   FocalSimulator   a headless UIKit-like simulator (no analytics inside)
+//   FocalAnalyzers   analyzers that turn simulator activity into op-log ops
+//   FocalScenarios   scenario files: an app description plus a scripted journey
+//   FocalEventBus    in-process named events (AQSEvent's model)
+//   FocalDelivery    outbox, flush policies, destinations and adapters
+//   focal            the command-line tool
+let package = Package(
+    name: "Focal",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "focal", targets: ["focal"]),
+        .library(name: "FocalEngine", targets: ["FocalEngine"]),
+        .library(name: "FocalSimulator", targets: ["FocalSimulator"]),
+        .library(name: "FocalAnalyzers", targets: ["FocalAnalyzers"]),
+        .library(name: "FocalScenarios", targets: ["FocalScenarios"]),
+        .library(name: "FocalEventBus", targets: ["FocalEventBus"]),
+        .library(name: "FocalDelivery", targets: ["FocalDelivery"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+    ],
+    targets: [
+        .target(name: "FocalJSON"),
+        .target(name: "FocalOpLog", dependencies: ["FocalJSON"]),
+        .systemLibrary(
+            name: "CJavaScriptCore",
+            pkgConfig: "javascriptcoregtk-4.1",
+            providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
+        ),
+        .target(
+            name: "FocalRuntime",
+            dependencies: [
+                "CJavaScriptCore", "FocalJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "FocalEngine",
+            dependencies: [
+                "FocalRuntime", "FocalOpLog", "FocalJSON",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "FocalSimulator"),
+        .target(name: "FocalAnalyzers", dependencies: ["FocalSimulator", "FocalOpLog", "FocalJSON"]),
+        .target(
+            name: "FocalScenarios",
+            dependencies: [
+                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalJSON",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(name: "FocalEventBus", dependencies: ["FocalJSON"]),
+        .target(
+            name: "FocalDelivery",
+            dependencies: [
+                "FocalJSON", "FocalEventBus",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "focal",
+            dependencies: [
+                "FocalEngine", "FocalOpLog", "FocalScenarios", "FocalDelivery",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
+        .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog"]),
+        .testTarget(name: "FocalRuntimeTests", dependencies: ["FocalRuntime"]),
+        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine"]),
+        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator"]),
+        .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine"]),
+        .testTarget(name: "FocalScenariosTests", dependencies: ["FocalScenarios"]),
+        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus"]),
+        .testTarget(
+            name: "FocalDeliveryTests",
+            dependencies: [
+                "FocalDelivery",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON"]),
+    ]
+)

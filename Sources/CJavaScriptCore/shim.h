@@ -1,0 +1,16 @@
+#ifndef FOCAL_CJAVASCRIPTCORE_SHIM_H
+#define FOCAL_CJAVASCRIPTCORE_SHIM_H
+
+#include <JavaScriptCore/JavaScript.h>
+
+// Exported by libjavascriptcoregtk-4.1 but missing from its public headers
+// (JavaScriptCore/API/JSContextRefPrivate.h upstream). The watchdog terminates
+// a script that runs longer than `limit` seconds when `callback` returns true
+// (or is NULL).
+typedef bool (*JSShouldTerminateCallback)(JSContextRef ctx, void *context);
+JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, double limit,
+                                                   JSShouldTerminateCallback callback,
+                                                   void *context);
+JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
+
+#endif

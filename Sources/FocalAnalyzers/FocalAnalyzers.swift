@@ -1,0 +1,1 @@
+// FocalAnalyzers: see Package.swift for what this target is for.

@@ -1,0 +1,1 @@
+// FocalDelivery: see Package.swift for what this target is for.

@@ -1,0 +1,1 @@
+// FocalEngine: see Package.swift for what this target is for.

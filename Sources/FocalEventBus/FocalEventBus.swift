@@ -1,0 +1,1 @@
+// FocalEventBus: see Package.swift for what this target is for.

@@ -1,0 +1,1 @@
+// FocalJSON: see Package.swift for what this target is for.

@@ -1,0 +1,1 @@
+// FocalOpLog: see Package.swift for what this target is for.

@@ -1,0 +1,1 @@
+// FocalRuntime: see Package.swift for what this target is for.

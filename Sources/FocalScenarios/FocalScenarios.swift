@@ -1,0 +1,1 @@
+// FocalScenarios: see Package.swift for what this target is for.

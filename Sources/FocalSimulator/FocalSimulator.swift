@@ -1,0 +1,1 @@
+// FocalSimulator: see Package.swift for what this target is for.
