@@ -92,13 +92,15 @@ let package = Package(
         .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine"]),
         .testTarget(name: "FocalScenariosTests", dependencies: ["FocalScenarios"]),
         .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus"]),
-        .testTarget(
-            name: "FocalDeliveryTests",
+        .target(
+            name: "FocalTestSupport",
             dependencies: [
-                "FocalDelivery",
+                "FocalJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
-            ]
+            ],
+            path: "Tests/FocalTestSupport"
         ),
-        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON"]),
+        .testTarget(name: "FocalDeliveryTests", dependencies: ["FocalDelivery", "FocalTestSupport"]),
+        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalTestSupport"]),
     ]
 )

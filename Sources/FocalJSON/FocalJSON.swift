@@ -1,1 +1,0 @@
-// FocalJSON: see Package.swift for what this target is for.

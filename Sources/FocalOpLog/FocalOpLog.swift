@@ -1,1 +1,0 @@
-// FocalOpLog: see Package.swift for what this target is for.

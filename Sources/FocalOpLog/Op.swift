@@ -1,0 +1,83 @@
+import FocalJSON
+
+/// One line of the op log (see `shared/spec/replay.md`).
+public enum Op: Sendable, Equatable {
+    /// Create a node (or reuse an existing keyed one).
+    case register(Registration)
+    /// Record an event on a node and run the tasks that match it.
+    case record(Recording)
+    /// Remove a node, every node whose id starts with its id, and their subtrees.
+    case deregister(Deregistration)
+    /// Write the current snapshot to the diagnostic stream.
+    case snapshot(SnapshotFormat)
+}
+
+/// The `register` op.
+public struct Registration: Sendable, Equatable {
+    public var node: NodeID
+    /// The parent, or `nil` for the root.
+    public var parent: NodeID?
+    public var name: String
+    public var index: Int?
+    /// `A.B` loads the task file `A/B.js`.
+    public var namespace: String?
+    public var attributes: JSONObject?
+    /// Milliseconds since the Unix epoch; `nil` means "now" by the engine's clock.
+    public var time: Int64?
+
+    public init(
+        node: NodeID, parent: NodeID?, name: String, index: Int? = nil, namespace: String? = nil,
+        attributes: JSONObject? = nil, time: Int64? = nil
+    ) {
+        self.node = node
+        self.parent = parent
+        self.name = name
+        self.index = index
+        self.namespace = namespace
+        self.attributes = attributes
+        self.time = time
+    }
+}
+
+/// The `record` op.
+public struct Recording: Sendable, Equatable {
+    public var node: NodeID
+    public var event: String
+    public var properties: JSONObject
+    public var time: Int64?
+
+    public init(node: NodeID, event: String, properties: JSONObject = JSONObject(), time: Int64? = nil) {
+        self.node = node
+        self.event = event
+        self.properties = properties
+        self.time = time
+    }
+}
+
+/// The `deregister` op.
+public struct Deregistration: Sendable, Equatable {
+    public var node: NodeID
+    public var time: Int64?
+
+    public init(node: NodeID, time: Int64? = nil) {
+        self.node = node
+        self.time = time
+    }
+}
+
+/// The format of a snapshot.
+public enum SnapshotFormat: String, Sendable, CaseIterable {
+    case xml
+    case json
+}
+
+/// The names of the events that change node state.
+public enum SpecialEvent {
+    public static let appeared = "ana-appeared"
+    public static let disappeared = "ana-disappeared"
+    public static let updated = "ana-updated"
+    /// The property of `ana-updated` that names the value.
+    public static let keyPath = "key-path"
+    /// The property of `ana-updated` that carries the value.
+    public static let value = "value"
+}
