@@ -29,7 +29,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "FocalEngine",
             dependencies: [
-                "FocalRuntime", "FocalOpLog", "FocalJSON",
+                "FocalRuntime", "FocalOpLog", "FocalJSON", "CJavaScriptCore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -1,0 +1,38 @@
+import FocalOpLog
+import FocalRuntime
+
+/// Something that went wrong while processing an op. The engine reports it and goes on.
+public struct EngineError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The op-log line could not be read as an op.
+        case malformedOp
+        /// The op broke a rule of the tree: duplicate or orphan registration, unknown node…
+        case invalidOp
+        /// A task threw, timed out or returned something that is not JSON.
+        case taskFailed
+        /// A task file (or a module it required) failed to evaluate, or called `match` wrongly.
+        case taskFileFailed
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The op-log line, when the op came from a log.
+    public var line: Int?
+    /// The JavaScript error, for task and task-file failures.
+    public var script: ScriptError?
+    /// The task, for task failures.
+    public var task: TaskReference?
+
+    public init(_ kind: Kind, _ message: String, line: Int? = nil, script: ScriptError? = nil, task: TaskReference? = nil) {
+        self.kind = kind
+        self.message = message
+        self.line = line
+        self.script = script
+        self.task = task
+    }
+
+    /// `line N: message` (or just the message when there is no line).
+    public var description: String {
+        line.map { "line \($0): \(message)" } ?? message
+    }
+}

@@ -1,0 +1,15 @@
+import FocalOpLog
+
+/// Receives what an ``Engine`` produces, synchronously and in order.
+public protocol EngineObserver: AnyObject {
+    /// A task returned a result.
+    func engine(_ engine: Engine, didProduce result: TaskResult)
+    /// Something went wrong; the engine went on with the next op.
+    func engine(_ engine: Engine, didReport error: EngineError)
+    /// A `snapshot` op asked for the tree; `text` is the snapshot in `format`.
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat)
+}
+
+extension EngineObserver {
+    public func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat) {}
+}

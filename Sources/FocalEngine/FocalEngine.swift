@@ -1,1 +1,0 @@
-// FocalEngine: see Package.swift for what this target is for.

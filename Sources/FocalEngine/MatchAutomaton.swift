@@ -1,0 +1,127 @@
+/// Decides, for every node, which tasks can fire on it, without ever entering JavaScript.
+///
+/// Patterns compile to a nondeterministic automaton over node names: a pattern with
+/// `k` node segments has positions `0…k`; position `i` moves to `i + 1` on a child whose
+/// name fits segment `i`. Absolute patterns start at the root only; relative patterns
+/// start afresh at every node, which makes them match path *suffixes*. A pattern fires
+/// on a node where it reaches position `k`.
+///
+/// Each node stores one *state*: the set of positions active at it. States are
+/// interned and their transitions cached, so registering a node costs one dictionary
+/// lookup and recording an event costs one more to find the tasks for its name — the
+/// lazily built deterministic automaton. The automaton is rebuilt whenever the set of
+/// tasks changes, and the engine then recomputes every live node's state.
+struct MatchAutomaton {
+    typealias State = Int32
+
+    private struct CompiledPattern {
+        let taskIndex: Int32
+        let pattern: Pattern
+        let segments: [Int32]  // node-name symbols; `wildcard` for `*`
+        let firstPosition: Int32
+    }
+
+    private struct StateInfo {
+        let positions: [Int32]
+        var transitions: [Int32: State] = [:]
+        /// Task indices (ascending, unique) for each exact event name.
+        let byEvent: [String: [Int32]]
+        /// Task indices (ascending) of patterns whose event is `*`.
+        let anyEvent: [Int32]
+        /// The patterns that fire at this state (for snapshots).
+        let finalPatterns: [Int32]
+    }
+
+    private static let wildcard: Int32 = -1
+
+    private var patterns: [CompiledPattern] = []
+    private var positionPattern: [Int32] = []  // position → pattern
+    private var relativeStarts: [Int32] = []  // position 0 of relative patterns with k ≥ 1
+    private var everywhere: [Int32] = []  // relative patterns with k = 0
+    private var states: [StateInfo] = []
+    private var stateIDs: [[Int32]: State] = [:]
+    private(set) var rootState: State = 0
+
+    /// Compiles the patterns of `tasks` (in load order).
+    init(tasks: [Task], symbols: inout SymbolTable) {
+        for (taskIndex, task) in tasks.enumerated() {
+            for pattern in task.patterns {
+                let first = Int32(positionPattern.count)
+                let segments = pattern.nodes.map { $0 == Pattern.wildcard ? Self.wildcard : symbols.symbol(for: $0) }
+                let index = Int32(patterns.count)
+                patterns.append(CompiledPattern(taskIndex: Int32(taskIndex), pattern: pattern, segments: segments, firstPosition: first))
+                positionPattern.append(contentsOf: repeatElement(index, count: segments.count + 1))
+                if !pattern.isAbsolute {
+                    if segments.isEmpty { everywhere.append(index) } else { relativeStarts.append(first) }
+                }
+            }
+        }
+        let rootPositions = patterns.filter(\.pattern.isAbsolute).map(\.firstPosition)
+        rootState = intern(rootPositions)
+    }
+
+    /// The state of a child named `name` (a symbol) of a node in `state`.
+    mutating func transition(from state: State, name: Int32) -> State {
+        if let next = states[Int(state)].transitions[name] { return next }
+        var next: [Int32] = []
+        func advance(_ position: Int32) {
+            let compiled = patterns[Int(positionPattern[Int(position)])]
+            let i = Int(position - compiled.firstPosition)
+            guard i < compiled.segments.count else { return }
+            let segment = compiled.segments[i]
+            if segment == Self.wildcard || segment == name { next.append(position + 1) }
+        }
+        for position in states[Int(state)].positions { advance(position) }
+        for position in relativeStarts { advance(position) }
+        next.sort()
+        let id = intern(next)
+        states[Int(state)].transitions[name] = id
+        return id
+    }
+
+    /// Whether any task can fire on a node in `state`, for any event.
+    func hasTasks(_ state: State) -> Bool {
+        !states[Int(state)].finalPatterns.isEmpty
+    }
+
+    /// The indices (into the task list, ascending) of the tasks that fire for `event` in `state`.
+    func tasks(in state: State, event: String) -> [Int32] {
+        let info = states[Int(state)]
+        let exact = info.byEvent[event] ?? []
+        if info.anyEvent.isEmpty { return exact }
+        if exact.isEmpty { return info.anyEvent }
+        return Array(Set(exact).union(info.anyEvent)).sorted()
+    }
+
+    /// The patterns that can fire in `state`, with the index of their task.
+    func patterns(in state: State) -> [(taskIndex: Int, pattern: Pattern)] {
+        states[Int(state)].finalPatterns.map { (Int(patterns[Int($0)].taskIndex), patterns[Int($0)].pattern) }
+    }
+
+    private mutating func intern(_ positions: [Int32]) -> State {
+        if let id = stateIDs[positions] { return id }
+        var finals: [Int32] = everywhere
+        for position in positions {
+            let index = positionPattern[Int(position)]
+            let compiled = patterns[Int(index)]
+            if Int(position - compiled.firstPosition) == compiled.segments.count { finals.append(index) }
+        }
+        finals.sort()
+        var byEvent: [String: [Int32]] = [:]
+        var anyEvent: [Int32] = []
+        for index in finals {
+            let compiled = patterns[Int(index)]
+            if compiled.pattern.event == Pattern.wildcard {
+                if anyEvent.last != compiled.taskIndex { anyEvent.append(compiled.taskIndex) }
+            } else {
+                byEvent[compiled.pattern.event, default: []].append(compiled.taskIndex)
+            }
+        }
+        for key in byEvent.keys { byEvent[key] = Array(Set(byEvent[key]!)).sorted() }
+        anyEvent = Array(Set(anyEvent)).sorted()
+        let id = State(states.count)
+        states.append(StateInfo(positions: positions, byEvent: byEvent, anyEvent: anyEvent, finalPatterns: finals))
+        stateIDs[positions] = id
+        return id
+    }
+}

@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CJavaScriptCore
+import FocalJSON
+import FocalOpLog
+import FocalRuntime
+
+/// The JavaScript view of nodes and events that tasks receive.
+///
+/// A node object is a thin handle: its private data is the node's arena index and
+/// generation packed into one word, and every member reads the live tree when it is
+/// used. A handle kept past its node's deregistration throws instead of reading a
+/// reused slot. Event objects are made once per dispatch, so within one event all
+/// tasks see the same objects (`latestEvent() === firstDisplayedEvent()` holds when
+/// they are the same event).
+final class NodeBinding {
+    unowned let runtime: JSRuntime
+    unowned let tree: NodeTree
+    private var eventObjects: [ObjectIdentifier: ProtectedValue] = [:]
+
+    init(runtime: JSRuntime, tree: NodeTree) {
+        self.runtime = runtime
+        self.tree = tree
+        JSObjectSetPrivate(runtime.globalObject, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The class for the global object, which carries the binding as private data.
+    nonisolated(unsafe) static let globalClass: JSClassRef = {
+        var definition = kJSClassDefinitionEmpty
+        definition.className = UnsafePointer(strdup("global"))
+        return JSClassCreate(&definition)
+    }()
+
+    /// A handle on the node at `index`.
+    func makeNode(_ index: Int32) -> JSObjectRef {
+        let generation = tree[index].generation
+        let bits = (UInt64(generation) << 32 | UInt64(UInt32(bitPattern: index))) &+ 1
+        return JSObjectMake(runtime.context, Self.nodeClass, UnsafeMutableRawPointer(bitPattern: UInt(bits)))
+    }
+
+    /// Forgets the event objects of the dispatch that just ended.
+    func endDispatch() {
+        if !eventObjects.isEmpty { eventObjects.removeAll(keepingCapacity: true) }
+    }
+
+    private func makeEvent(_ event: Event?) -> JSValueRef {
+        guard let event else { return runtime.null }
+        if let cached = eventObjects[ObjectIdentifier(event)] { return cached.value }
+        let object = runtime.makeObject()
+        let attributes = runtime.makeValue(.object(event.attributes))
+        let name = runtime.makeString(event.name)
+        runtime.setProperty(object, "name", name)
+        runtime.setProperty(object, "nodeName", name)
+        runtime.setProperty(object, "attributes", attributes)
+        runtime.setProperty(object, "properties", attributes)
+        eventObjects[ObjectIdentifier(event)] = runtime.protect(object)
+        return object
+    }
+
+    // MARK: The node class
+
+    private static func binding(_ context: JSContextRef?) -> NodeBinding? {
+        guard let context, let raw = JSObjectGetPrivate(JSContextGetGlobalObject(context)) else { return nil }
+        return Unmanaged<NodeBinding>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Runs `body` with the binding and the live node behind `object`, or raises a TypeError.
+    private static func withNode(
+        _ context: JSContextRef?, _ object: JSObjectRef?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
+        _ body: (NodeBinding, Int32, NodeTree.Record) -> JSValueRef?
+    ) -> JSValueRef? {
+        guard let binding = binding(context) else { return nil }
+        guard let object, let raw = JSObjectGetPrivate(object) else {
+            exception?.pointee = binding.runtime.makeError("TypeError", "node methods must be called on a node")
+            return nil
+        }
+        let bits = UInt64(UInt(bitPattern: raw)) &- 1
+        let index = Int32(bitPattern: UInt32(truncatingIfNeeded: bits))
+        let generation = UInt32(truncatingIfNeeded: bits >> 32)
+        let tree = binding.tree
+        guard tree.isLive(index, generation: generation) else {
+            exception?.pointee = binding.runtime.makeError("ReferenceError", "this node has been deregistered")
+            return nil
+        }
+        return body(binding, index, tree[index])
+    }
+
+    private static func keyPath(_ context: JSContextRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?) -> String? {
+        guard count > 0, let value = arguments?[0], JSValueIsString(context, value) else { return nil }
+        let js = JSValueToStringCopy(context, value, nil)!
+        defer { JSStringRelease(js) }
+        let length = JSStringGetLength(js)
+        return length == 0 ? "" : String(decoding: UnsafeBufferPointer(start: JSStringGetCharactersPtr(js), count: length), as: UTF16.self)
+    }
+
+    private static let values: [(String, JSObjectGetPropertyCallback)] = [
+        ("nodeName", { c, o, _, e in withNode(c, o, e) { b, _, r in b.runtime.makeString(r.name) } }),
+        ("index", { c, o, _, e in withNode(c, o, e) { b, _, r in r.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null } }),
+        ("path", { c, o, _, e in withNode(c, o, e) { b, i, _ in b.runtime.makeString(b.tree.path(of: i)) } }),
+        ("parentNode", { c, o, _, e in withNode(c, o, e) { b, _, r in r.parent == NodeTree.none ? b.runtime.null : b.makeNode(r.parent) } }),
+        ("attributes", { c, o, _, e in withNode(c, o, e) { b, _, r in b.runtime.makeValue(.object(NodeBinding.attributes(of: r))) } }),
+    ]
+
+    private static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
+        ("ancestor", { c, _, o, n, a, e in
+            withNode(c, o, e) { b, i, _ in
+                var steps = 0.0
+                if n > 0, let value = a?[0], !JSValueIsUndefined(c, value) { steps = JSValueToNumber(c, value, nil) }
+                guard steps >= 0, steps.rounded() == steps else {
+                    e?.pointee = b.runtime.makeError("RangeError", "ancestor(n) needs a whole number n ≥ 0")
+                    return nil
+                }
+                let tree = b.tree
+                var current = i
+                for _ in 0..<Int(min(steps, 1e9)) {
+                    current = tree[current].parent
+                    if current == NodeTree.none { return b.runtime.null }
+                }
+                return b.makeNode(current)
+            }
+        }),
+        ("latestEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, _, r in b.makeEvent(r.state.latestEvent) } }),
+        ("isVisible", { c, _, o, _, _, e in withNode(c, o, e) { b, _, r in b.runtime.makeBoolean(r.state.isVisible) } }),
+        ("firstDisplayedEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, _, r in b.makeEvent(r.state.firstDisplayedEvent) } }),
+        ("latestValue", { c, _, o, n, a, e in
+            withNode(c, o, e) { b, _, r in
+                guard let key = keyPath(c, n, a), let value = r.state.values[key]?.value else { return b.runtime.undefined }
+                return b.runtime.makeValue(value)
+            }
+        }),
+        ("valueFirstDisplayedEvent", { c, _, o, n, a, e in
+            withNode(c, o, e) { b, _, r in
+                guard let key = keyPath(c, n, a) else { return b.runtime.null }
+                return b.makeEvent(r.state.values[key]?.firstDisplayedEvent)
+            }
+        }),
+    ]
+
+    /// `{ id, class: "ana-node", createdAt, index? }` plus the registered attributes,
+    /// which cannot override the first three.
+    static func attributes(of record: NodeTree.Record) -> JSONObject {
+        var attributes: JSONObject = [
+            "id": .string(record.id.description),
+            "class": "ana-node",
+            "createdAt": .number(Double(record.createdAt)),
+        ]
+        if let index = record.index { attributes["index"] = .number(Double(index)) }
+        for (key, value) in record.attributes ?? JSONObject() where attributes[key] == nil {
+            attributes[key] = value
+        }
+        return attributes
+    }
+
+    nonisolated(unsafe) static let nodeClass: JSClassRef = {
+        let valueDefinitions = values.map { name, get in
+            JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete))
+        } + [JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0)]
+        let functionDefinitions = functions.map { name, call in
+            JSStaticFunction(name: UnsafePointer(strdup(name)), callAsFunction: call, attributes: JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete))
+        } + [JSStaticFunction(name: nil, callAsFunction: nil, attributes: 0)]
+        // The definitions must outlive the class; they are made once per process.
+        let staticValues = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: valueDefinitions.count)
+        staticValues.initialize(from: valueDefinitions, count: valueDefinitions.count)
+        let staticFunctions = UnsafeMutablePointer<JSStaticFunction>.allocate(capacity: functionDefinitions.count)
+        staticFunctions.initialize(from: functionDefinitions, count: functionDefinitions.count)
+        var definition = kJSClassDefinitionEmpty
+        definition.className = UnsafePointer(strdup("Node"))
+        definition.staticValues = UnsafePointer(staticValues)
+        definition.staticFunctions = UnsafePointer(staticFunctions)
+        return JSClassCreate(&definition)
+    }()
+}

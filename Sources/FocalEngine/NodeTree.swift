@@ -1,0 +1,250 @@
+import FocalJSON
+import FocalOpLog
+
+/// The focus-path tree: live nodes in an arena, indexed by id.
+///
+/// Nodes live in one array and refer to each other by index, so the tree costs no
+/// reference counting and no recursion: a tree 100,000 levels deep is removed, walked
+/// and printed with explicit stacks. Children form a doubly linked list in
+/// registration order, so removing one of a million siblings is O(1). Keyed ids are
+/// also kept in a trie per owner, which finds "every id that starts with this id"
+/// without scanning.
+final class NodeTree {
+    static let none: Int32 = -1
+
+    struct Record {
+        var id: NodeID
+        var name: String
+        var symbol: Int32
+        var index: Int?
+        var namespace: String?
+        var attributes: JSONObject?
+        var createdAt: Int64
+        var parent: Int32 = NodeTree.none
+        var firstChild: Int32 = NodeTree.none
+        var lastChild: Int32 = NodeTree.none
+        var previousSibling: Int32 = NodeTree.none
+        var nextSibling: Int32 = NodeTree.none
+        var matchState: MatchAutomaton.State
+        var state = NodeState()
+        var generation: UInt32 = 0
+        var isLive = true
+    }
+
+    private(set) var records: [Record] = []
+    private var freeSlots: [Int32] = []
+    private var ids: [NodeID: Int32] = [:]
+    private var keyed: [Int64: KeyTrie] = [:]
+    private(set) var root: Int32 = NodeTree.none
+
+    /// The number of live nodes.
+    var count: Int { ids.count }
+
+    subscript(index: Int32) -> Record {
+        get { records[Int(index)] }
+        _modify { yield &records[Int(index)] }
+    }
+
+    func lookup(_ id: NodeID) -> Int32? { ids[id] }
+
+    /// Whether `index` still names the node it named when `generation` was read.
+    func isLive(_ index: Int32, generation: UInt32) -> Bool {
+        index >= 0 && Int(index) < records.count && records[Int(index)].isLive && records[Int(index)].generation == generation
+    }
+
+    /// Adds a node as the last child of `parent` (or as the root) and returns its index.
+    func insert(_ record: Record, under parent: Int32) -> Int32 {
+        var record = record
+        let index: Int32
+        if let slot = freeSlots.popLast() {
+            index = slot
+            record.generation = records[Int(slot)].generation &+ 1
+            records[Int(slot)] = record
+        } else {
+            index = Int32(records.count)
+            records.append(record)
+        }
+        ids[record.id] = index
+        if record.id.isKeyed { keyedTrie(record.id.owner).insert(record.id.keys, index) }
+        link(index, under: parent)
+        return index
+    }
+
+    /// Links `index` as the last child of `parent`; `none` makes it the root.
+    func link(_ index: Int32, under parent: Int32) {
+        self[index].parent = parent
+        self[index].nextSibling = NodeTree.none
+        guard parent != NodeTree.none else {
+            root = index
+            self[index].previousSibling = NodeTree.none
+            return
+        }
+        let last = self[parent].lastChild
+        self[index].previousSibling = last
+        if last == NodeTree.none { self[parent].firstChild = index } else { self[last].nextSibling = index }
+        self[parent].lastChild = index
+    }
+
+    /// Unlinks `index` from its parent's children (or from the root).
+    func unlink(_ index: Int32) {
+        let record = self[index]
+        if record.parent == NodeTree.none {
+            if root == index { root = NodeTree.none }
+        } else {
+            if record.previousSibling == NodeTree.none { self[record.parent].firstChild = record.nextSibling } else { self[record.previousSibling].nextSibling = record.nextSibling }
+            if record.nextSibling == NodeTree.none { self[record.parent].lastChild = record.previousSibling } else { self[record.nextSibling].previousSibling = record.previousSibling }
+        }
+        self[index].parent = NodeTree.none
+        self[index].previousSibling = NodeTree.none
+        self[index].nextSibling = NodeTree.none
+    }
+
+    /// Every live node whose id is `id` or starts with it.
+    func nodes(withPrefix id: NodeID) -> [Int32] {
+        var found: [Int32] = []
+        if let exact = ids[id] { found.append(exact) }
+        keyed[id.owner]?.collect(below: id.keys, into: &found)
+        return found
+    }
+
+    /// Removes `index` and its whole subtree. Returns how many nodes were removed.
+    @discardableResult
+    func removeSubtree(_ index: Int32) -> Int {
+        guard self[index].isLive else { return 0 }
+        unlink(index)
+        var removed = 0
+        var stack: [Int32] = [index]
+        while let current = stack.popLast() {
+            var child = self[current].firstChild
+            while child != NodeTree.none {
+                stack.append(child)
+                child = self[child].nextSibling
+            }
+            let id = self[current].id
+            ids[id] = nil
+            if id.isKeyed, let trie = keyed[id.owner] {
+                trie.remove(id.keys)
+                if trie.isEmpty { keyed[id.owner] = nil }
+            }
+            let generation = self[current].generation
+            records[Int(current)] = Record(id: NodeID(owner: 0), name: "", symbol: 0, createdAt: 0, matchState: 0, generation: generation, isLive: false)
+            freeSlots.append(current)
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Whether `ancestor` is `index` or one of its ancestors.
+    func isAncestor(_ ancestor: Int32, of index: Int32) -> Bool {
+        var current = index
+        while current != NodeTree.none {
+            if current == ancestor { return true }
+            current = self[current].parent
+        }
+        return false
+    }
+
+    /// `""` for the root, otherwise `/name1/name2/…`.
+    func path(of index: Int32) -> String {
+        var names: [String] = []
+        var current = index
+        while current != NodeTree.none, self[current].parent != NodeTree.none {
+            names.append(self[current].name)
+            current = self[current].parent
+        }
+        var path = ""
+        for name in names.reversed() {
+            path += "/"
+            path += name
+        }
+        return path
+    }
+
+    /// The children of `index`, in registration order.
+    func children(of index: Int32) -> [Int32] {
+        var result: [Int32] = []
+        var child = self[index].firstChild
+        while child != NodeTree.none {
+            result.append(child)
+            child = self[child].nextSibling
+        }
+        return result
+    }
+
+    /// Visits the subtree of `index` in document order without recursion: `enter` before
+    /// a node's children, `exit` after them, with the node's depth below `index`.
+    func walk(from index: Int32, enter: (Int32, Int) -> Void, exit: (Int32, Int) -> Void) {
+        var stack: [(node: Int32, depth: Int, entered: Bool)] = [(index, 0, false)]
+        while let (node, depth, entered) = stack.popLast() {
+            if entered {
+                exit(node, depth)
+                continue
+            }
+            enter(node, depth)
+            stack.append((node, depth, true))
+            var child = self[node].lastChild
+            while child != NodeTree.none {
+                stack.append((child, depth + 1, false))
+                child = self[child].previousSibling
+            }
+        }
+    }
+
+    private func keyedTrie(_ owner: Int64) -> KeyTrie {
+        if let trie = keyed[owner] { return trie }
+        let trie = KeyTrie()
+        keyed[owner] = trie
+        return trie
+    }
+}
+
+/// The keyed ids of one owner, as a trie of their key paths.
+final class KeyTrie {
+    private var children: [String: KeyTrie] = [:]
+    private var node: Int32 = NodeTree.none
+
+    var isEmpty: Bool { children.isEmpty && node == NodeTree.none }
+
+    func insert(_ keys: [String], _ index: Int32) {
+        var current = self
+        for key in keys {
+            if let next = current.children[key] {
+                current = next
+            } else {
+                let next = KeyTrie()
+                current.children[key] = next
+                current = next
+            }
+        }
+        current.node = index
+    }
+
+    func remove(_ keys: [String]) {
+        var path: [(KeyTrie, String)] = []
+        var current = self
+        for key in keys {
+            guard let next = current.children[key] else { return }
+            path.append((current, key))
+            current = next
+        }
+        current.node = NodeTree.none
+        // Prune branches that no longer lead to a node.
+        while let (parent, key) = path.popLast(), let child = parent.children[key], child.isEmpty {
+            parent.children[key] = nil
+        }
+    }
+
+    /// Appends every node strictly below the key path `keys` (the exact node is found by id).
+    func collect(below keys: [String], into found: inout [Int32]) {
+        var current = self
+        for key in keys {
+            guard let next = current.children[key] else { return }
+            current = next
+        }
+        var stack = Array(current.children.values)
+        while let trie = stack.popLast() {
+            if trie.node != NodeTree.none { found.append(trie.node) }
+            stack.append(contentsOf: trie.children.values)
+        }
+    }
+}

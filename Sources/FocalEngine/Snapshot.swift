@@ -1,0 +1,150 @@
+import FocalJSON
+import FocalOpLog
+
+extension Engine {
+    /// The live tree as text: well-formed XML or JSON, one element or object per node,
+    /// nested as the tree. Each node carries its name, id, index (when set), namespace,
+    /// `createdAt`, attributes, visibility, the task patterns that can fire on it, its
+    /// current values and its last ten events (name, properties, time). An empty tree is
+    /// `<snapshot/>` or `{"root":null}`.
+    public func snapshot(format: SnapshotFormat) -> String {
+        var writer = SnapshotWriter(format: format)
+        writer.begin()
+        if tree.root != NodeTree.none {
+            tree.walk(from: tree.root, enter: { index, depth in
+                writer.enter(self.tree[index], patterns: self.taskPatterns(at: index), depth: depth, isFirstChild: self.tree[index].previousSibling == NodeTree.none)
+            }, exit: { index, depth in
+                writer.exit(depth: depth)
+            })
+        }
+        writer.end()
+        return writer.text
+    }
+}
+
+/// Writes a snapshot node by node, without recursion, so any depth can be printed.
+struct SnapshotWriter {
+    let format: SnapshotFormat
+    private(set) var text = ""
+    /// Indentation stops growing past this depth, so a deep tree's snapshot stays linear in size.
+    static let maximumIndent = 32
+
+    init(format: SnapshotFormat) {
+        self.format = format
+    }
+
+    mutating func begin() {
+        text += format == .xml ? "<snapshot>\n" : "{\"root\":"
+    }
+
+    mutating func end() {
+        switch format {
+        case .xml:
+            text = text == "<snapshot>\n" ? "<snapshot/>\n" : text + "</snapshot>\n"
+        case .json:
+            if text == "{\"root\":" { text += "null" }
+            text += "}\n"
+        }
+    }
+
+    mutating func enter(_ node: NodeTree.Record, patterns: [(pattern: Pattern, task: TaskReference)], depth: Int, isFirstChild: Bool) {
+        switch format {
+        case .xml: enterXML(node, patterns, depth)
+        case .json: enterJSON(node, patterns, isFirstChild: isFirstChild || depth == 0)
+        }
+    }
+
+    mutating func exit(depth: Int) {
+        switch format {
+        case .xml: text += indent(depth + 1) + "</node>\n"
+        case .json: text += "]}"
+        }
+    }
+
+    // MARK: XML
+
+    private func indent(_ depth: Int) -> String {
+        String(repeating: "  ", count: min(depth, Self.maximumIndent))
+    }
+
+    private mutating func enterXML(_ node: NodeTree.Record, _ patterns: [(pattern: Pattern, task: TaskReference)], _ depth: Int) {
+        let pad = indent(depth + 1)
+        var open = pad + "<node name=\"\(xml(node.name))\" id=\"\(xml(node.id.description))\""
+        if let index = node.index { open += " index=\"\(index)\"" }
+        if let namespace = node.namespace { open += " namespace=\"\(xml(namespace))\"" }
+        open += " createdAt=\"\(node.createdAt)\" visible=\"\(node.state.isVisible)\""
+        if let attributes = node.attributes, !attributes.isEmpty { open += " attributes=\"\(xml(attributes.jsonString))\"" }
+        text += open + ">\n"
+        let inner = indent(depth + 2)
+        let item = indent(depth + 3)
+        if !patterns.isEmpty {
+            text += inner + "<tasks>\n"
+            for (pattern, task) in patterns {
+                text += item + "<task pattern=\"\(xml(pattern.text))\" source=\"\(xml(task.location))\"/>\n"
+            }
+            text += inner + "</tasks>\n"
+        }
+        let values = node.state.values.sorted { $0.key < $1.key }
+        if !values.isEmpty {
+            text += inner + "<values>\n"
+            for (keyPath, value) in values {
+                var line = item + "<value keyPath=\"\(xml(keyPath))\" json=\"\(xml(value.value.jsonString))\""
+                if let shown = value.firstDisplayedEvent { line += " firstDisplayedAt=\"\(shown.time)\"" }
+                text += line + "/>\n"
+            }
+            text += inner + "</values>\n"
+        }
+        if !node.state.history.isEmpty {
+            text += inner + "<events>\n"
+            for event in node.state.history {
+                text += item + "<event name=\"\(xml(event.name))\" time=\"\(event.time)\" properties=\"\(xml(event.properties.jsonString))\"/>\n"
+            }
+            text += inner + "</events>\n"
+        }
+    }
+
+    /// `text` escaped for an XML attribute value; characters XML 1.0 cannot hold become U+FFFD.
+    private func xml(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
+            default:
+                let v = scalar.value
+                if v < 0x20 || v == 0xFFFE || v == 0xFFFF { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
+    // MARK: JSON
+
+    private mutating func enterJSON(_ node: NodeTree.Record, _ patterns: [(pattern: Pattern, task: TaskReference)], isFirstChild: Bool) {
+        if !isFirstChild { text += "," }
+        var o = JSONObject()
+        o["name"] = .string(node.name)
+        o["id"] = .string(node.id.description)
+        o["index"] = node.index.map { .number(Double($0)) } ?? .null
+        if let namespace = node.namespace { o["namespace"] = .string(namespace) }
+        o["createdAt"] = .number(Double(node.createdAt))
+        o["attributes"] = .object(NodeBinding.attributes(of: node))
+        o["visible"] = .bool(node.state.isVisible)
+        o["tasks"] = .array(patterns.map { ["pattern": .string($0.pattern.text), "source": .string($0.task.location)] })
+        o["values"] = .array(node.state.values.sorted { $0.key < $1.key }.map { keyPath, value in
+            ["keyPath": .string(keyPath), "value": value.value, "firstDisplayedAt": value.firstDisplayedEvent.map { .number(Double($0.time)) } ?? .null]
+        })
+        o["events"] = .array(node.state.history.map { event in
+            ["name": .string(event.name), "properties": .object(event.properties), "time": .number(Double(event.time))]
+        })
+        let json = JSONValue.object(o).jsonString
+        text += json.dropLast() + ",\"children\":["
+    }
+}

@@ -1,0 +1,153 @@
+import CJavaScriptCore
+import FocalRuntime
+
+/// The tasks loaded from a tasks directory, and the loading itself.
+///
+/// `index.js` and namespace files (`A.B` → `A/B.js`) are evaluated as CommonJS modules
+/// with a global `match` that exists only while a task file is being evaluated. A
+/// missing file is normal and silent; a file that fails keeps the tasks it registered
+/// before failing, and the failure is reported with file and line. Each bad `match`
+/// call is reported and skipped, so one evaluation reports every bad pattern.
+final class TaskLibrary {
+    let runtime: JSRuntime
+    let modules: ModuleSystem
+    /// Tasks in load order.
+    private(set) var tasks: [Task] = []
+    /// Task files (relative to the tasks directory) in the order they were first asked for.
+    private var files: [String] = []
+    private var requested: Set<String> = []
+    private var loading: String?
+    private var nextOrder = 0
+    private var matchFunction: ProtectedValue?
+    /// Receives every error found while loading.
+    var report: (EngineError) -> Void = { _ in }
+
+    init(runtime: JSRuntime, tasksDirectory: String) throws(ScriptError) {
+        self.runtime = runtime
+        self.modules = try ModuleSystem(runtime: runtime, root: tasksDirectory)
+        matchFunction = makeMatch()
+    }
+
+    /// The task file for a namespace, or an error message when the namespace is invalid.
+    static func file(forNamespace namespace: String) -> Result<String, EngineError> {
+        if namespace.isEmpty || namespace.hasPrefix(".") || namespace.hasSuffix(".") || namespace.contains("/") || namespace.contains("..") {
+            return .failure(EngineError(.invalidOp, "invalid namespace '\(namespace)': it must be non-empty, must not start or end with '.', and must not contain '/' or '..'"))
+        }
+        return .success(namespace.split(separator: ".").joined(separator: "/") + ".js")
+    }
+
+    /// Evaluates `file` (relative to the tasks directory) unless it was asked for before.
+    /// Returns whether the set of tasks changed.
+    func loadOnce(_ file: String, line: Int?) -> Bool {
+        guard requested.insert(file).inserted else { return false }
+        files.append(file)
+        return evaluate(file, line: line)
+    }
+
+    /// In debug mode: when a loaded file changed on disk, or a task file that was missing
+    /// now exists, forgets every module and task and evaluates the task files again in
+    /// their original order. Returns whether anything was reloaded.
+    func reloadIfChanged(line: Int?) -> Bool {
+        let appeared = files.contains { file in
+            !modules.loadedFiles.contains { $0.path == modules.resolver.absolutePath(file) } && FileStamp(path: modules.resolver.absolutePath(file)) != nil
+        }
+        guard appeared || modules.hasChangedFiles else { return false }
+        modules.invalidate()
+        tasks.removeAll()
+        for file in files { _ = evaluate(file, line: line) }
+        return true
+    }
+
+    /// Evaluates every `.js` file outside `node_modules` as a task file (for `focal check`).
+    func loadAll(_ files: [String]) {
+        for file in files { _ = loadOnce(file, line: nil) }
+    }
+
+    private func evaluate(_ file: String, line: Int?) -> Bool {
+        let path = modules.resolver.absolutePath(file)
+        guard FileStamp(path: path) != nil else { return false }
+        let before = tasks.count
+        loading = file
+        runtime.setGlobal("match", matchFunction?.value)
+        defer {
+            runtime.setGlobal("match", nil)
+            loading = nil
+        }
+        do throws(ScriptError) {
+            _ = try modules.load(path)
+        } catch {
+            report(EngineError(.taskFileFailed, "task file '\(file)' failed to load: \(error)", line: line, script: error))
+        }
+        return tasks.count != before
+    }
+
+    /// `match(pattern, fn)`: a JavaScript wrapper that passes the caller's stack to Swift,
+    /// so each task knows the file and line of its `match` call.
+    private func makeMatch() -> ProtectedValue? {
+        let native = runtime.makeFunction(name: "match") { [unowned self] _, arguments throws(ScriptError) in
+            try self.match(arguments)
+            return nil
+        }
+        let source = "(function (native) { return function match(pattern, fn) { native(pattern, fn, new Error().stack); }; })"
+        guard let factory = try? runtime.evaluate(source, sourceURL: "<focal>"), let function = runtime.object(factory),
+            let match = try? runtime.call(function, arguments: [native])
+        else { return nil }
+        return runtime.protect(match)
+    }
+
+    private func match(_ arguments: [JSValueRef]) throws(ScriptError) {
+        guard let loading else {
+            throw ScriptError(name: "Error", message: "match() can only be called while a task file is being evaluated")
+        }
+        let site = arguments.count > 2 ? callSite(runtime.describe(arguments[2])) : nil
+        let file = site?.file ?? loading
+        let location = site.map { "\($0.file):\($0.line)" } ?? loading
+        func reject(_ message: String) {
+            report(EngineError(.taskFileFailed, "\(location): bad match(): \(message)", script: ScriptError(name: "TypeError", message: message, file: file, line: site?.line)))
+        }
+        var texts: [String] = []
+        if let first = arguments.first, let text = runtime.string(first) {
+            texts = [text]
+        } else if let first = arguments.first, let array = runtime.object(first), JSValueIsArray(runtime.context, first) {
+            let count = Int(runtime.number(runtime.property(array, "length")) ?? 0)
+            for i in 0..<count {
+                let element = JSObjectGetPropertyAtIndex(runtime.context, array, UInt32(i), nil)!
+                guard let text = runtime.string(element) else {
+                    return reject("pattern \(i) of the array is not a string")
+                }
+                texts.append(text)
+            }
+            guard !texts.isEmpty else { return reject("the pattern array is empty") }
+        } else {
+            return reject("the first argument must be a pattern string or an array of pattern strings")
+        }
+        var patterns: [Pattern] = []
+        for text in texts {
+            do throws(PatternError) {
+                patterns.append(try Pattern(text))
+            } catch {
+                return reject(error.message)
+            }
+        }
+        guard arguments.count > 1, runtime.isFunction(arguments[1]) else {
+            return reject("the second argument must be a function (node) => result")
+        }
+        let reference = TaskReference(patterns: texts, file: file, line: site?.line)
+        tasks.append(Task(order: nextOrder, patterns: patterns, function: runtime.protect(arguments[1]), reference: reference))
+        nextOrder += 1
+    }
+
+    /// The file and line of the frame that called `match`, from an `Error().stack`.
+    private func callSite(_ stack: String) -> (file: String, line: Int)? {
+        // Frames look like `name@file:line:column`; the first is the wrapper itself.
+        for frame in stack.split(separator: "\n").dropFirst() {
+            var parts = frame.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 3, Int(parts.removeLast()) != nil, let line = Int(parts.removeLast()) else { continue }
+            var location = parts.joined(separator: ":")
+            if let at = location.firstIndex(of: "@") { location = String(location[location.index(after: at)...]) }
+            guard !location.hasPrefix("<") else { continue }
+            return (location, line)
+        }
+        return nil
+    }
+}

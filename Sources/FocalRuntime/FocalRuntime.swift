@@ -1,1 +1,0 @@
-// FocalRuntime: see Package.swift for what this target is for.

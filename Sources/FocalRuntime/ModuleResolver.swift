@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FocalJSON
+
+/// Resolves CommonJS module ids to files, never leaving a root directory.
+///
+/// The algorithm is Node's, restricted to the root: relative ids (`./util`,
+/// `../lib/x`) resolve against the requiring file's directory; bare ids (`tool`) are
+/// looked up in `node_modules` folders from that directory up to the root (not above);
+/// a path is tried as a file, then with `.js` and `.json`, then as a directory through
+/// its `package.json` `main` and then `index.js` / `index.json`. A result whose real
+/// path (symbolic links resolved) is outside the root is refused.
+public struct ModuleResolver: Sendable {
+    /// The root directory, as a real absolute path without a trailing slash.
+    public let root: String
+    /// The root as the user named it, which starts every path shown in messages.
+    private let displayRoot: String
+
+    /// - Throws: when `root` does not exist or is not a directory.
+    public init(root: String) throws(ScriptError) {
+        guard let real = realPath(root), isDirectory(real) else {
+            throw ScriptError(name: "Error", message: "the tasks directory '\(root)' does not exist or is not a directory")
+        }
+        self.root = real
+        var shown = root
+        while shown.count > 1 && shown.hasSuffix("/") { shown.removeLast() }
+        displayRoot = shown == "." ? "" : shown + "/"
+    }
+
+    /// The path of `path` as messages and stack traces show it: relative to where the
+    /// user named the root (`tasks/index.js` for `--tasks tasks`).
+    public func displayPath(_ path: String) -> String {
+        if path == root { return displayRoot.isEmpty ? "." : String(displayRoot.dropLast()) }
+        return path.hasPrefix(root + "/") ? displayRoot + path.dropFirst(root.count + 1) : path
+    }
+
+    /// The absolute path of a file named relative to the root.
+    public func absolutePath(_ relative: String) -> String {
+        relative.hasPrefix("/") ? relative : root + "/" + relative
+    }
+
+    /// Resolves `id` required from a file in `directory` (an absolute path inside the root).
+    public func resolve(_ id: String, from directory: String) throws(ScriptError) -> String {
+        guard !id.isEmpty else { throw ScriptError(name: "Error", message: "require() needs a non-empty module id") }
+        let found: String?
+        if id == "." || id == ".." || id.hasPrefix("./") || id.hasPrefix("../") || id.hasPrefix("/") {
+            let base = id.hasPrefix("/") ? normalize(id) : normalize(directory + "/" + id)
+            guard isInside(base) else { throw outside(id, directory) }
+            found = loadAsFile(base) ?? loadAsDirectory(base)
+        } else {
+            found = resolveBare(id, from: directory)
+        }
+        guard let found else {
+            throw ScriptError(name: "Error", message: "Cannot find module '\(id)' from '\(displayPath(directory))'")
+        }
+        guard let real = realPath(found), isInside(real) else { throw outside(id, directory) }
+        return real
+    }
+
+    private func outside(_ id: String, _ directory: String) -> ScriptError {
+        ScriptError(name: "Error", message: "Cannot require '\(id)' from '\(displayPath(directory))': it is outside the tasks directory")
+    }
+
+    private func resolveBare(_ id: String, from directory: String) -> String? {
+        var dir = normalize(directory)
+        while isInside(dir) || dir == root {
+            let candidate = dir + "/node_modules/" + id
+            if let found = loadAsFile(candidate) ?? loadAsDirectory(candidate) { return found }
+            if dir == root { break }
+            dir = parent(of: dir)
+        }
+        return nil
+    }
+
+    private func loadAsFile(_ path: String) -> String? {
+        for candidate in [path, path + ".js", path + ".json"] where isFile(candidate) { return candidate }
+        return nil
+    }
+
+    private func loadAsDirectory(_ path: String) -> String? {
+        guard isDirectory(path) else { return nil }
+        if let main = packageMain(path + "/package.json") {
+            let target = normalize(path + "/" + main)
+            if isInside(target), let found = loadAsFile(target) ?? loadIndex(target) { return found }
+        }
+        return loadIndex(path)
+    }
+
+    private func loadIndex(_ path: String) -> String? {
+        for candidate in [path + "/index.js", path + "/index.json"] where isFile(candidate) { return candidate }
+        return nil
+    }
+
+    private func packageMain(_ path: String) -> String? {
+        guard isFile(path), let text = readFile(path) else { return nil }
+        guard case .string(let main)? = (try? JSONValue(parsing: text))?["main"], !main.isEmpty else {
+            return nil
+        }
+        return main
+    }
+
+    func isInside(_ path: String) -> Bool {
+        path.hasPrefix(root + "/")
+    }
+}
+
+/// `path` with `.` and `..` segments and repeated slashes removed (purely lexical).
+func normalize(_ path: String) -> String {
+    var parts: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        if part == "." { continue }
+        if part == ".." {
+            if !parts.isEmpty { parts.removeLast() }
+            continue
+        }
+        parts.append(part)
+    }
+    return "/" + parts.joined(separator: "/")
+}
+
+func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+    return String(path[..<slash])
+}
+
+func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+func isFile(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+}
+
+/// The contents of a UTF-8 text file, or `nil` when it cannot be read.
+public func readFile(_ path: String) -> String? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = fread(&chunk, 1, chunk.count, file)
+        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
+        if n < chunk.count { break }
+    }
+    if ferror(file) != 0 { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -1,0 +1,116 @@
+import CJavaScriptCore
+
+/// CommonJS modules for one runtime, confined to a root directory.
+///
+/// Each file is evaluated once and cached by its real path until ``invalidate()``;
+/// a module is cached before it runs, so circular requires see partial exports, and a
+/// module that throws is removed from the cache. A `.json` file is parsed as JSON.
+/// Modules see `module`, `exports`, `require` (with `require.resolve`), `__filename`
+/// and `__dirname`. Stack traces and errors name files relative to the root.
+public final class ModuleSystem {
+    public let resolver: ModuleResolver
+    unowned let runtime: JSRuntime
+    private var cache: [String: ProtectedValue] = [:]  // real path → module object
+    /// The stamp of every file loaded since the last invalidation, in load order.
+    public private(set) var loadedFiles: [(path: String, stamp: FileStamp?)] = []
+
+    public init(runtime: JSRuntime, root: String) throws(ScriptError) {
+        self.runtime = runtime
+        self.resolver = try ModuleResolver(root: root)
+    }
+
+    /// Requires `id` as if from a file in `directory` (the root when `nil`) and returns its exports.
+    public func require(_ id: String, from directory: String? = nil) throws(ScriptError) -> JSValueRef {
+        let path = try resolver.resolve(id, from: directory ?? resolver.root)
+        return try load(path)
+    }
+
+    /// Loads the module at `path` (absolute and inside the root), or returns its cached exports.
+    public func load(_ path: String) throws(ScriptError) -> JSValueRef {
+        if let module = cache[path]?.object {
+            return runtime.property(module, "exports")
+        }
+        let display = resolver.displayPath(path)
+        loadedFiles.append((path, FileStamp(path: path)))
+        guard let source = readFile(path) else {
+            throw ScriptError(name: "Error", message: "cannot read '\(display)'", file: display)
+        }
+        if path.hasSuffix(".json") {
+            guard let value = runtime.parseJSON(source) else {
+                throw ScriptError(name: "SyntaxError", message: "'\(display)' is not valid JSON", file: display)
+            }
+            let module = makeModule(path: path)
+            runtime.setProperty(module, "exports", value)
+            cache[path] = runtime.protect(module)
+            return value
+        }
+        let module = makeModule(path: path)
+        cache[path] = runtime.protect(module)
+        do throws(ScriptError) {
+            // The wrapper's opening stays on the first line so line numbers match the file.
+            let wrapped = "(function (exports, require, module, __filename, __dirname) { " + source + "\n})"
+            let function = try runtime.evaluate(wrapped, sourceURL: display)
+            guard let callable = runtime.object(function) else {
+                throw ScriptError(name: "Error", message: "could not wrap '\(display)'", file: display)
+            }
+            let directory = parent(of: path)
+            let exports = runtime.property(module, "exports")
+            _ = try runtime.call(callable, this: runtime.object(exports), arguments: [
+                exports, makeRequire(directory: directory), module,
+                runtime.makeString(path), runtime.makeString(directory),
+            ])
+        } catch {
+            cache[path] = nil
+            throw error.located(in: display)
+        }
+        runtime.setProperty(module, "loaded", runtime.makeBoolean(true))
+        return runtime.property(module, "exports")
+    }
+
+    /// Forgets every cached module, so the next require evaluates files again.
+    public func invalidate() {
+        cache.removeAll()
+        loadedFiles.removeAll()
+    }
+
+    /// Whether any loaded file changed on disk (edited, replaced or deleted) since it was loaded.
+    public var hasChangedFiles: Bool {
+        loadedFiles.contains { FileStamp(path: $0.path) != $0.stamp }
+    }
+
+    private func makeModule(path: String) -> JSObjectRef {
+        let module = runtime.makeObject()
+        runtime.setProperty(module, "exports", runtime.makeObject())
+        runtime.setProperty(module, "id", runtime.makeString(resolver.displayPath(path)))
+        runtime.setProperty(module, "filename", runtime.makeString(path))
+        runtime.setProperty(module, "loaded", runtime.makeBoolean(false))
+        return module
+    }
+
+    private func makeRequire(directory: String) -> JSObjectRef {
+        let require = runtime.makeFunction(name: "require") { [unowned self] _, arguments throws(ScriptError) in
+            try self.load(self.resolver.resolve(try self.moduleID(arguments), from: directory))
+        }
+        let resolve = runtime.makeFunction(name: "resolve") { [unowned self] _, arguments throws(ScriptError) in
+            self.runtime.makeString(try self.resolver.resolve(try self.moduleID(arguments), from: directory))
+        }
+        runtime.setProperty(require, "resolve", resolve)
+        return require
+    }
+
+    private func moduleID(_ arguments: [JSValueRef]) throws(ScriptError) -> String {
+        guard let first = arguments.first, let id = runtime.string(first) else {
+            throw ScriptError(name: "TypeError", message: "require() needs a module id string")
+        }
+        return id
+    }
+}
+
+extension ScriptError {
+    /// This error with `file` set when JavaScriptCore did not report one.
+    func located(in file: String) -> ScriptError {
+        var copy = self
+        if copy.file == nil { copy.file = file }
+        return copy
+    }
+}

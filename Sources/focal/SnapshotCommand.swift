@@ -1,0 +1,36 @@
+import ArgumentParser
+import FocalOpLog
+
+extension SnapshotFormat: ExpressibleByArgument {}
+
+/// `focal snapshot`: replays an op log and prints the final tree.
+struct SnapshotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "snapshot",
+        abstract: "Replay an op log (discarding results) and print a snapshot of the final tree.",
+        discussion: """
+            The snapshot shows every live node nested as the tree, with its id, index, \
+            createdAt, visibility, current values, the task patterns that can fire on it \
+            and its last ten events. XML is well-formed; JSON carries the same information.
+
+            Examples:
+              focal snapshot --tasks tasks session.oplog
+              focal snapshot --tasks tasks --format json session.oplog | jq .root.children
+            """
+    )
+
+    @OptionGroup var options: TaskOptions
+
+    @Option(name: .long, help: "The snapshot format: xml or json.")
+    var format: SnapshotFormat = .xml
+
+    @OptionGroup var input: InputArgument
+
+    func run() throws {
+        let session = try ReplaySession(options: options) { _ in }
+        let status = try session.replay(input)
+        StandardStream.output.write(session.engine.snapshot(format: format))
+        StandardStream.output.flush()
+        throw status
+    }
+}

@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// A buffered, thread-safe writer on a file descriptor (standard output or error).
+///
+/// Writes are collected and sent in large blocks. A closed pipe (`focal replay | head`)
+/// is not an error: later writes are dropped and ``isClosed`` becomes true.
+final class StandardStream: Sendable {
+    static let output = StandardStream(fileDescriptor: 1)
+    static let error = StandardStream(fileDescriptor: 2)
+
+    let fileDescriptor: Int32
+    private let state: Mutex<State>
+    private static let capacity = 1 << 16
+
+    private struct State {
+        var buffer: [UInt8] = []
+        var isClosed = false
+    }
+
+    init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+        var state = State()
+        state.buffer.reserveCapacity(Self.capacity)
+        self.state = Mutex(state)
+    }
+
+    /// Whether the stream is a terminal.
+    var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+
+    /// Whether a write failed because the reader went away.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    func write(_ bytes: UnsafeRawBufferPointer, newline: Bool = false) {
+        state.withLock { state in
+            state.buffer.append(contentsOf: bytes)
+            if newline { state.buffer.append(0x0A) }
+            if state.buffer.count >= Self.capacity { drain(&state) }
+        }
+    }
+
+    /// Writes `text` and a newline.
+    func writeLine(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0), newline: true) }
+    }
+
+    func flush() {
+        state.withLock { drain(&$0) }
+    }
+
+    private func drain(_ state: inout State) {
+        guard !state.buffer.isEmpty else { return }
+        defer { state.buffer.removeAll(keepingCapacity: true) }
+        guard !state.isClosed else { return }
+        let closed = state.buffer.withUnsafeBytes { bytes -> Bool in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += n
+            }
+            return false
+        }
+        if closed { state.isClosed = true }
+    }
+}

@@ -1,0 +1,14 @@
+// Loaded when a node registered with namespace "Detail.ViewController" appears.
+// The detail screen is a child of the row that opened it: /master/tableView/cell/detail.
+
+match('cell/detail/ana-appeared', node => ({
+  event: 'detail_viewed',
+  row: node.parentNode.index,
+  path: node.path,
+}));
+
+match('detail/button/touch-up-inside', node => ({
+  event: 'detail_button_tapped',
+  row: node.ancestor(2).index,
+  title: node.parentNode.parentNode.latestValue('title'),
+}));
