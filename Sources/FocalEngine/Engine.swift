@@ -162,15 +162,10 @@ public final class Engine {
             guard let function = task.function.object else { continue }
             let json: String?
             do throws(ScriptError) {
-                let value = try runtime.call(function, arguments: [node])
-                do throws(ScriptError) {
-                    json = try runtime.jsonText(value)
-                } catch {
-                    taskFailed(task, "returned a value that is not JSON", r, error)
-                    continue
-                }
+                json = runtime.string(try runtime.call(function, arguments: [node]))
             } catch {
-                taskFailed(task, error.isTimeout ? "timed out" : "threw", r, error)
+                let what = error.isTimeout ? "timed out" : error.name == TaskLibrary.nonJSONErrorName ? "returned a value that is not JSON" : "threw"
+                taskFailed(task, what, r, error.name == TaskLibrary.nonJSONErrorName ? ScriptError(name: "TypeError", message: error.message) : error)
                 continue
             }
             guard let json else { continue }

@@ -19,7 +19,11 @@ import FocalRuntime
 final class NodeBinding {
     unowned let runtime: JSRuntime
     unowned let tree: NodeTree
-    private var eventObjects: [ObjectIdentifier: ProtectedValue] = [:]
+    /// Event objects made during the current dispatch (protected until it ends), so a
+    /// task sees one object per event.
+    private var eventObjects: [(event: Event, object: JSObjectRef)] = []
+    /// Attribute objects made during the current dispatch, one per event.
+    private var attributeObjects: [(event: Event, object: JSValueRef)] = []
 
     init(runtime: JSRuntime, tree: NodeTree) {
         self.runtime = runtime
@@ -43,21 +47,50 @@ final class NodeBinding {
 
     /// Forgets the event objects of the dispatch that just ended.
     func endDispatch() {
-        if !eventObjects.isEmpty { eventObjects.removeAll(keepingCapacity: true) }
+        for (_, object) in eventObjects { JSValueUnprotect(runtime.context, object) }
+        for (_, object) in attributeObjects { JSValueUnprotect(runtime.context, object) }
+        eventObjects.removeAll(keepingCapacity: true)
+        attributeObjects.removeAll(keepingCapacity: true)
     }
 
+    /// The event's object for this dispatch. Its members are read lazily: most tasks
+    /// only compare events, so the attributes object is built only when asked for.
     private func makeEvent(_ event: Event?) -> JSValueRef {
         guard let event else { return runtime.null }
-        if let cached = eventObjects[ObjectIdentifier(event)] { return cached.value }
-        let object = runtime.makeObject()
-        let attributes = runtime.makeValue(.object(event.attributes))
-        let name = runtime.makeString(event.name)
-        runtime.setProperty(object, "name", name)
-        runtime.setProperty(object, "nodeName", name)
-        runtime.setProperty(object, "attributes", attributes)
-        runtime.setProperty(object, "properties", attributes)
-        eventObjects[ObjectIdentifier(event)] = runtime.protect(object)
+        for (cached, object) in eventObjects where cached === event { return object }
+        let object = JSObjectMake(runtime.context, Self.eventClass, Unmanaged.passRetained(event).toOpaque())!
+        JSValueProtect(runtime.context, object)
+        eventObjects.append((event, object))
         return object
+    }
+
+    /// `event.attributes` (also `event.properties`): the same object for one event within a dispatch.
+    private func attributes(of event: Event) -> JSValueRef {
+        for (cached, object) in attributeObjects where cached === event { return object }
+        let object = runtime.makeValue(.object(event.attributes))
+        JSValueProtect(runtime.context, object)
+        attributeObjects.append((event, object))
+        return object
+    }
+
+    // MARK: The event class
+
+    private static func withEvent(_ context: JSContextRef?, _ object: JSObjectRef?, _ body: (NodeBinding, Event) -> JSValueRef?) -> JSValueRef? {
+        guard let binding = binding(context), let object, let raw = JSObjectGetPrivate(object) else { return nil }
+        return body(binding, Unmanaged<Event>.fromOpaque(raw).takeUnretainedValue())
+    }
+
+    private static let eventValues: [(String, JSObjectGetPropertyCallback)] = [
+        ("name", { c, o, _, _ in withEvent(c, o) { b, e in b.runtime.makeString(e.name) } }),
+        ("nodeName", { c, o, _, _ in withEvent(c, o) { b, e in b.runtime.makeString(e.name) } }),
+        ("attributes", { c, o, _, _ in withEvent(c, o) { b, e in b.attributes(of: e) } }),
+        ("properties", { c, o, _, _ in withEvent(c, o) { b, e in b.attributes(of: e) } }),
+        ("time", { c, o, _, _ in withEvent(c, o) { b, e in b.runtime.makeNumber(Double(e.time)) } }),
+    ]
+
+    nonisolated(unsafe) static let eventClass: JSClassRef = makeClass(name: "Event", values: eventValues, functions: []) { object in
+        guard let object, let raw = JSObjectGetPrivate(object) else { return }
+        Unmanaged<Event>.fromOpaque(raw).release()
     }
 
     // MARK: The node class
@@ -154,22 +187,30 @@ final class NodeBinding {
         return attributes
     }
 
-    nonisolated(unsafe) static let nodeClass: JSClassRef = {
+    nonisolated(unsafe) static let nodeClass: JSClassRef = makeClass(name: "Node", values: values, functions: functions, finalize: nil)
+
+    /// A class with read-only static values and functions. The definitions are made once
+    /// per process and must outlive the class, so they are never freed.
+    private static func makeClass(
+        name: String, values: [(String, JSObjectGetPropertyCallback)], functions: [(String, JSObjectCallAsFunctionCallback)],
+        finalize: JSObjectFinalizeCallback?
+    ) -> JSClassRef {
+        let attributes = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
         let valueDefinitions = values.map { name, get in
-            JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete))
+            JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: attributes)
         } + [JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0)]
         let functionDefinitions = functions.map { name, call in
-            JSStaticFunction(name: UnsafePointer(strdup(name)), callAsFunction: call, attributes: JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete))
+            JSStaticFunction(name: UnsafePointer(strdup(name)), callAsFunction: call, attributes: attributes)
         } + [JSStaticFunction(name: nil, callAsFunction: nil, attributes: 0)]
-        // The definitions must outlive the class; they are made once per process.
         let staticValues = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: valueDefinitions.count)
         staticValues.initialize(from: valueDefinitions, count: valueDefinitions.count)
         let staticFunctions = UnsafeMutablePointer<JSStaticFunction>.allocate(capacity: functionDefinitions.count)
         staticFunctions.initialize(from: functionDefinitions, count: functionDefinitions.count)
         var definition = kJSClassDefinitionEmpty
-        definition.className = UnsafePointer(strdup("Node"))
+        definition.className = UnsafePointer(strdup(name))
         definition.staticValues = UnsafePointer(staticValues)
         definition.staticFunctions = UnsafePointer(staticFunctions)
+        definition.finalize = finalize
         return JSClassCreate(&definition)
-    }()
+    }
 }

@@ -34,14 +34,18 @@ final class NodeTree {
     private(set) var records: [Record] = []
     private var freeSlots: [Int32] = []
     private var ids: [NodeID: Int32] = [:]
-    private var keyed: [Int64: KeyTrie] = [:]
+    /// For every id that a keyed id extends, how many live ids extend it.
+    private var extensions: [NodeID: Int] = [:]
+    /// The live keyed nodes of each owner.
+    private var keyedNodes: [Int64: Set<Int32>] = [:]
     private(set) var root: Int32 = NodeTree.none
 
     /// The number of live nodes.
     var count: Int { ids.count }
 
+    /// The record at `index`, borrowed in place (reading one field does not copy the record).
     subscript(index: Int32) -> Record {
-        get { records[Int(index)] }
+        _read { yield records[Int(index)] }
         _modify { yield &records[Int(index)] }
     }
 
@@ -65,7 +69,10 @@ final class NodeTree {
             records.append(record)
         }
         ids[record.id] = index
-        if record.id.isKeyed { keyedTrie(record.id.owner).insert(record.id.keys, index) }
+        if record.id.isKeyed {
+            record.id.forEachProperPrefix { extensions[$0, default: 0] += 1 }
+            keyedNodes[record.id.owner, default: []].insert(index)
+        }
         link(index, under: parent)
         return index
     }
@@ -87,12 +94,12 @@ final class NodeTree {
 
     /// Unlinks `index` from its parent's children (or from the root).
     func unlink(_ index: Int32) {
-        let record = self[index]
-        if record.parent == NodeTree.none {
+        let parent = self[index].parent, previous = self[index].previousSibling, next = self[index].nextSibling
+        if parent == NodeTree.none {
             if root == index { root = NodeTree.none }
         } else {
-            if record.previousSibling == NodeTree.none { self[record.parent].firstChild = record.nextSibling } else { self[record.previousSibling].nextSibling = record.nextSibling }
-            if record.nextSibling == NodeTree.none { self[record.parent].lastChild = record.previousSibling } else { self[record.nextSibling].previousSibling = record.previousSibling }
+            if previous == NodeTree.none { self[parent].firstChild = next } else { self[previous].nextSibling = next }
+            if next == NodeTree.none { self[parent].lastChild = previous } else { self[next].previousSibling = previous }
         }
         self[index].parent = NodeTree.none
         self[index].previousSibling = NodeTree.none
@@ -103,7 +110,11 @@ final class NodeTree {
     func nodes(withPrefix id: NodeID) -> [Int32] {
         var found: [Int32] = []
         if let exact = ids[id] { found.append(exact) }
-        keyed[id.owner]?.collect(below: id.keys, into: &found)
+        if extensions[id] != nil, let candidates = keyedNodes[id.owner] {
+            for candidate in candidates where records[Int(candidate)].id.keyCount > id.keyCount && records[Int(candidate)].id.hasPrefix(id) {
+                found.append(candidate)
+            }
+        }
         return found
     }
 
@@ -122,9 +133,12 @@ final class NodeTree {
             }
             let id = self[current].id
             ids[id] = nil
-            if id.isKeyed, let trie = keyed[id.owner] {
-                trie.remove(id.keys)
-                if trie.isEmpty { keyed[id.owner] = nil }
+            if id.isKeyed {
+                id.forEachProperPrefix { prefix in
+                    if let count = extensions[prefix], count > 1 { extensions[prefix] = count - 1 } else { extensions[prefix] = nil }
+                }
+                keyedNodes[id.owner]?.remove(current)
+                if keyedNodes[id.owner]?.isEmpty == true { keyedNodes[id.owner] = nil }
             }
             let generation = self[current].generation
             records[Int(current)] = Record(id: NodeID(owner: 0), name: "", symbol: 0, createdAt: 0, matchState: 0, generation: generation, isLive: false)
@@ -187,64 +201,6 @@ final class NodeTree {
                 stack.append((child, depth + 1, false))
                 child = self[child].previousSibling
             }
-        }
-    }
-
-    private func keyedTrie(_ owner: Int64) -> KeyTrie {
-        if let trie = keyed[owner] { return trie }
-        let trie = KeyTrie()
-        keyed[owner] = trie
-        return trie
-    }
-}
-
-/// The keyed ids of one owner, as a trie of their key paths.
-final class KeyTrie {
-    private var children: [String: KeyTrie] = [:]
-    private var node: Int32 = NodeTree.none
-
-    var isEmpty: Bool { children.isEmpty && node == NodeTree.none }
-
-    func insert(_ keys: [String], _ index: Int32) {
-        var current = self
-        for key in keys {
-            if let next = current.children[key] {
-                current = next
-            } else {
-                let next = KeyTrie()
-                current.children[key] = next
-                current = next
-            }
-        }
-        current.node = index
-    }
-
-    func remove(_ keys: [String]) {
-        var path: [(KeyTrie, String)] = []
-        var current = self
-        for key in keys {
-            guard let next = current.children[key] else { return }
-            path.append((current, key))
-            current = next
-        }
-        current.node = NodeTree.none
-        // Prune branches that no longer lead to a node.
-        while let (parent, key) = path.popLast(), let child = parent.children[key], child.isEmpty {
-            parent.children[key] = nil
-        }
-    }
-
-    /// Appends every node strictly below the key path `keys` (the exact node is found by id).
-    func collect(below keys: [String], into found: inout [Int32]) {
-        var current = self
-        for key in keys {
-            guard let next = current.children[key] else { return }
-            current = next
-        }
-        var stack = Array(current.children.values)
-        while let trie = stack.popLast() {
-            if trie.node != NodeTree.none { found.append(trie.node) }
-            stack.append(contentsOf: trie.children.values)
         }
     }
 }

@@ -19,6 +19,11 @@ final class TaskLibrary {
     private var loading: String?
     private var nextOrder = 0
     private var matchFunction: ProtectedValue?
+    /// Wraps a task function so that one call into JavaScript runs the task and turns
+    /// its result into JSON text (or `undefined`).
+    private var jsonWrapper: ProtectedValue?
+    /// The name of the error the wrapper throws when a result is not JSON.
+    static let nonJSONErrorName = "FocalNonJSONResult"
     /// Receives every error found while loading.
     var report: (EngineError) -> Void = { _ in }
 
@@ -26,7 +31,23 @@ final class TaskLibrary {
         self.runtime = runtime
         self.modules = try ModuleSystem(runtime: runtime, root: tasksDirectory)
         matchFunction = makeMatch()
+        jsonWrapper = (try? runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")).map { runtime.protect($0) }
     }
+
+    private static let jsonWrapperSource = """
+        (function (fn) {
+          function fail(message) { const e = new TypeError(message); e.name = '\(nonJSONErrorName)'; throw e; }
+          return function (node) {
+            const result = fn(node);
+            if (result === undefined) return undefined;
+            if (typeof result === 'function' || typeof result === 'symbol') fail('a ' + typeof result + ' is not a JSON value');
+            let text;
+            try { text = JSON.stringify(result); } catch (e) { fail(e.message); }
+            if (text === undefined) fail(String(result) + ' is not a JSON value');
+            return text;
+          };
+        })
+        """
 
     /// The task file for a namespace, or an error message when the namespace is invalid.
     static func file(forNamespace namespace: String) -> Result<String, EngineError> {
@@ -133,7 +154,10 @@ final class TaskLibrary {
             return reject("the second argument must be a function (node) => result")
         }
         let reference = TaskReference(patterns: texts, file: file, line: site?.line)
-        tasks.append(Task(order: nextOrder, patterns: patterns, function: runtime.protect(arguments[1]), reference: reference))
+        guard let wrap = jsonWrapper?.object, let wrapped = try? runtime.call(wrap, arguments: [arguments[1]]) else {
+            return reject("the task function could not be prepared")
+        }
+        tasks.append(Task(order: nextOrder, patterns: patterns, function: runtime.protect(wrapped), reference: reference))
         nextOrder += 1
     }
 

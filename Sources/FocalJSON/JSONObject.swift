@@ -4,13 +4,12 @@
 /// and task results carry. Setting a key that exists replaces its value in place.
 /// Equality and hashing ignore member order.
 public struct JSONObject: Sendable {
-    public private(set) var keys: [String]
-    public private(set) var values: [JSONValue]
+    /// The members in order (one array, so a small object is one allocation).
+    public private(set) var members: [(key: String, value: JSONValue)]
 
     /// An empty object.
     public init() {
-        keys = []
-        values = []
+        members = []
     }
 
     /// An object with these members; a repeated key keeps its last value.
@@ -19,44 +18,41 @@ public struct JSONObject: Sendable {
         for (key, value) in members { self[key] = value }
     }
 
+    /// The keys, in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The values, in order.
+    public var values: [JSONValue] { members.map(\.value) }
+
     /// The number of members.
-    public var count: Int { keys.count }
+    public var count: Int { members.count }
 
     /// Whether the object has no members.
-    public var isEmpty: Bool { keys.isEmpty }
+    public var isEmpty: Bool { members.isEmpty }
 
     /// The value for `key`; setting `nil` removes the member.
     public subscript(key: String) -> JSONValue? {
         get {
-            guard let i = keys.firstIndex(of: key) else { return nil }
-            return values[i]
+            for member in members where member.key == key { return member.value }
+            return nil
         }
         set {
-            if let i = keys.firstIndex(of: key) {
+            if let i = members.firstIndex(where: { $0.key == key }) {
                 if let newValue {
-                    values[i] = newValue
+                    members[i].value = newValue
                 } else {
-                    keys.remove(at: i)
-                    values.remove(at: i)
+                    members.remove(at: i)
                 }
             } else if let newValue {
-                keys.append(key)
-                values.append(newValue)
+                members.append((key, newValue))
             }
         }
-    }
-
-    /// Appends a member without checking for an existing key (for parsers that check themselves).
-    @usableFromInline
-    mutating func appendUnchecked(_ key: String, _ value: JSONValue) {
-        keys.append(key)
-        values.append(value)
     }
 }
 
 extension JSONObject: Sequence {
-    public func makeIterator() -> Zip2Sequence<[String], [JSONValue]>.Iterator {
-        zip(keys, values).makeIterator()
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> {
+        members.makeIterator()
     }
 }
 
@@ -69,7 +65,7 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
 extension JSONObject: Hashable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        if lhs.members.elementsEqual(rhs.members, by: { $0.key == $1.key && $0.value == $1.value }) { return true }
         for (key, value) in lhs {
             guard let other = rhs[key], other == value else { return false }
         }

@@ -76,6 +76,43 @@ public struct JSONScanner: ~Copyable {
         }
     }
 
+    /// Moves back to `offset` (one that this scanner returned earlier) to read again.
+    public mutating func rewind(to offset: Int) {
+        self.offset = offset
+    }
+
+    /// Reads a string and returns the bytes between its quotes when it has no escapes,
+    /// without copying; returns `nil`, consuming nothing, when it has escapes (read it
+    /// with ``readString()`` then).
+    public mutating func readUnescapedStringBytes() throws(JSONParseError) -> UnsafeRawBufferPointer? {
+        try expect(0x22)
+        let start = offset
+        while offset < bytes.count {
+            let b = bytes[offset]
+            if b == 0x22 {
+                offset += 1
+                return UnsafeRawBufferPointer(rebasing: bytes[start..<(offset - 1)])
+            }
+            if b == 0x5C || b < 0x20 || b >= 0x80 { break }
+            offset += 1
+        }
+        offset = start - 1
+        return nil
+    }
+
+    /// Whether `literal` (such as `null`) is next; consumes it when it is.
+    public mutating func consumeLiteral(_ literal: StaticString) -> Bool {
+        skipWhitespace()
+        let count = literal.utf8CodeUnitCount
+        guard offset + count <= bytes.count else { return false }
+        let matches = literal.withUTF8Buffer { w in
+            for i in 0..<count where bytes[offset + i] != w[i] { return false }
+            return true
+        }
+        if matches { offset += count }
+        return matches
+    }
+
     /// Reads a string value.
     public mutating func readString() throws(JSONParseError) -> String {
         try expect(0x22)

@@ -8,30 +8,101 @@ import FocalJSON
 /// table row outlive the cell objects that display it.
 public struct NodeID: Hashable, Sendable {
     public var owner: Int64
-    public var keys: [String]
+    /// The key path in one string: keys joined by U+001F (with U+001E escaping), so an
+    /// id is two words for hashing and comparing, and short key paths need no allocation.
+    private var packedKeys: String
 
     public init(owner: Int64, keys: [String] = []) {
         self.owner = owner
-        self.keys = keys
+        self.packedKeys = keys.isEmpty ? "" : keys.map(Self.escape).joined(separator: Self.separator)
+        keyCount = keys.count
+    }
+
+    /// The number of keys.
+    public private(set) var keyCount: Int
+
+    /// The key path.
+    public var keys: [String] {
+        guard keyCount > 0 else { return [] }
+        var keys: [String] = []
+        var current = ""
+        var escaped = false
+        for scalar in packedKeys.unicodeScalars {
+            if escaped {
+                current.unicodeScalars.append(scalar)
+                escaped = false
+            } else if scalar == "\u{1E}" {
+                escaped = true
+            } else if scalar == "\u{1F}" {
+                keys.append(current)
+                current = ""
+            } else {
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        keys.append(current)
+        return keys
+    }
+
+    private static let separator = "\u{1F}"
+
+    private static func escape(_ key: String) -> String {
+        guard key.unicodeScalars.contains(where: { $0 == "\u{1E}" || $0 == "\u{1F}" }) else { return key }
+        var escaped = ""
+        for scalar in key.unicodeScalars {
+            if scalar == "\u{1E}" || scalar == "\u{1F}" { escaped.unicodeScalars.append("\u{1E}") }
+            escaped.unicodeScalars.append(scalar)
+        }
+        return escaped
     }
 
     /// Whether this id has a key path.
-    public var isKeyed: Bool { !keys.isEmpty }
+    public var isKeyed: Bool { keyCount > 0 }
 
     /// Whether `prefix` is this id or an id that this one extends (`70` is a prefix of `[70, "cell"]`).
     public func hasPrefix(_ prefix: NodeID) -> Bool {
-        owner == prefix.owner && keys.count >= prefix.keys.count && keys.starts(with: prefix.keys)
+        guard owner == prefix.owner, keyCount >= prefix.keyCount else { return false }
+        if prefix.keyCount == 0 { return true }
+        if keyCount == prefix.keyCount { return packedKeys == prefix.packedKeys }
+        return packedKeys.hasPrefix(prefix.packedKeys + Self.separator)
+    }
+
+    /// Calls `body` with every id that this one extends: the owner alone, then the owner
+    /// with each shorter key path (for `[70, "a", "b"]`: `70` and `[70, "a"]`).
+    public func forEachProperPrefix(_ body: (NodeID) -> Void) {
+        guard keyCount > 0 else { return }
+        body(NodeID(owner: owner))
+        var count = 0
+        var escaped = false
+        let scalars = packedKeys.unicodeScalars
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            if escaped {
+                escaped = false
+            } else if scalar == "\u{1E}" {
+                escaped = true
+            } else if scalar == "\u{1F}" {
+                count += 1
+                var prefix = NodeID(owner: owner)
+                prefix.packedKeys = String(packedKeys.unicodeScalars[..<index])
+                prefix.keyCount = count
+                body(prefix)
+            }
+        }
     }
 
     /// This id with `key` appended to its key path.
     public func appending(_ key: String) -> NodeID {
-        NodeID(owner: owner, keys: keys + [key])
+        var id = self
+        id.packedKeys = keyCount == 0 ? Self.escape(key) : packedKeys + Self.separator + Self.escape(key)
+        id.keyCount += 1
+        return id
     }
 
     /// The id as the op log writes it: a number, or an array for keyed ids.
     public var jsonValue: JSONValue {
         guard isKeyed else { return .number(Double(owner)) }
-        return .array([.number(Double(owner))] + keys.map { key in
+        return .array([.number(Double(owner))] + keys.map { key -> JSONValue in
             if let i = Int64(key), String(i) == key { return .number(Double(i)) }
             return .string(key)
         })

@@ -2,14 +2,17 @@ import FocalJSON
 
 /// Decodes op-log lines into ops.
 ///
-/// The top-level object is read member by member straight from the line's bytes;
-/// only `properties` and `attributes` become ``JSONValue``s. Unknown keys are skipped,
-/// as the contract requires.
+/// The top-level object is read member by member straight from the line's bytes: keys
+/// are compared as bytes, ids, names, numbers and strings are read into their final
+/// types, and only `properties` and `attributes` become ``JSONValue``s. Unknown keys are
+/// skipped, as the contract requires. A value of the wrong type is kept as a
+/// ``JSONValue`` only to say what it was in the error.
 public enum OpDecoder {
     /// Decodes one line. Returns `nil` for a blank line.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(OpLogError) -> Op? {
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
+        var fields = Fields()
         guard first == 0x7B else {
             do throws(JSONParseError) {
                 _ = try scanner.readValue()
@@ -19,12 +22,11 @@ public enum OpDecoder {
             }
             throw OpLogError("expected a JSON object")
         }
-        var fields = Fields()
         do throws(JSONParseError) {
             try scanner.expect(0x7B)
             if !scanner.consume(0x7D) {
                 repeat {
-                    let key = try scanner.readString()
+                    let key = try Key(&scanner)
                     try scanner.expect(0x3A)
                     try fields.read(key, &scanner)
                 } while try scanner.consumeSeparator(closing: 0x7D)
@@ -50,120 +52,218 @@ public enum OpDecoder {
     }
 }
 
-/// The members of an op object, as read.
-private struct Fields {
-    var op: JSONValue?
-    var node: JSONValue?
-    var parent: JSONValue?
-    var name: JSONValue?
-    var index: JSONValue?
-    var namespace: JSONValue?
-    var attributes: JSONValue?
-    var event: JSONValue?
-    var properties: JSONValue?
-    var time: JSONValue?
-    var format: JSONValue?
+/// The keys the op log defines.
+private enum Key {
+    case op, node, parent, name, index, namespace, attributes, event, properties, time, format, other
 
-    mutating func read(_ key: String, _ scanner: inout JSONScanner) throws(JSONParseError) {
-        switch key {
-        case "op": op = try scanner.readValue()
-        case "node": node = try scanner.readValue()
-        case "parent": parent = try scanner.readValue()
-        case "name": name = try scanner.readValue()
-        case "index": index = try scanner.readValue()
-        case "namespace": namespace = try scanner.readValue()
-        case "attributes": attributes = try scanner.readValue()
-        case "event": event = try scanner.readValue()
-        case "properties": properties = try scanner.readValue()
-        case "time": time = try scanner.readValue()
-        case "format": format = try scanner.readValue()
-        default: try scanner.skipValue()
+    init(_ scanner: inout JSONScanner) throws(JSONParseError) {
+        if let bytes = try scanner.readUnescapedStringBytes() {
+            self = Key(bytes)
+        } else {
+            var key = try scanner.readString()
+            self = key.withUTF8 { Key(UnsafeRawBufferPointer($0)) }
         }
     }
 
-    func makeOp() throws(OpLogError) -> Op {
-        guard let op else { throw OpLogError("missing key 'op'") }
-        guard case .string(let kind) = op else { throw OpLogError("'op' must be a string, not \(op.jsonString)") }
-        switch kind {
-        case "register":
-            return .register(
-                Registration(
-                    node: try nodeID("node", node),
-                    parent: try parentID(),
-                    name: try string("name", name),
-                    index: try optionalInteger("index", index),
-                    namespace: try optionalString("namespace", namespace),
-                    attributes: try optionalObject("attributes", attributes),
-                    time: try timestamp()
-                ))
-        case "record":
-            return .record(
-                Recording(
-                    node: try nodeID("node", node),
-                    event: try string("event", event),
-                    properties: try optionalObject("properties", properties) ?? JSONObject(),
-                    time: try timestamp()
-                ))
-        case "deregister":
-            return .deregister(Deregistration(node: try nodeID("node", node), time: try timestamp()))
-        case "snapshot":
-            switch format {
-            case nil, .null?: return .snapshot(.xml)
-            case .string(let f)?:
-                guard let format = SnapshotFormat(rawValue: f) else {
-                    throw OpLogError("unknown snapshot format '\(f)' (expected 'xml' or 'json')")
-                }
-                return .snapshot(format)
-            case let other?:
-                throw OpLogError("'format' must be a string, not \(other.jsonString)")
+    private init(_ b: UnsafeRawBufferPointer) {
+        func equals(_ word: StaticString) -> Bool {
+            word.utf8CodeUnitCount == b.count && word.withUTF8Buffer { w in
+                for i in 0..<b.count where b[i] != w[i] { return false }
+                return true
             }
+        }
+        switch b.count {
+        case 2 where equals("op"): self = .op
+        case 4 where equals("node"): self = .node
+        case 4 where equals("name"): self = .name
+        case 4 where equals("time"): self = .time
+        case 5 where equals("index"): self = .index
+        case 5 where equals("event"): self = .event
+        case 6 where equals("parent"): self = .parent
+        case 6 where equals("format"): self = .format
+        case 9 where equals("namespace"): self = .namespace
+        case 10 where equals("attributes"): self = .attributes
+        case 10 where equals("properties"): self = .properties
+        default: self = .other
+        }
+    }
+}
+
+/// A member as read: absent, `null`, a value of the expected type, or something else.
+private enum Field<T> {
+    case absent
+    case null
+    case value(T)
+    case wrongType(JSONValue)
+}
+
+/// The members of an op object, as read.
+private struct Fields {
+    var op: Field<String> = .absent
+    var node: Field<NodeID> = .absent
+    var parent: Field<NodeID> = .absent
+    var name: Field<String> = .absent
+    var index: Field<Double> = .absent
+    var namespace: Field<String> = .absent
+    var attributes: Field<JSONObject> = .absent
+    var event: Field<String> = .absent
+    var properties: Field<JSONObject> = .absent
+    var time: Field<Double> = .absent
+    var format: Field<String> = .absent
+
+    mutating func read(_ key: Key, _ s: inout JSONScanner) throws(JSONParseError) {
+        switch key {
+        case .op: op = try Self.string(&s)
+        case .node: node = try Self.nodeID(&s)
+        case .parent: parent = try Self.nodeID(&s)
+        case .name: name = try Self.string(&s)
+        case .index: index = try Self.number(&s)
+        case .namespace: namespace = try Self.string(&s)
+        case .attributes: attributes = try Self.object(&s)
+        case .event: event = try Self.string(&s)
+        case .properties: properties = try Self.object(&s)
+        case .time: time = try Self.number(&s)
+        case .format: format = try Self.string(&s)
+        case .other: try s.skipValue()
+        }
+    }
+
+    private static func string(_ s: inout JSONScanner) throws(JSONParseError) -> Field<String> {
+        switch s.peek() ?? 0 {
+        case 0x22: return .value(try s.readString())
+        case 0x6E where s.consumeLiteral("null"): return .null
+        default: return .wrongType(try s.readValue())
+        }
+    }
+
+    private static func number(_ s: inout JSONScanner) throws(JSONParseError) -> Field<Double> {
+        switch s.peek() ?? 0 {
+        case 0x2D, 0x30...0x39: return .value(try s.readNumber())
+        case 0x6E where s.consumeLiteral("null"): return .null
+        default: return .wrongType(try s.readValue())
+        }
+    }
+
+    private static func object(_ s: inout JSONScanner) throws(JSONParseError) -> Field<JSONObject> {
+        switch try s.readValue() {
+        case .object(let object): return .value(object)
+        case .null: return .null
+        case let other: return .wrongType(other)
+        }
+    }
+
+    /// Reads an id straight from the bytes: an integer, or `[integer, key…]`.
+    private static func nodeID(_ s: inout JSONScanner) throws(JSONParseError) -> Field<NodeID> {
+        let start = s.offset
+        switch s.peek() ?? 0 {
+        case 0x2D, 0x30...0x39:
+            let n = try s.readNumber()
+            if let owner = exactInteger(n) { return .value(NodeID(owner: owner)) }
+        case 0x5B:
+            s.skipWhitespace()
+            try s.expect(0x5B)
+            guard let next = s.peek(), next == 0x2D || (0x30...0x39).contains(next),
+                let owner = exactInteger(try s.readNumber())
+            else { break }
+            var id = NodeID(owner: owner)
+            while try s.consumeSeparator(closing: 0x5D) {
+                switch s.peek() ?? 0 {
+                case 0x22:
+                    id = id.appending(try s.readString())
+                case 0x2D, 0x30...0x39:
+                    guard let key = exactInteger(try s.readNumber()) else { return invalid(&s, from: start) }
+                    id = id.appending(String(key))
+                default:
+                    return invalid(&s, from: start)
+                }
+            }
+            return .value(id)
+        case 0x6E where s.consumeLiteral("null"):
+            return .null
+        default:
+            break
+        }
+        return invalid(&s, from: start)
+    }
+
+    /// Reads the member again as a plain value, to say what it was.
+    private static func invalid(_ s: inout JSONScanner, from start: Int) -> Field<NodeID> {
+        s.rewind(to: start)
+        return (try? s.readValue()).map { .wrongType($0) } ?? .wrongType(.null)
+    }
+
+    private static func exactInteger(_ n: Double) -> Int64? {
+        guard n.rounded(.towardZero) == n, abs(n) < 9.007_199_254_740_992e15 else { return nil }
+        return Int64(n)
+    }
+
+    func makeOp() throws(OpLogError) -> Op {
+        guard case .value(let kind) = op else {
+            if case .wrongType(let v) = op { throw OpLogError("'op' must be a string, not \(v.jsonString)") }
+            throw OpLogError("missing key 'op'")
+        }
+        switch kind {
+        case "record":
+            return .record(Recording(
+                node: try required("node", node, idDescription), event: try required("event", event, "a string"),
+                properties: try optional("properties", properties, "an object") ?? JSONObject(), time: try timestamp()))
+        case "register":
+            guard case let parentField = parent, !(parentField.isAbsent) else {
+                throw OpLogError("missing key 'parent' (use null for the root)")
+            }
+            return .register(Registration(
+                node: try required("node", node, idDescription),
+                parent: try optional("parent", parent, idDescription),
+                name: try required("name", name, "a string"),
+                index: try optional("index", index, "an integer").map { (n: Double) throws(OpLogError) -> Int in
+                    guard let i = Self.exactInteger(n), let index = Int(exactly: i) else { throw OpLogError("'index' must be an integer, not \(JSONValue.number(n).jsonString)") }
+                    return index
+                },
+                namespace: try optional("namespace", namespace, "a string"),
+                attributes: try optional("attributes", attributes, "an object"),
+                time: try timestamp()))
+        case "deregister":
+            return .deregister(Deregistration(node: try required("node", node, idDescription), time: try timestamp()))
+        case "snapshot":
+            guard let name = try optional("format", format, "a string") else { return .snapshot(.xml) }
+            guard let format = SnapshotFormat(rawValue: name) else {
+                throw OpLogError("unknown snapshot format '\(name)' (expected 'xml' or 'json')")
+            }
+            return .snapshot(format)
         default:
             throw OpLogError("unknown op '\(kind)' (expected register, record, deregister or snapshot)")
         }
     }
 
-    private func nodeID(_ key: String, _ value: JSONValue?) throws(OpLogError) -> NodeID {
-        guard let value else { throw OpLogError("missing key '\(key)'") }
-        guard let id = NodeID(value) else {
-            throw OpLogError("'\(key)' must be an integer or an array of an integer and strings or integers, not \(value.jsonString)")
+    private var idDescription: String { "an integer or an array of an integer and strings or integers" }
+
+    private func required<T>(_ key: String, _ field: Field<T>, _ expected: String) throws(OpLogError) -> T {
+        switch field {
+        case .value(let value): return value
+        case .absent: throw OpLogError("missing key '\(key)'")
+        case .null: throw OpLogError("'\(key)' must be \(expected), not null")
+        case .wrongType(let other): throw OpLogError("'\(key)' must be \(expected), not \(other.jsonString)")
         }
-        return id
     }
 
-    private func parentID() throws(OpLogError) -> NodeID? {
-        guard let parent else { throw OpLogError("missing key 'parent' (use null for the root)") }
-        if parent.isNull { return nil }
-        return try nodeID("parent", parent)
-    }
-
-    private func string(_ key: String, _ value: JSONValue?) throws(OpLogError) -> String {
-        guard let value else { throw OpLogError("missing key '\(key)'") }
-        guard case .string(let s) = value else { throw OpLogError("'\(key)' must be a string, not \(value.jsonString)") }
-        return s
-    }
-
-    private func optionalString(_ key: String, _ value: JSONValue?) throws(OpLogError) -> String? {
-        guard let value, !value.isNull else { return nil }
-        return try string(key, value)
-    }
-
-    private func optionalInteger(_ key: String, _ value: JSONValue?) throws(OpLogError) -> Int? {
-        guard let value, !value.isNull else { return nil }
-        guard let i = value.integerValue else { throw OpLogError("'\(key)' must be an integer, not \(value.jsonString)") }
-        return i
-    }
-
-    private func optionalObject(_ key: String, _ value: JSONValue?) throws(OpLogError) -> JSONObject? {
-        guard let value, !value.isNull else { return nil }
-        guard case .object(let o) = value else { throw OpLogError("'\(key)' must be an object, not \(value.jsonString)") }
-        return o
+    private func optional<T>(_ key: String, _ field: Field<T>, _ expected: String) throws(OpLogError) -> T? {
+        switch field {
+        case .value(let value): return value
+        case .absent, .null: return nil
+        case .wrongType(let other): throw OpLogError("'\(key)' must be \(expected), not \(other.jsonString)")
+        }
     }
 
     private func timestamp() throws(OpLogError) -> Int64? {
-        guard let time, !time.isNull else { return nil }
-        guard case .number(let n) = time, n.isFinite, abs(n) < 9.2e18 else {
-            throw OpLogError("'time' must be a number of milliseconds since the Unix epoch, not \(time.jsonString)")
-        }
+        guard let n = try optional("time", time, "a number of milliseconds since the Unix epoch") else { return nil }
+        guard abs(n) < 9.2e18 else { throw OpLogError("'time' is out of range: \(JSONValue.number(n).jsonString)") }
         return Int64(n.rounded(.down))
+    }
+}
+
+extension Field {
+    fileprivate var isAbsent: Bool {
+        if case .absent = self { return true }
+        return false
     }
 }

@@ -92,18 +92,18 @@ public final class JSRuntime {
     /// Describes a thrown JavaScript value as a ``ScriptError``.
     public func error(from exception: JSValueRef) -> ScriptError {
         guard JSValueIsObject(context, exception), let object = JSValueToObject(context, exception, nil) else {
-            return ScriptError(name: "", message: "uncaught \(describe(exception))")
+            let text = describe(exception)
+            if text.hasPrefix("JavaScript execution terminated") {
+                let milliseconds = timeLimit.components.seconds * 1000 + timeLimit.components.attoseconds / 1_000_000_000_000_000
+                return ScriptError(name: "TimeoutError", message: "the script ran longer than the time limit of \(milliseconds) ms and was terminated", isTimeout: true)
+            }
+            return ScriptError(name: "", message: "uncaught \(text)")
         }
         let message = stringProperty(object, names.message) ?? describe(exception)
         let name = stringProperty(object, names.name) ?? "Error"
         let file = stringProperty(object, names.sourceURL)
         let line = numberProperty(object, names.line).map { Int($0) }
         let column = numberProperty(object, names.column).map { Int($0) }
-        let isTimeout = message == "JavaScript execution terminated." || message == "Execution terminated"
-        if isTimeout {
-            let milliseconds = timeLimit.components.seconds * 1000 + timeLimit.components.attoseconds / 1_000_000_000_000_000
-            return ScriptError(name: "TimeoutError", message: "the script ran longer than the time limit of \(milliseconds) ms and was terminated", file: file, line: line, column: column, isTimeout: true)
-        }
         return ScriptError(name: name, message: message, file: file, line: line, column: column)
     }
 
