@@ -30,11 +30,7 @@ open class KeyValueObservable {
     ) -> ObservationToken {
         let observers = propertyObservers ?? ObserverList()
         propertyObservers = observers
-        let token = observers.add { change in
-            if change.key == key {
-                handler(change)
-            }
-        }
+        let token = observers.add(topic: key, handler)
         if initial {
             handler(PropertyChange(key: key, oldValue: nil, newValue: value(forKey: key) ?? .null))
         }
@@ -61,11 +57,18 @@ open class KeyValueObservable {
     /// Tells the observers of `key` that its value changed from `oldValue` to `newValue`; does nothing if the two
     /// are equal.
     public func didChangeValue(forKey key: String, from oldValue: PropertyValue, to newValue: PropertyValue) {
-        guard oldValue != newValue, let propertyObservers, !propertyObservers.isEmpty else { return }
-        propertyObservers.notify(PropertyChange(key: key, oldValue: oldValue, newValue: newValue))
+        didChangeValue(forKey: key, from: { oldValue }, to: { newValue })
     }
 
-    /// Whether anybody observes a property of this object; lets storage skip building change notifications.
+    /// Tells the observers of `key` about a change, building the values only if somebody observes `key`.
+    func didChangeValue(forKey key: String, from oldValue: () -> PropertyValue, to newValue: () -> PropertyValue) {
+        guard let propertyObservers, propertyObservers.hasObservers(of: key) else { return }
+        let change = PropertyChange(key: key, oldValue: oldValue(), newValue: newValue())
+        guard change.oldValue != change.newValue else { return }
+        propertyObservers.notify(change, topic: key)
+    }
+
+    /// Whether anybody observes a property of this object; lets storage skip finding a property's name.
     var hasPropertyObservers: Bool {
         !(propertyObservers?.isEmpty ?? true)
     }

@@ -34,7 +34,7 @@ public struct Observed<Value: PropertyValueConvertible> {
             owner[keyPath: storageKeyPath].value = newValue
             guard owner.hasPropertyObservers else { return }
             let key = owner[keyPath: storageKeyPath].name ?? learnName(of: owner, storage: storageKeyPath)
-            owner.didChangeValue(forKey: key, from: oldValue.propertyValue, to: newValue.propertyValue)
+            owner.didChangeValue(forKey: key, from: { oldValue.propertyValue }, to: { newValue.propertyValue })
         }
     }
 

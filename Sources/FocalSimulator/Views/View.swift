@@ -7,18 +7,30 @@
 open class View: Responder {
     /// The view's rectangle in its superview's coordinate space.
     @Observed public var frame: Rect = .zero {
-        didSet { frameDidChange(from: oldValue) }
+        didSet {
+            if frame != oldValue {
+                frameDidChange(from: oldValue)
+            }
+        }
     }
 
     /// Whether the view (and with it its subviews) is hidden: not drawn and not hit by touches.
     @Observed public var isHidden = false {
-        didSet { refreshVisibilityOfSubtree() }
+        didSet {
+            if isHidden != oldValue {
+                refreshVisibilityOfSubtree()
+            }
+        }
     }
 
     /// How opaque the view is, from 0 (transparent) to 1. Below 0.01 the view counts as hidden for visibility and
     /// hit testing, like in UIKit.
     @Observed public var alpha: Double = 1 {
-        didSet { refreshVisibilityOfSubtree() }
+        didSet {
+            if alpha != oldValue {
+                refreshVisibilityOfSubtree()
+            }
+        }
     }
 
     /// Whether touches are delivered to this view and its subviews.
