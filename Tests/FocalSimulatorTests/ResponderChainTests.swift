@@ -13,6 +13,9 @@ import FocalSimulator
         #expect(harness.window.next === harness.application)
         #expect(harness.application.next === harness.application.delegate as? Responder)
         #expect(harness.application.next?.next == nil)
+        #expect(subview.application === harness.application)
+        #expect(root.application === harness.application)
+        #expect(View().application == nil)
     }
 
     @Test func childControllersLeadToTheirViewsSuperview() {

@@ -18,6 +18,19 @@ open class Responder: KeyValueObservable {
     /// The next responder in the responder chain, or `nil` at its end.
     open var next: Responder? { nil }
 
+    /// The application at the end of this responder's chain, or `nil` when the chain does not reach a window (a
+    /// view outside every window, a controller whose view was taken out by a push or a full-screen presentation).
+    ///
+    /// Use it to reach the application's ``Application/clock`` from app code.
+    public var application: Application? {
+        var responder: Responder? = self
+        while let current = responder {
+            if let application = current as? Application { return application }
+            responder = current.next
+        }
+        return nil
+    }
+
     /// Observes the events this responder sends (see ``ResponderEvent`` for which responders send which events).
     ///
     /// - Returns: the token that keeps the observation alive.

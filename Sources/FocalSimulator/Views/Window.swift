@@ -3,8 +3,7 @@
 ///
 /// A window starts hidden; ``makeKeyAndVisible()`` shows it, which makes its view controllers appear.
 open class Window: View {
-    /// The application the window belongs to.
-    public private(set) weak var application: Application?
+    private weak var owningApplication: Application?
 
     /// The responder that receives typed text, if any.
     public internal(set) var firstResponder: Responder?
@@ -14,7 +13,7 @@ open class Window: View {
 
     /// Creates a window covering the application's screen and adds it to the application's windows.
     public init(application: Application) {
-        self.application = application
+        owningApplication = application
         super.init(frame: application.screenBounds)
         isHidden = true
         clipsToBounds = true
@@ -39,11 +38,11 @@ open class Window: View {
     public var isShown: Bool { !isHidden }
 
     /// Whether this is the application's key window, the one that receives typed text.
-    public var isKeyWindow: Bool { application?.keyWindow === self }
+    public var isKeyWindow: Bool { owningApplication?.keyWindow === self }
 
     /// Shows the window and makes it the application's key window.
     public func makeKeyAndVisible() {
-        application?.keyWindow = self
+        owningApplication?.keyWindow = self
         isHidden = false
     }
 
@@ -66,7 +65,7 @@ open class Window: View {
     }
 
     /// The application.
-    open override var next: Responder? { application }
+    open override var next: Responder? { owningApplication }
 
     /// The root view controller and the controllers presented on top of it, bottom to top.
     var presentationChain: [ViewController] {
