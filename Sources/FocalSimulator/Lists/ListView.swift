@@ -8,6 +8,9 @@
 /// and their cell goes back to the pool. Cells, and so the memory and observers they carry, stay proportional to
 /// the viewport whatever the number of items.
 ///
+/// Cells stay displayed while the list is out of its window (for example under a pushed controller), as in UIKit;
+/// their views' on-screen visibility (``View/isVisibleOnScreen``) tells whether the user can see them.
+///
 /// Insertions, deletions and moves (``ListUpdate``) keep items' identity: a displayed cell stays with its item and
 /// only its ``ReusableCell/indexPath`` changes; so does the selection. Reloads replace cells.
 ///

@@ -23,12 +23,7 @@ open class Responder: KeyValueObservable {
     ///
     /// Use it to reach the application's ``Application/clock`` from app code.
     public var application: Application? {
-        var responder: Responder? = self
-        while let current = responder {
-            if let application = current as? Application { return application }
-            responder = current.next
-        }
-        return nil
+        sequence(first: self) { $0.next }.lazy.compactMap { $0 as? Application }.first
     }
 
     /// Observes the events this responder sends (see ``ResponderEvent`` for which responders send which events).

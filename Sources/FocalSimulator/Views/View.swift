@@ -89,12 +89,7 @@ open class View: Responder {
 
     /// The window this view is in, if any.
     public var window: Window? {
-        var view: View? = self
-        while let current = view {
-            if let window = current as? Window { return window }
-            view = current.superview
-        }
-        return nil
+        sequence(first: self) { $0.superview }.lazy.compactMap { $0 as? Window }.first
     }
 
     /// The view controller when this is its root view, otherwise the superview.
