@@ -51,6 +51,9 @@ import FocalSimulator
         try harness.user.deleteBackward()
         #expect(texts == ["a", "ab", "abc", "ab"])
         #expect(name.text == "ab")
+        try harness.user.deleteBackward(count: 5)
+        #expect(texts.count == 6)
+        #expect(!name.hasText)
     }
 
     @Test func returnEndsEditing() throws {

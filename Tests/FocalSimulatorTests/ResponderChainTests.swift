@@ -59,3 +59,55 @@ import FocalSimulator
         #expect(container.log == ["ended on 7"])
     }
 }
+
+@Suite struct LookupTests {
+    @Test func viewsCanBeFoundByTagOrAccessibilityIdentifier() {
+        let root = View()
+        let child = View()
+        let grandchild = Label(text: "x")
+        grandchild.tag = 3
+        grandchild.accessibilityIdentifier = "title"
+        child.addSubview(grandchild)
+        root.addSubview(child)
+        #expect(root.viewWithTag(3) === grandchild)
+        #expect(root.view(withAccessibilityIdentifier: "title") === grandchild)
+        #expect(root.view(withAccessibilityIdentifier: "missing") == nil)
+        #expect(root.viewWithTag(0) === root)
+    }
+
+    @Test func theKeyWindowIsTheOneMadeKeyLast() {
+        let harness = Harness(root: ViewController())
+        let other = Window(application: harness.application)
+        #expect(harness.window.isKeyWindow)
+        #expect(!other.isKeyWindow)
+        other.makeKeyAndVisible()
+        #expect(other.isKeyWindow)
+        #expect(harness.application.keyWindow === other)
+        #expect(harness.application.windows.count == 2)
+    }
+
+    @Test func aNavigationControllersVisibleControllerIsWhatItPresentsOrItsTop() {
+        let top = ViewController()
+        let navigation = NavigationController(rootViewController: ViewController())
+        navigation.pushViewController(top)
+        let harness = Harness(root: navigation)
+        #expect(navigation.visibleViewController === top)
+        let modal = ViewController()
+        navigation.present(modal)
+        #expect(navigation.visibleViewController === modal)
+        withExtendedLifetime(harness) {}
+    }
+
+    @Test func poppingToAControllerInTheMiddleKeepsItAndWhatIsBelow() {
+        let log = Log()
+        let controllers = ["A", "B", "C", "D"].map { RecordingController($0, log: log) }
+        let navigation = NavigationController()
+        navigation.setViewControllers(controllers)
+        let harness = Harness(root: navigation)
+        let popped = navigation.popToViewController(controllers[1])
+        #expect(popped.map { ($0 as? RecordingController)?.name } == ["C", "D"])
+        #expect(navigation.topViewController === controllers[1])
+        #expect(navigation.popToViewController(ViewController()).isEmpty)
+        withExtendedLifetime(harness) {}
+    }
+}

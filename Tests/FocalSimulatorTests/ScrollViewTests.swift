@@ -26,13 +26,20 @@ import FocalSimulator
         var trackingWhenBegan: Bool?
         let recorder = EventRecorder()
         recorder.record(scrollView, as: "scroll")
+        var draggingWhileScrolling: [Bool] = []
         let token = scrollView.observeEvents { event in
-            if case .willBeginDragging = event { trackingWhenBegan = scrollView.isTracking }
+            switch event {
+            case .willBeginDragging: trackingWhenBegan = scrollView.isTracking
+            case .didScroll: draggingWhileScrolling.append(scrollView.isDragging)
+            default: break
+            }
         }
         try harness.user.scroll(scrollView, by: Point(x: 0, y: 450))
         #expect(recorder.take() == ["scroll: willBeginDragging", "scroll: didScroll", "scroll: didScroll", "scroll: didEndDragging"])
         #expect(delegate.log == ["willBegin tracking=true", "didScroll 300.0", "didScroll 450.0", "didEnd tracking=false"])
         #expect(trackingWhenBegan == true)
+        #expect(draggingWhileScrolling == [true, true])
+        #expect(!scrollView.isDragging)
         #expect(!scrollView.isTracking)
         #expect(scrollView.contentOffset == Point(x: 0, y: 450))
         _ = token

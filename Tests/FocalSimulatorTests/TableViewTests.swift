@@ -153,6 +153,38 @@ import FocalSimulator
         withExtendedLifetime(harness) {}
     }
 
+    @Test func cellsKnowWhereTheyAreOnlyWhileDisplayed() throws {
+        let (harness, table, _) = makeTable()
+        let cell = try #require(table.cellForRow(at: IndexPath(row: 4, section: 0)))
+        #expect(table.indexPath(for: cell) == IndexPath(row: 4, section: 0))
+        table.scrollToRow(at: IndexPath(row: 50, section: 0))
+        #expect(table.contentOffset.y == 51 * 44 - 440)
+        #expect(table.indexPath(for: cell) == nil || cell.indexPath != IndexPath(row: 4, section: 0))
+        #expect(table.indexPathsForVisibleRows.last == IndexPath(row: 50, section: 0))
+        table.scrollToRow(at: IndexPath(row: 45, section: 0))
+        #expect(table.contentOffset.y == 51 * 44 - 440)
+        withExtendedLifetime(harness) {}
+    }
+
+    @Test func reloadingASectionRedisplaysOnlyItsRows() {
+        let model = RowsModel(sections: [["a0", "a1"], ["b0", "b1"]])
+        let controller = TableController(model: model)
+        let harness = Harness(root: controller)
+        let table = controller.table
+        let a0 = table.cellForRow(at: IndexPath(row: 0, section: 0))
+        let recorder = EventRecorder()
+        recorder.record(table, as: "table")
+        model.sections[1] = ["c0"]
+        table.reloadSections([1])
+        #expect(recorder.take() == [
+            "table: didEndDisplayingCell[1, 0]", "table: didEndDisplayingCell[1, 1]", "table: didUpdateItems",
+            "table: willDisplayCell[1, 0]",
+        ])
+        #expect(table.cellForRow(at: IndexPath(row: 0, section: 0)) === a0)
+        #expect(table.visibleTexts == ["a0", "a1", "c0"])
+        withExtendedLifetime(harness) {}
+    }
+
     @Test func rowHeightsComeFromTheDelegate() {
         let model = RowsModel(rows: 20)
         model.heights = ["row 1": 100]

@@ -35,8 +35,6 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
     public var height: Double { size.height }
     /// The centre point.
     public var center: Point { Point(x: origin.x + size.width / 2, y: origin.y + size.height / 2) }
-    /// Whether the rectangle has no area.
-    public var isEmpty: Bool { size.width <= 0 || size.height <= 0 }
 
     /// Whether `point` lies inside; the left and top edges are inside, the right and bottom edges are not.
     public func contains(_ point: Point) -> Bool {

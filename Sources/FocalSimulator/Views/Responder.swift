@@ -62,11 +62,6 @@ open class Responder: KeyValueObservable {
         next?.touchEnded(touch)
     }
 
-    /// A touch was cancelled; the default passes it to ``next``.
-    open func touchCancelled(_ touch: Touch) {
-        next?.touchCancelled(touch)
-    }
-
     // MARK: First responder
 
     /// Whether this responder accepts to become first responder; `false` unless a subclass says otherwise.

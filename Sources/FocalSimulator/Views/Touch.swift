@@ -34,6 +34,4 @@ public enum TouchPhase: Hashable, Sendable {
     case began
     /// The finger was lifted.
     case ended
-    /// The system cancelled the touch.
-    case cancelled
 }
