@@ -49,11 +49,10 @@ import FocalSimulator
 
 @Suite struct ItemIdentityTests {
     private func makeTable() -> (Harness, TableView, RowsModel, EventRecorder) {
-        let controller = TableController(model: RowsModel(rows: 20))
-        let harness = Harness(root: controller)
+        let (harness, table, model) = showTable(RowsModel(rows: 20))
         let recorder = EventRecorder()
-        recorder.record(controller.table, as: "table")
-        return (harness, controller.table, controller.model, recorder)
+        recorder.record(table, as: "table")
+        return (harness, table, model, recorder)
     }
 
     private func row(_ row: Int) -> IndexPath { IndexPath(row: row, section: 0) }
@@ -142,9 +141,7 @@ import FocalSimulator
 
     @Test func deletingASectionMovesTheFollowingSectionsUp() {
         let model = RowsModel(sections: [["a0", "a1"], ["b0", "b1"]])
-        let controller = TableController(model: model)
-        let harness = Harness(root: controller)
-        let table = controller.table
+        let (harness, table, _) = showTable(model)
         let b0 = table.cellForRow(at: IndexPath(row: 0, section: 1))
         model.sections.remove(at: 0)
         table.deleteSections([0])

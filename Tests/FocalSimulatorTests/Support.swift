@@ -216,6 +216,12 @@ final class TableController: ViewController {
     }
 }
 
+/// Launches an application whose root controller shows a table of `model`'s rows (ten rows tall).
+func showTable(_ model: RowsModel) -> (Harness, TableView, RowsModel) {
+    let controller = TableController(model: model)
+    return (Harness(root: controller), controller.table, model)
+}
+
 extension TableView {
     /// The texts of the displayed rows, in order.
     var visibleTexts: [String] {

@@ -3,9 +3,7 @@ import FocalSimulator
 
 @Suite struct TableViewTests {
     private func makeTable(rows: Int = 100) -> (Harness, TableView, RowsModel) {
-        let controller = TableController(model: RowsModel(rows: rows))
-        let harness = Harness(root: controller)
-        return (harness, controller.table, controller.model)
+        showTable(RowsModel(rows: rows))
     }
 
     @Test func theRowsInTheViewportAreDisplayedWhenTheTableEntersTheWindow() {
@@ -168,9 +166,7 @@ import FocalSimulator
 
     @Test func reloadingASectionRedisplaysOnlyItsRows() {
         let model = RowsModel(sections: [["a0", "a1"], ["b0", "b1"]])
-        let controller = TableController(model: model)
-        let harness = Harness(root: controller)
-        let table = controller.table
+        let (harness, table, _) = showTable(model)
         let a0 = table.cellForRow(at: IndexPath(row: 0, section: 0))
         let recorder = EventRecorder()
         recorder.record(table, as: "table")
@@ -188,9 +184,7 @@ import FocalSimulator
     @Test func rowHeightsComeFromTheDelegate() {
         let model = RowsModel(rows: 20)
         model.heights = ["row 1": 100]
-        let controller = TableController(model: model)
-        let harness = Harness(root: controller)
-        let table = controller.table
+        let (harness, table, _) = showTable(model)
         #expect(table.rectForItem(at: IndexPath(row: 2, section: 0)) == Rect(x: 0, y: 144, width: 390, height: 44))
         #expect(table.indexPathsForVisibleRows.count == 9)
         #expect(table.contentSize.height == 19 * 44 + 100)
@@ -201,9 +195,7 @@ import FocalSimulator
 
     @Test func sectionsStackInOrder() {
         let model = RowsModel(sections: [["a0", "a1"], [], ["c0", "c1", "c2"]])
-        let controller = TableController(model: model)
-        let harness = Harness(root: controller)
-        let table = controller.table
+        let (harness, table, _) = showTable(model)
         #expect(table.numberOfSections == 3)
         #expect(table.visibleTexts == ["a0", "a1", "c0", "c1", "c2"])
         #expect(table.rectForItem(at: IndexPath(row: 0, section: 2))?.minY == 88)
