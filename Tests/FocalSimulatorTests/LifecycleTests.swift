@@ -61,10 +61,7 @@ import FocalSimulator
     }
 
     @Test func addingAChildViewToAShownControllerMakesTheChildAppear() {
-        let log = Log()
-        let parent = RecordingController("P", log: log)
-        let harness = Harness(root: parent)
-        log.take()
+        let (harness, parent, log) = showRecordingController("P")
         let child = RecordingController("C", log: log)
         parent.addChild(child)
         parent.view.addSubview(child.view)

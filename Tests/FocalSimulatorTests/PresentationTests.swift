@@ -3,10 +3,7 @@ import FocalSimulator
 
 @Suite struct PresentationTests {
     @Test func aFullScreenPresentationCoversThePresenter() {
-        let log = Log()
-        let root = RecordingController("A", log: log)
-        let harness = Harness(root: root)
-        log.take()
+        let (harness, root, log) = showRecordingController("A")
         let modal = RecordingController("M", log: log)
         #expect(root.present(modal))
         #expect(log.take() == [
@@ -43,10 +40,7 @@ import FocalSimulator
     }
 
     @Test func anOverFullScreenPresentationLeavesThePresenterOnScreen() {
-        let log = Log()
-        let root = RecordingController("A", log: log)
-        let harness = Harness(root: root)
-        log.take()
+        let (harness, root, log) = showRecordingController("A")
         let sheet = RecordingController("S", log: log)
         sheet.modalPresentationStyle = .overFullScreen
         root.present(sheet)

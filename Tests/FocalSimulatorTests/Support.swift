@@ -68,6 +68,15 @@ struct Harness {
     }
 }
 
+/// Launches an application showing a recording controller named `name`, and clears the log of the launch.
+func showRecordingController(_ name: String) -> (Harness, RecordingController, Log) {
+    let log = Log()
+    let controller = RecordingController(name, log: log)
+    let harness = Harness(root: controller)
+    log.take()
+    return (harness, controller, log)
+}
+
 /// Records the events of several responders as `label: event`.
 final class EventRecorder {
     private(set) var entries: [String] = []
