@@ -24,12 +24,18 @@ open class ListView: ScrollView {
 
     private var cellFactories: [String: () -> ReusableCell] = [:]
     private var reusePool = ReusePool()
-    private var itemCounts: [Int] = []
-    private var itemLayout = ListLayout()
-    private var displayedCells: [IndexPath: ReusableCell] = [:]
-    private var selection: Set<IndexPath> = []
-    private var hasLoadedData = false
-    private var pendingUpdate: ListUpdate?
+    /// The number of items in each section, as last asked from the data source.
+    var itemCounts: [Int] = []
+    /// Where each item goes.
+    var itemLayout = ListLayout()
+    /// The displayed cells, by the index path of their item.
+    var displayedCells: [IndexPath: ReusableCell] = [:]
+    /// The selected items.
+    var selection: Set<IndexPath> = []
+    /// Whether the data source has been asked for the data once.
+    var hasLoadedData = false
+    /// The changes collected by ``performBatchUpdates(_:)`` while its closure runs.
+    var pendingUpdate: ListUpdate?
     private var isUpdatingCells = false
     private var needsCellUpdate = false
 
@@ -117,137 +123,6 @@ open class ListView: ScrollView {
         updateDisplayedCells()
     }
 
-    /// Throws away everything displayed and asks the data source again: every displayed cell ends display, the
-    /// selection is cleared, observers receive ``ResponderEvent/didReloadData``, then the viewport fills again.
-    ///
-    /// Does nothing before the data has loaded for the first time.
-    public func reloadData() {
-        guard hasLoadedData else { return }
-        for indexPath in displayedCells.keys.sorted() {
-            if let cell = displayedCells[indexPath] {
-                endDisplaying(cell, at: indexPath)
-            }
-        }
-        selection = []
-        loadCountsAndLayout()
-        emit(.didReloadData)
-        updateDisplayedCells()
-    }
-
-    /// Inserts, deletes, moves and reloads sections and items together: changes requested inside `updates` (after
-    /// the data source has changed its data) are applied as one ``ListUpdate`` when it returns.
-    ///
-    /// If the data source's new counts do not match the update, the list falls back to ``reloadData()`` (UIKit
-    /// would raise an exception).
-    public func performBatchUpdates(_ updates: () -> Void) {
-        guard pendingUpdate == nil else {
-            updates()
-            return
-        }
-        pendingUpdate = ListUpdate()
-        updates()
-        let update = pendingUpdate ?? ListUpdate()
-        pendingUpdate = nil
-        apply(update)
-    }
-
-    /// Inserts sections (positions after the update).
-    public func insertSections(_ sections: [Int]) {
-        record { $0.insertedSections += sections }
-    }
-
-    /// Deletes sections (positions before the update).
-    public func deleteSections(_ sections: [Int]) {
-        record { $0.deletedSections += sections }
-    }
-
-    /// Reloads sections: their cells are displayed afresh and their items' selection is cleared.
-    public func reloadSections(_ sections: [Int]) {
-        record { $0.reloadedSections += sections }
-    }
-
-    /// Inserts items (index paths after the update).
-    public func insertItems(at indexPaths: [IndexPath]) {
-        record { $0.insertedItems += indexPaths }
-    }
-
-    /// Deletes items (index paths before the update).
-    public func deleteItems(at indexPaths: [IndexPath]) {
-        record { $0.deletedItems += indexPaths }
-    }
-
-    /// Reloads items: their cells are displayed afresh and their selection is cleared.
-    public func reloadItems(at indexPaths: [IndexPath]) {
-        record { $0.reloadedItems += indexPaths }
-    }
-
-    /// Moves an item; its cell, if displayed, moves with it.
-    public func moveItem(at indexPath: IndexPath, to newIndexPath: IndexPath) {
-        record { $0.movedItems.append(ItemMove(from: indexPath, to: newIndexPath)) }
-    }
-
-    // MARK: Selection
-
-    /// The selected items, in order.
-    public var indexPathsForSelectedItems: [IndexPath] {
-        selection.sorted()
-    }
-
-    /// Selects the item at `indexPath` without asking or telling the delegate (observers are told, with
-    /// `byUser: false`). Without multiple selection, the previously selected item is deselected.
-    public func selectItem(at indexPath: IndexPath) {
-        guard contains(indexPath) else { return }
-        if !allowsMultipleSelection {
-            for other in selection.sorted() where other != indexPath {
-                setSelected(false, at: other, byUser: false)
-            }
-        }
-        if !selection.contains(indexPath) {
-            setSelected(true, at: indexPath, byUser: false)
-        }
-    }
-
-    /// Deselects the item at `indexPath` without asking or telling the delegate (observers are told).
-    public func deselectItem(at indexPath: IndexPath) {
-        guard selection.contains(indexPath) else { return }
-        setSelected(false, at: indexPath, byUser: false)
-    }
-
-    /// Selects (or, with multiple selection, toggles) an item the way a tap does: the delegate's `willSelect` may
-    /// redirect or refuse, the previous selection is deselected (through `willDeselect`/`didDeselect`), then
-    /// observers and the delegate's `didSelect` are told, even when the item was already selected.
-    func selectAsUser(at indexPath: IndexPath) {
-        guard allowsSelection, contains(indexPath) else { return }
-        if allowsMultipleSelection, selection.contains(indexPath) {
-            deselectAsUser(at: indexPath)
-            return
-        }
-        guard let target = delegateWillSelect(at: indexPath), contains(target) else { return }
-        if !allowsMultipleSelection {
-            for other in selection.sorted() where other != target {
-                deselectAsUser(at: other)
-            }
-        }
-        setSelected(true, at: target, byUser: true)
-        delegateDidSelect(at: target)
-    }
-
-    private func deselectAsUser(at indexPath: IndexPath) {
-        guard let target = delegateWillDeselect(at: indexPath), selection.contains(target) else { return }
-        setSelected(false, at: target, byUser: true)
-        delegateDidDeselect(at: target)
-    }
-
-    private func setSelected(_ isSelected: Bool, at indexPath: IndexPath, byUser: Bool) {
-        if isSelected {
-            selection.insert(indexPath)
-        } else {
-            selection.remove(indexPath)
-        }
-        displayedCells[indexPath]?.isSelected = isSelected
-        emit(isSelected ? .didSelectItem(at: indexPath, byUser: byUser) : .didDeselectItem(at: indexPath, byUser: byUser))
-    }
-
     // MARK: Scrolling
 
     /// Scrolls (without animation or drag events) just enough to show the whole item at `indexPath`.
@@ -327,73 +202,30 @@ open class ListView: ScrollView {
         updateDisplayedCells()
     }
 
-    private func contains(_ indexPath: IndexPath) -> Bool {
+    func contains(_ indexPath: IndexPath) -> Bool {
         loadDataIfNeeded()
         return itemCounts.indices.contains(indexPath.section) && (0..<itemCounts[indexPath.section]).contains(indexPath.item)
     }
 
-    private func loadDataIfNeeded() {
+    func loadDataIfNeeded() {
         guard !hasLoadedData else { return }
         hasLoadedData = true
         loadCountsAndLayout()
     }
 
-    private func loadCountsAndLayout() {
+    func loadCountsAndLayout() {
         itemCounts = currentItemCounts()
         itemLayout = makeLayout(itemCounts: itemCounts)
         contentSize = itemLayout.contentSize
     }
 
-    private func currentItemCounts() -> [Int] {
+    func currentItemCounts() -> [Int] {
         (0..<max(dataSourceNumberOfSections(), 0)).map { max(dataSourceNumberOfItems(inSection: $0), 0) }
-    }
-
-    private func record(_ change: (inout ListUpdate) -> Void) {
-        if pendingUpdate != nil {
-            change(&pendingUpdate!)
-        } else {
-            var update = ListUpdate()
-            change(&update)
-            apply(update)
-        }
-    }
-
-    /// Applies an update: cells of items that go away or are reloaded end display, the other displayed cells
-    /// and the selection follow their items, observers receive ``ResponderEvent/didUpdateItems(_:)``, then the
-    /// viewport fills again.
-    private func apply(_ update: ListUpdate) {
-        guard hasLoadedData, !update.isEmpty else { return }
-        let newCounts = currentItemCounts()
-        guard update.isConsistent(oldCounts: itemCounts, newCounts: newCounts) else {
-            reloadData()
-            return
-        }
-        let isReplaced = { (indexPath: IndexPath) in
-            update.reloadedItems.contains(indexPath) || update.newIndexPath(forOld: indexPath) == nil
-        }
-        for indexPath in displayedCells.keys.sorted() where isReplaced(indexPath) {
-            if let cell = displayedCells[indexPath] {
-                endDisplaying(cell, at: indexPath)
-            }
-        }
-        let moved = displayedCells.compactMap { indexPath, cell in
-            update.newIndexPath(forOld: indexPath).map { ($0, cell) }
-        }
-        displayedCells = Dictionary(moved) { first, _ in first }
-        for indexPath in displayedCells.keys.sorted() {
-            displayedCells[indexPath]?.indexPath = indexPath
-        }
-        selection = Set(selection.compactMap { isReplaced($0) ? nil : update.newIndexPath(forOld: $0) })
-        itemCounts = newCounts
-        itemLayout = makeLayout(itemCounts: itemCounts)
-        contentSize = itemLayout.contentSize
-        emit(.didUpdateItems(update))
-        updateDisplayedCells()
     }
 
     /// Makes the displayed cells match the viewport: kept cells move to their frames, cells that left end
     /// display, items that entered get cells. Restarts if a callback changes the list meanwhile.
-    private func updateDisplayedCells() {
+    func updateDisplayedCells() {
         guard hasLoadedData else { return }
         guard !isUpdatingCells else {
             needsCellUpdate = true
@@ -433,7 +265,7 @@ open class ListView: ScrollView {
         delegateWillDisplay(cell, at: indexPath)
     }
 
-    private func endDisplaying(_ cell: ReusableCell, at indexPath: IndexPath) {
+    func endDisplaying(_ cell: ReusableCell, at indexPath: IndexPath) {
         displayedCells[indexPath] = nil
         cell.removeFromSuperview()
         emit(.didEndDisplayingCell(cell, at: indexPath))
