@@ -181,6 +181,17 @@ import FocalSimulator
         withExtendedLifetime(harness) {}
     }
 
+    @Test func resizingTheTableChangesHowManyRowsItDisplays() {
+        let (harness, table, model) = makeTable()
+        model.log.take()
+        table.frame.size.height = 660
+        #expect(table.indexPathsForVisibleRows.count == 15)
+        #expect(model.log.take() == (10..<15).map { "willDisplay row \($0) at [0, \($0)]" })
+        table.frame.size = Size(width: 200, height: 88)
+        #expect(table.visibleCells.map(\.frame) == [Rect(x: 0, y: 0, width: 200, height: 44), Rect(x: 0, y: 44, width: 200, height: 44)])
+        withExtendedLifetime(harness) {}
+    }
+
     @Test func rowHeightsComeFromTheDelegate() {
         let model = RowsModel(rows: 20)
         model.heights = ["row 1": 100]

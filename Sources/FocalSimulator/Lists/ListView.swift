@@ -183,9 +183,7 @@ open class ListView: ScrollView {
     override func frameDidChange(from oldFrame: Rect) {
         if frame.size != oldFrame.size, hasLoadedData || window != nil {
             loadDataIfNeeded()
-            itemLayout = makeLayout(itemCounts: itemCounts)
-            contentSize = itemLayout.contentSize
-            updateDisplayedCells()
+            invalidateLayout()
         }
         super.frameDidChange(from: oldFrame)
     }
@@ -194,7 +192,7 @@ open class ListView: ScrollView {
         updateDisplayedCells()
     }
 
-    /// Rebuilds the layout after a change of what the layout depends on (row height, flow layout).
+    /// Rebuilds the layout after a change of what the layout depends on (size, row height, flow layout).
     func invalidateLayout() {
         guard hasLoadedData else { return }
         itemLayout = makeLayout(itemCounts: itemCounts)
