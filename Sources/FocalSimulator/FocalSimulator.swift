@@ -1,1 +1,0 @@
-// FocalSimulator: see Package.swift for what this target is for.

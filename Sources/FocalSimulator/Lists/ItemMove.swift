@@ -1,0 +1,13 @@
+/// An item moved from one index path (before the update) to another (after it).
+public struct ItemMove: Hashable, Sendable {
+    /// Where the item was.
+    public var from: IndexPath
+    /// Where the item is now.
+    public var to: IndexPath
+
+    /// Creates a move.
+    public init(from: IndexPath, to: IndexPath) {
+        self.from = from
+        self.to = to
+    }
+}

@@ -1,0 +1,36 @@
+/// Sizes a ``TableView``'s rows and hears about display and selection; also its scroll view delegate. Held weakly
+/// (as the table's ``ScrollView/delegate``). Every method has a default implementation.
+public protocol TableViewDelegate: ScrollViewDelegate {
+    /// The height of the row at `indexPath`; the table's ``TableView/rowHeight`` by default.
+    func tableView(_ tableView: TableView, heightForRowAt indexPath: IndexPath) -> Double
+    /// A cell is about to be displayed for the row at `indexPath`.
+    func tableView(_ tableView: TableView, willDisplay cell: TableViewCell, forRowAt indexPath: IndexPath)
+    /// A cell stopped being displayed for the row at `indexPath`.
+    func tableView(_ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath)
+    /// The user is about to select the row at `indexPath`: return it, another row to select instead, or `nil` to
+    /// prevent the selection.
+    func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath?
+    /// The user selected the row at `indexPath`.
+    func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath)
+    /// The row at `indexPath` is about to be deselected by the user: return it, or `nil` to keep it selected.
+    func tableView(_ tableView: TableView, willDeselectRowAt indexPath: IndexPath) -> IndexPath?
+    /// The user deselected the row at `indexPath`.
+    func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath)
+}
+
+extension TableViewDelegate {
+    /// The table's row height.
+    public func tableView(_ tableView: TableView, heightForRowAt indexPath: IndexPath) -> Double { tableView.rowHeight }
+    /// Does nothing.
+    public func tableView(_ tableView: TableView, willDisplay cell: TableViewCell, forRowAt indexPath: IndexPath) {}
+    /// Does nothing.
+    public func tableView(_ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath) {}
+    /// Allows the selection.
+    public func tableView(_ tableView: TableView, willSelectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }
+    /// Does nothing.
+    public func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) {}
+    /// Allows the deselection.
+    public func tableView(_ tableView: TableView, willDeselectRowAt indexPath: IndexPath) -> IndexPath? { indexPath }
+    /// Does nothing.
+    public func tableView(_ tableView: TableView, didDeselectRowAt indexPath: IndexPath) {}
+}
