@@ -79,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "focal",
             dependencies: [
-                "FocalEngine", "FocalOpLog", "FocalScenarios", "FocalDelivery",
+                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import FocalRuntime
 import Logging
 
 /// The `focal` command.
@@ -31,6 +32,8 @@ struct Focal: AsyncParsableCommand {
     /// reported while processing, 2 when the command could not start.
     static func main() async {
         LoggingSystem.bootstrap { _ in DiagnosticLogHandler() }
+        // One engine per process: keep JavaScriptCore's heap small and its footprint constant.
+        JSRuntime.setProcessMemoryBudget(bytes: 32 << 20)
         signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
