@@ -20,6 +20,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "focal", targets: ["focal"]),
+        .library(name: "FocalJSON", targets: ["FocalJSON"]),
+        .library(name: "FocalOpLog", targets: ["FocalOpLog"]),
+        .library(name: "FocalRuntime", targets: ["FocalRuntime"]),
         .library(name: "FocalEngine", targets: ["FocalEngine"]),
         .library(name: "FocalSimulator", targets: ["FocalSimulator"]),
         .library(name: "FocalAnalyzers", targets: ["FocalAnalyzers"]),
