@@ -14,7 +14,7 @@ var output: [UInt8] = []
 output.reserveCapacity(1 << 20)
 
 /// Writes the buffered lines to standard output.
-func flush() {
+func flush(_ output: inout [UInt8]) {
     output.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {
@@ -29,6 +29,6 @@ func flush() {
 for op in SessionLog(ops: ops) {
     output.append(contentsOf: op.jsonLine.utf8)
     output.append(0x0A)
-    if output.count >= 1 << 20 { flush() }
+    if output.count >= 1 << 20 { flush(&output) }
 }
-flush()
+flush(&output)
