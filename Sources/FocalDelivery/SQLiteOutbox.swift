@@ -84,16 +84,12 @@ public final class SQLiteOutbox: Outbox {
         let receipt = try state.withLock { state in
             var next = state
             let eviction = try database.write { db in
-                let insert = try db.cachedStatement(
-                    sql: "INSERT INTO result (seq, time, event, path, result, size) VALUES (?, ?, ?, ?, ?, ?)")
+                let insertion = try ResultInsertion(db)
                 for result in results {
-                    let size = result.byteCount
-                    try insert.execute(arguments: [
-                        next.nextSequence, result.time, result.event, result.path, result.resultJSON, size,
-                    ])
+                    try insertion.insert(result, sequence: next.nextSequence)
                     next.nextSequence += 1
                     next.count += 1
-                    next.bytes += size
+                    next.bytes += result.byteCount
                 }
                 try db.execute(
                     sql: "UPDATE meta SET value = ? WHERE key = 'lastSequence'", arguments: [next.nextSequence - 1])

@@ -1,6 +1,7 @@
 import FocalJSON
 import Hummingbird
 import Logging
+import ServiceLifecycle
 
 /// A real HTTP server on 127.0.0.1 (a free port) that receives delivery batches, with
 /// scriptable faults: 5xx, 429 with `Retry-After`, 413 above a body size, hanging
@@ -19,11 +20,13 @@ public final class LoopbackReceiver: Sendable {
     /// The port the server listens on.
     public let port: Int
     private let state: SharedReceiverState
+    private let services: ServiceGroup
     private let server: Task<Void, Never>
 
-    private init(port: Int, state: SharedReceiverState, server: Task<Void, Never>) {
+    private init(port: Int, state: SharedReceiverState, services: ServiceGroup, server: Task<Void, Never>) {
         self.port = port
         self.state = state
+        self.services = services
         self.server = server
     }
 
@@ -41,8 +44,10 @@ public final class LoopbackReceiver: Sendable {
                 portContinuation.finish()
             },
             logger: logger)
+        let services = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [application], logger: logger))
         let server = Task {
-            try? await application.runService(gracefulShutdownSignals: [])
+            try? await services.run()
             portContinuation.finish()
         }
         var iterator = ports.makeAsyncIterator()
@@ -50,16 +55,16 @@ public final class LoopbackReceiver: Sendable {
             server.cancel()
             throw ReceiverError.couldNotStart
         }
-        return LoopbackReceiver(port: port, state: state, server: server)
+        return LoopbackReceiver(port: port, state: state, services: services, server: server)
     }
 
     /// The URL to deliver to.
     public var url: String { "http://127.0.0.1:\(port)/batch" }
 
-    /// Releases hanging requests and stops the server.
+    /// Releases hanging requests and shuts the server down gracefully.
     public func stop() async {
         state.withLock { $0.isStopping = true }
-        server.cancel()
+        await services.triggerGracefulShutdown()
         await server.value
     }
 
