@@ -200,8 +200,8 @@ public actor DeliveryPipeline {
         isAutomaticFlushQueued = false
         defer { rescheduleTimer() }
         guard let state = try? flushState() else { return FlushReport() }
-        guard maySend(state) else { return FlushReport(wasHeld: true) }
         lastFlush = state.now
+        guard maySend(state) else { return FlushReport(wasHeld: true) }
         let (outbox, retry, logger) = (self.outbox, options.retry, self.logger)
         let results = await withTaskGroup(of: (Int, Courier, DeliveryCounts).self) { group in
             for (index, courier) in couriers.enumerated() where courier.isReady(at: state.now) {
@@ -233,7 +233,8 @@ public actor DeliveryPipeline {
         timer?.cancel()
         timer = nil
         guard isRunning, let state = try? flushState() else { return }
-        let backoffEnd = state.pending > 0 ? nextRetry() : nil
+        // A held pipeline waits for its policies' timers only; retrying could not send anyway.
+        let backoffEnd = state.pending > 0 && maySend(state) ? nextRetry() : nil
         let wakes = options.flushPolicies.compactMap { $0.nextFlush(state) } + [backoffEnd].compactMap { $0 }
         guard let wake = wakes.min() else { return }
         timer = Task { [weak self] in

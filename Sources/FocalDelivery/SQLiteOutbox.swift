@@ -92,13 +92,11 @@ public final class SQLiteOutbox: Outbox {
         let receipt = try state.withLock { state in
             var next = state
             let eviction = try database.write { db in
-                let insertion = try ResultInsertion(db)
-                for result in results {
-                    try insertion.insert(result, sequence: next.nextSequence)
-                    next.nextSequence += 1
-                    next.count += 1
-                    next.bytes += result.byteCount
-                }
+                var insertion = try ResultInsertion(db)
+                try insertion.insert(results, firstSequence: next.nextSequence)
+                next.nextSequence += Int64(results.count)
+                next.count += results.count
+                next.bytes += results.reduce(0) { $0 + $1.byteCount }
                 try db.execute(
                     sql: "UPDATE meta SET value = ? WHERE key = 'lastSequence'", arguments: [next.nextSequence - 1])
                 return try evictIfNeeded(db, state: &next)

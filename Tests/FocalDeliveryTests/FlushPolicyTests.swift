@@ -100,6 +100,41 @@ import Testing
     }
 }
 
+@Suite struct PipelineTimerTests {
+    @Test func aHeldPipelineWaitsForItsTimersInsteadOfSpinning() async throws {
+        let checks = Atomic(0)
+        let destination = ScriptedDestination(script: [.retryable("down")])
+        let pipeline = try DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination],
+            options: .testing(policies: [
+                .interval(.milliseconds(40)),
+                .sendOnly {
+                    checks.add(1, ordering: .relaxed)
+                    return checks.load(ordering: .relaxed) <= 1
+                },
+            ]))
+        await pipeline.start()
+        try await pipeline.append(makeResults(1))
+        try await waitUntil { checks.load(ordering: .relaxed) >= 3 }
+        let before = checks.load(ordering: .relaxed)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(checks.load(ordering: .relaxed) - before < 20, "about one check per interval, not a busy loop")
+        #expect(destination.attemptCount == 1, "the first flush failed; later ones are held")
+        _ = await pipeline.finish()
+    }
+
+    @Test func aFailedDestinationIsRetriedWhenItsBackoffEnds() async throws {
+        let destination = ScriptedDestination(script: [.retryable("down"), .retryable("still down")])
+        let pipeline = try DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination], options: .testing(policies: [.count(1)]))
+        await pipeline.start()
+        try await pipeline.append(makeResults(2))
+        try await waitUntil { destination.results.count == 2 }
+        #expect(destination.attemptCount == 3)
+        _ = await pipeline.finish()
+    }
+}
+
 /// Polls `condition` every few milliseconds for at most `timeout`.
 func waitUntil(
     timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,

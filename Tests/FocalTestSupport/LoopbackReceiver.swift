@@ -78,9 +78,14 @@ public final class LoopbackReceiver: Sendable {
         state.withLock { $0.requests }
     }
 
+    /// Every batch stored, in the order they arrived, duplicates included.
+    public var batches: [[ReceivedMessage]] {
+        state.withLock { $0.batches }
+    }
+
     /// The messages of every batch stored, in the order they arrived, duplicates included.
     public var messages: [ReceivedMessage] {
-        state.withLock { $0.messages }
+        batches.flatMap { $0 }
     }
 
     /// The stored messages without duplicates: the first of each `messageId`, in order.

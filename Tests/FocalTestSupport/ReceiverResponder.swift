@@ -37,7 +37,7 @@ struct ReceiverResponder: HTTPResponder {
         let messages = batch.compactMap(ReceivedMessage.init(json:))
         guard messages.count == batch.count else { return answer(400, bodyBytes: body.readableBytes) }
         return state.withLock { state in
-            state.messages.append(contentsOf: messages)
+            state.batches.append(messages)
             return record(status, bodyBytes: body.readableBytes, messageCount: messages.count, didHang: false, in: &state)
         }
     }

@@ -7,7 +7,7 @@ struct ReceiverState: Sendable {
     var generator: SeededGenerator
     var requestsSeen = 0
     var requests: [ReceivedRequest] = []
-    var messages: [ReceivedMessage] = []
+    var batches: [[ReceivedMessage]] = []
     var isStopping = false
 
     init(behavior: ReceiverBehavior) {
@@ -19,7 +19,7 @@ struct ReceiverState: Sendable {
     init(behavior: ReceiverBehavior, keeping previous: ReceiverState) {
         self.init(behavior: behavior)
         requests = previous.requests
-        messages = previous.messages
+        batches = previous.batches
         isStopping = previous.isStopping
     }
 
