@@ -3,13 +3,18 @@ import Logging
 /// Takes task results into a durable outbox and delivers them to destinations.
 ///
 /// ```swift
+/// let options = DeliveryOptions(flushAt: 20, flushInterval: .seconds(30), drainTimeout: .seconds(30))
 /// let pipeline = try DeliveryPipeline(
-///     storePath: ".focal/outbox.sqlite", destinations: ["https://example.com/collect"])
-/// await pipeline.start()
-/// try await pipeline.append(results)
+///     storePath: ".focal/outbox.sqlite", destinations: ["https://example.com/collect"], options: options)
+/// await pipeline.start()                  // automatic flushes: count and interval
+/// try await pipeline.append(results)      // committed to the outbox when this returns
 /// let summary = await pipeline.finish()   // drains (at most `drainTimeout`), then closes
-/// FileHandle.standardError.write("\(summary)\n")
+/// FileHandle.standardError.write(Data("\(summary)\n".utf8))
 /// ```
+///
+/// Without ``start()`` nothing is sent automatically: only ``flush()``, ``drain(timeout:)``
+/// and ``finish()`` send. `focal deliver` is the same without appends: `await pipeline.drain(timeout:)`, then
+/// `finish()`.
 ///
 /// Flushes are strictly serial and ordered: a flush starts only when the one before it
 /// has ended. Each destination gets its results in the order they were produced, batch

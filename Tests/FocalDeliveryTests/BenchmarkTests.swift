@@ -5,7 +5,7 @@ import Testing
 
 /// Throughput measurements; they run only when `FOCAL_BENCH` is set (e.g. from
 /// `Scripts/bench` in a release build) and print what they measured.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["FOCAL_BENCH"] != nil))
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["FOCAL_BENCH"] != nil), .serialized)
 struct BenchmarkTests {
     @Test func appendsIntoTheSQLiteOutbox() throws {
         let path = temporaryStorePath()
