@@ -12,9 +12,9 @@ import Logging
 /// FileHandle.standardError.write(Data("\(summary)\n".utf8))
 /// ```
 ///
-/// Without ``start()`` nothing is sent automatically: only ``flush()``, ``drain(timeout:)``
-/// and ``finish()`` send. `focal deliver` is the same without appends: `await pipeline.drain(timeout:)`, then
-/// `finish()`.
+/// Without ``start()`` nothing is sent automatically: only ``flush()``,
+/// ``drain(timeout:)`` and ``finish()`` send. `focal deliver` is the same without
+/// appends: `await pipeline.drain(timeout:)`, then `finish()`.
 ///
 /// Flushes are strictly serial and ordered: a flush starts only when the one before it
 /// has ended. Each destination gets its results in the order they were produced, batch
