@@ -14,6 +14,10 @@ import Synchronization
 /// The database is opened with `synchronous = NORMAL`: a committed append survives a
 /// crash of the process; only a power loss may undo the last transactions. Appends of
 /// many results at once are fast (well over 500,000 results/s in release builds).
+///
+/// One process at a time may use a store: the outbox keeps its totals, next sequence
+/// number and cursors in memory. (A second writer cannot corrupt it: its appends would
+/// collide on sequence numbers and fail.)
 public final class SQLiteOutbox: Outbox {
     /// The database file.
     public let path: String
