@@ -6,6 +6,7 @@ import Testing
 struct ReplayCommandTests {
     static let tasks = [
         "index.js": """
+            console.info('index.js is loading');
             match('/ev', n => { console.log('console says', { on: n.path }); console.error('to stderr too'); return { event: 'root ev' }; });
             match('/list/row/ev', n => n.index);
             """,
@@ -30,6 +31,7 @@ struct ReplayCommandTests {
         #expect(run.stdoutLines == [#"{"event":"root ev"}"#, "1", "0"])
         #expect(run.stderr.contains(#"console says {"on":""}"#))
         #expect(run.stderr.contains("to stderr too"))
+        #expect(run.stderr.contains("index.js is loading"))
         #expect(!run.stdout.contains("console"))
         #expect(run.stderr.contains("createdAt"), "the snapshot op writes to standard error")
         #expect(!run.stdout.contains("createdAt"))

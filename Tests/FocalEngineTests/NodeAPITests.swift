@@ -116,4 +116,24 @@ struct NodeAPITests {
         harness.apply(deregister(2))
         #expect(harness.fire(root, "check") == ["ReferenceError"])
     }
+
+    @Test("globals: ECMAScript built-ins and console, but no file system, network or timers")
+    func globals() throws {
+        let harness = try EngineHarness([
+            "index.js": """
+                const loads = name => { try { require(name); return 'loaded'; } catch (e) { return 'refused'; } };
+                match('probe', () => [
+                  typeof JSON.parse, typeof Math.max, typeof Promise, typeof console.log, typeof console.debug,
+                  typeof setTimeout, typeof setInterval, typeof fetch, typeof XMLHttpRequest, typeof process,
+                  loads('fs'), loads('http'), loads('child_process'),
+                ]);
+                """,
+        ])
+        harness.apply(registerRoot)
+        #expect(harness.fire(root, "probe") == [[
+            "function", "function", "function", "function", "function",
+            "undefined", "undefined", "undefined", "undefined", "undefined",
+            "refused", "refused", "refused",
+        ]])
+    }
 }

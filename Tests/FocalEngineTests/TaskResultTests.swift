@@ -47,6 +47,32 @@ struct TaskResultTests {
         }
     }
 
+    @Test("a result whose serialization runs forever (a getter, toJSON) times out and is reported")
+    func serializationTimeout() throws {
+        let harness = try EngineHarness([
+            "index.js": "match('ev', () => ({ get x() { while (true) {} } }));\nmatch('ev', () => ({ toJSON() { while (true) {} } }));\nmatch('ev', () => 'after');",
+        ], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot)
+        #expect(harness.fire(root) == ["after"])
+        let errors = harness.takeErrors()
+        #expect(errors.map { $0.script?.isTimeout } == [true, true])
+        #expect(errors.map { $0.task?.line } == [1, 2])
+    }
+
+    @Test("a promise job that loops forever is terminated and reported; every result stays JSON")
+    func promiseJobTimeout() throws {
+        let harness = try EngineHarness([
+            "index.js": "match('ev', () => { Promise.resolve().then(() => { while (true) {} }); return 'scheduled'; });\nmatch('ev', () => 'after');",
+        ], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot, record(root, "ev"))
+        let results = harness.observer.results.map(\.json)
+        #expect(results.allSatisfy { (try? JSONValue(parsing: $0)) != nil }, "results that are not JSON: \(results)")
+        let errors = harness.takeErrors()
+        #expect(errors.contains { $0.script?.isTimeout == true && $0.line == 2 }, "no timeout reported: \(errors)")
+        _ = harness.takeResults()
+        #expect(harness.fire(root, time: 2).contains("after"))
+    }
+
     @Test("undefined is no result; null, 0, false and '' are results", arguments: [
         ("undefined", nil), ("null", "null"), ("0", "0"), ("false", "false"), ("''", #""""#), ("[]", "[]"), ("({})", "{}"),
         ("1.5", "1.5"), ("'é\\n'", #""é\n""#),
