@@ -18,7 +18,7 @@ public protocol AnalyticsAdapter: AnyObject, Sendable {
     /// Which user properties the adapter receives; all when `nil` (the default).
     var propertyRule: TrackingRule<any TrackableProperty>? { get }
     /// Which task results the adapter receives; all when `nil` (the default).
-    var resultRule: TrackingRule<TaskResult>? { get }
+    var resultRule: TrackingRule<ResultRecord>? { get }
 
     /// Sets the vendor up; called by ``Tracker/start(adapters:)`` before anything is tracked.
     func configure()
@@ -29,18 +29,18 @@ public protocol AnalyticsAdapter: AnyObject, Sendable {
     /// Sends a user property.
     func track(property: any TrackableProperty)
     /// Sends a task result; by default as the event ``ResultEvent`` made from it.
-    func track(result: TaskResult)
+    func track(result: ResultRecord)
 }
 
 extension AnalyticsAdapter {
     public var name: String { String(describing: type(of: self)) }
     public var eventRule: TrackingRule<any TrackableEvent>? { nil }
     public var propertyRule: TrackingRule<any TrackableProperty>? { nil }
-    public var resultRule: TrackingRule<TaskResult>? { nil }
+    public var resultRule: TrackingRule<ResultRecord>? { nil }
 
     public func reset() {}
 
-    public func track(result: TaskResult) {
+    public func track(result: ResultRecord) {
         track(event: ResultEvent(result))
     }
 }

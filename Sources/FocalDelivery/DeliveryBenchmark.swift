@@ -49,9 +49,9 @@ public struct Throughput: Sendable, Hashable, CustomStringConvertible {
 /// the SQLite outbox, and from the outbox out to an HTTP receiver.
 public enum DeliveryBenchmark {
     /// Results shaped like an engine's: a small object result, an event name, a path.
-    public static func sampleResults(count: Int, startingAt start: Int = 0) -> [TaskResult] {
+    public static func sampleResults(count: Int, startingAt start: Int = 0) -> [ResultRecord] {
         (start..<(start + count)).map { index in
-            TaskResult(
+            ResultRecord(
                 resultJSON: #"{"row":\#(index),"title":"Item \#(index)","visible":true}"#, event: "did-select",
                 path: "/master/tableView/cell", time: 1_732_200_000_000 + Int64(index))
         }

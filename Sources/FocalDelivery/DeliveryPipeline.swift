@@ -81,7 +81,7 @@ public actor DeliveryPipeline {
     /// Commits `results` to the outbox in one transaction; once this returns they count
     /// as produced. May start a flush (``FlushTrigger/appended``) without waiting for it.
     @discardableResult
-    public func append(_ results: [TaskResult]) throws -> AppendReceipt {
+    public func append(_ results: [ResultRecord]) throws -> AppendReceipt {
         let receipt = try outbox.append(results)
         produced += receipt.appended
         counts.dropped += receipt.evicted

@@ -16,7 +16,7 @@ public final class MemoryOutbox: Outbox {
     /// The results held, oldest first, from `head` on, beside the bookkeeping.
     private struct Storage {
         var state = OutboxState()
-        var results: [(sequence: Int64, result: TaskResult)] = []
+        var results: [(sequence: Int64, result: ResultRecord)] = []
         var head = 0
 
         /// The index of the first held result after `sequence`.
@@ -53,7 +53,7 @@ public final class MemoryOutbox: Outbox {
     }
 
     @discardableResult
-    public func append(_ results: [TaskResult]) throws -> AppendReceipt {
+    public func append(_ results: [ResultRecord]) throws -> AppendReceipt {
         guard !results.isEmpty else { return AppendReceipt(sequences: nil, evicted: 0) }
         let receipt = storage.withLock { storage in
             let first = storage.state.nextSequence

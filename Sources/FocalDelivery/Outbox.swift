@@ -11,7 +11,7 @@ public protocol Outbox: AnyObject, Sendable {
     /// Commits `results` in one transaction, after those already held, and gives each a
     /// sequence number and a message id. When this returns, the results are stored.
     @discardableResult
-    func append(_ results: [TaskResult]) throws -> AppendReceipt
+    func append(_ results: [ResultRecord]) throws -> AppendReceipt
 
     /// Declares the destinations whose cursors decide when a result may leave the store.
     /// A destination seen for the first time starts before the oldest result held.

@@ -6,10 +6,10 @@ public struct OutboxEntry: Sendable, Hashable {
     /// retries and restarts.
     public var messageID: String
     /// The result itself.
-    public var result: TaskResult
+    public var result: ResultRecord
 
     /// An entry at `sequence` with `messageID` holding `result`.
-    public init(sequence: Int64, messageID: String, result: TaskResult) {
+    public init(sequence: Int64, messageID: String, result: ResultRecord) {
         self.sequence = sequence
         self.messageID = messageID
         self.result = result

@@ -5,10 +5,10 @@ import FocalJSON
 /// is not an object) the metadata.
 public struct ResultEvent: TrackableEvent {
     /// The result.
-    public var result: TaskResult
+    public var result: ResultRecord
 
     /// The event for `result`.
-    public init(_ result: TaskResult) {
+    public init(_ result: ResultRecord) {
         self.result = result
     }
 

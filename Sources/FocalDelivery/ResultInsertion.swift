@@ -27,7 +27,7 @@ struct ResultInsertion {
     }
 
     /// Inserts `results`, the first at `firstSequence` and the others after it.
-    mutating func insert(_ results: [TaskResult], firstSequence: Int64) throws {
+    mutating func insert(_ results: [ResultRecord], firstSequence: Int64) throws {
         var start = 0
         while start < results.count {
             let count = results.count - start >= Self.rowsPerStatement ? Self.rowsPerStatement : 1
@@ -38,7 +38,7 @@ struct ResultInsertion {
     }
 
     private mutating func insert(
-        _ rows: ArraySlice<TaskResult>, firstSequence: Int64, with statement: Statement
+        _ rows: ArraySlice<ResultRecord>, firstSequence: Int64, with statement: Statement
     ) throws {
         text.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)

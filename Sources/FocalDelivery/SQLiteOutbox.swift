@@ -91,7 +91,7 @@ public final class SQLiteOutbox: Outbox {
     }
 
     @discardableResult
-    public func append(_ results: [TaskResult]) throws -> AppendReceipt {
+    public func append(_ results: [ResultRecord]) throws -> AppendReceipt {
         guard !results.isEmpty else { return AppendReceipt(sequences: nil, evicted: 0) }
         let receipt = try state.withLock { state in
             var next = state
@@ -161,7 +161,7 @@ public final class SQLiteOutbox: Outbox {
                 let sequence: Int64 = row[0]
                 return OutboxEntry(
                     sequence: sequence, messageID: OutboxEntry.messageID(storeID: storeID, sequence: sequence),
-                    result: TaskResult(resultJSON: row[4], event: row[2], path: row[3], time: row[1]))
+                    result: ResultRecord(resultJSON: row[4], event: row[2], path: row[3], time: row[1]))
             }
             return limits.prefix(of: entries)
         }

@@ -36,7 +36,7 @@ public final class Tracker: Sendable {
     private enum Item: Sendable {
         case event(any TrackableEvent)
         case property(any TrackableProperty)
-        case result(TaskResult)
+        case result(ResultRecord)
     }
 
     private struct State {
@@ -98,7 +98,7 @@ public final class Tracker: Sendable {
     }
 
     /// Tracks a task result.
-    public func track(result: TaskResult) {
+    public func track(result: ResultRecord) {
         submit(.result(result))
     }
 

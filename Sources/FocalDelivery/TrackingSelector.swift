@@ -37,7 +37,7 @@ extension TrackingSelector where Item == any TrackableProperty {
     }
 }
 
-extension TrackingSelector where Item == TaskResult {
+extension TrackingSelector where Item == ResultRecord {
     /// Picks results produced by the event named `name` (e.g. `did-select`).
     public static func event(_ name: String) -> Self {
         Self { $0.event == name }

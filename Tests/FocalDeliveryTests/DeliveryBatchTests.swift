@@ -6,11 +6,11 @@ import Testing
     let entries = [
         OutboxEntry(
             sequence: 1, messageID: "store-1",
-            result: TaskResult(
+            result: ResultRecord(
                 resultJSON: #"{"row":2}"#, event: "did-select", path: "/master/tableView/cell", time: 1_732_200_000_000)),
         OutboxEntry(
             sequence: 2, messageID: "store-2",
-            result: TaskResult(result: "say \"hi\"", event: "did-appear", path: "/detail", time: 5)),
+            result: ResultRecord(result: "say \"hi\"", event: "did-appear", path: "/detail", time: 5)),
     ]
 
     @Test func theHTTPBodyIsExactlyTheContract() {

@@ -36,20 +36,20 @@ import Testing
 
     @Test func resultsCanBeObservedOnTheBus() async throws {
         let bus = EventBus()
-        let recorder = EventRecorder(bus: bus, names: [TaskResult.busEventName])
+        let recorder = EventRecorder(bus: bus, names: [ResultRecord.busEventName])
         let pipeline = try DeliveryPipeline(
             outbox: MemoryOutbox(), destinations: [EventBusDestination(bus: bus)], options: .testing())
         let results = makeResults(3)
         try await pipeline.append(results)
         await pipeline.flush()
-        #expect(recorder.events.compactMap(TaskResult.init(busEvent:)) == results)
+        #expect(recorder.events.compactMap(ResultRecord.init(busEvent:)) == results)
         #expect(recorder.events.allSatisfy { $0.arguments["messageId"]?.stringValue != nil })
         _ = await pipeline.finish()
     }
 
     @Test func aBusEventRoundTripsAResult() {
-        let result = TaskResult(result: ["a": [1, 2]], event: "did-select", path: "/m", time: 42)
-        #expect(TaskResult(busEvent: result.busEvent) == result)
-        #expect(TaskResult(busEvent: BusEvent("focal.result")) == nil)
+        let result = ResultRecord(result: ["a": [1, 2]], event: "did-select", path: "/m", time: 42)
+        #expect(ResultRecord(busEvent: result.busEvent) == result)
+        #expect(ResultRecord(busEvent: BusEvent("focal.result")) == nil)
     }
 }

@@ -8,7 +8,7 @@ import Testing
     /// Delivers `count` results through a SQLite outbox to `receivers`, draining for at most `timeout`.
     func deliver(
         _ count: Int, to receivers: [LoopbackReceiver], batch: BatchLimits = BatchLimits(maxCount: 20),
-        timeout: Duration = .seconds(20), results: [TaskResult]? = nil
+        timeout: Duration = .seconds(20), results: [ResultRecord]? = nil
     ) async throws -> DeliverySummary {
         var options = DeliveryOptions.testing()
         options.batchLimits = batch
@@ -79,7 +79,7 @@ import Testing
     @Test func aSingleResultThatIsStillTooLargeIsDroppedAndCounted() async throws {
         let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(maxBodyBytes: 2_000))
         var results = makeResults(5)
-        results[2] = TaskResult(
+        results[2] = ResultRecord(
             result: .string(String(repeating: "x", count: 5_000)), event: "big", path: "/huge", time: 0)
         let summary = try await deliver(5, to: [receiver], results: results)
         #expect(summary.dropped == 1 && summary.delivered == 4 && summary.pending == 0)

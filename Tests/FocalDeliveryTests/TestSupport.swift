@@ -4,16 +4,16 @@ import Foundation
 import Synchronization
 
 /// Results numbered from `start`, easy to recognise in assertions.
-func makeResults(_ count: Int, startingAt start: Int = 0, event: String = "did-select") -> [TaskResult] {
+func makeResults(_ count: Int, startingAt start: Int = 0, event: String = "did-select") -> [ResultRecord] {
     (start..<(start + count)).map { index in
-        TaskResult(
+        ResultRecord(
             result: ["n": .number(Double(index))], event: event, path: "/master/tableView/cell",
             time: 1_732_200_000_000 + Int64(index))
     }
 }
 
 /// The `n` member of each result.
-func numbers(_ results: [TaskResult]) -> [Int] {
+func numbers(_ results: [ResultRecord]) -> [Int] {
     results.compactMap { try? $0.result()["n"]?.integerValue }
 }
 
@@ -50,7 +50,7 @@ final class ScriptedDestination: Destination {
     /// The accepted batches, in order.
     var batches: [[OutboxEntry]] { received.withLock { $0 } }
     /// The accepted results, in order.
-    var results: [TaskResult] { batches.flatMap { $0.map(\.result) } }
+    var results: [ResultRecord] { batches.flatMap { $0.map(\.result) } }
     /// How many sends were attempted.
     var attemptCount: Int { attempts.withLock { $0 } }
 }

@@ -30,12 +30,12 @@ final class RecordingAdapter: AnalyticsAdapter {
     let name: String
     let eventRule: TrackingRule<any TrackableEvent>?
     let propertyRule: TrackingRule<any TrackableProperty>?
-    let resultRule: TrackingRule<TaskResult>?
+    let resultRule: TrackingRule<ResultRecord>?
     private let log = Mutex<[String]>([])
 
     init(
         name: String = "recording", eventRule: TrackingRule<any TrackableEvent>? = nil,
-        propertyRule: TrackingRule<any TrackableProperty>? = nil, resultRule: TrackingRule<TaskResult>? = nil
+        propertyRule: TrackingRule<any TrackableProperty>? = nil, resultRule: TrackingRule<ResultRecord>? = nil
     ) {
         self.name = name
         self.eventRule = eventRule
@@ -134,9 +134,9 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         let cells = RecordingAdapter(name: "cells", resultRule: .allow([.path("/*/tableView/cell")]))
         let tracker = Tracker()
         tracker.start(adapters: [selections, master, cells])
-        tracker.track(result: TaskResult(resultJSON: "1", event: "did-select", path: "/master/tableView/cell", time: 1))
-        tracker.track(result: TaskResult(resultJSON: "2", event: "did-appear", path: "/master", time: 2))
-        tracker.track(result: TaskResult(resultJSON: "3", event: "did-select", path: "/detail/button", time: 3))
+        tracker.track(result: ResultRecord(resultJSON: "1", event: "did-select", path: "/master/tableView/cell", time: 1))
+        tracker.track(result: ResultRecord(resultJSON: "2", event: "did-appear", path: "/master", time: 2))
+        tracker.track(result: ResultRecord(resultJSON: "3", event: "did-select", path: "/detail/button", time: 3))
         #expect(selections.lines == ["configure", "event /master/tableView/cell: did-select", "event /detail/button: did-select"])
         #expect(master.lines == ["configure", "event /master/tableView/cell: did-select", "event /master: did-appear"])
         #expect(cells.lines == ["configure", "event /master/tableView/cell: did-select"])
@@ -146,8 +146,8 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         let adapter = EventsOnlyAdapter()
         let tracker = Tracker()
         tracker.start(adapters: [adapter])
-        tracker.track(result: TaskResult(resultJSON: #"{"row":2}"#, event: "did-select", path: "/list/cell", time: 1))
-        tracker.track(result: TaskResult(resultJSON: "7", event: "did-appear", path: "/list", time: 2))
+        tracker.track(result: ResultRecord(resultJSON: #"{"row":2}"#, event: "did-select", path: "/list/cell", time: 1))
+        tracker.track(result: ResultRecord(resultJSON: "7", event: "did-appear", path: "/list", time: 2))
         #expect(adapter.events[EventIdentifier(object: "/list/cell", action: "did-select")] == ["row": 2])
         #expect(adapter.events[EventIdentifier(object: "/list", action: "did-appear")] == ["result": 7])
     }

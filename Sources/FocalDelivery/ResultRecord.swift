@@ -1,11 +1,11 @@
 import FocalJSON
 
-/// One task result as the engine produces it: the result JSON, the event that produced
-/// it, the focus path of the node, and the time.
+/// One task result as the outbox records it and destinations receive it: the result
+/// JSON, the event that produced it, the focus path of the node, and the time.
 ///
 /// The result is kept as compact JSON text so that it goes from the engine into the
 /// outbox and out to a destination without being parsed again.
-public struct TaskResult: Sendable, Hashable {
+public struct ResultRecord: Sendable, Hashable {
     /// The result as compact JSON text (any JSON value).
     public var resultJSON: String
     /// The event name, e.g. `did-select`.

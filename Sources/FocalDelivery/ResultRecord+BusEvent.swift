@@ -1,7 +1,7 @@
 import FocalEventBus
 import FocalJSON
 
-extension TaskResult {
+extension ResultRecord {
     /// The name of the bus events that carry task results.
     public static let busEventName = "focal.result"
 
