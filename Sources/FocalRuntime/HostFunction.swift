@@ -46,7 +46,12 @@ final class HostFunctionBox {
             do throws(ScriptError) {
                 return try box.body(this, values) ?? JSValueMakeUndefined(context)
             } catch {
-                exception?.pointee = box.runtime.makeError(error.name.isEmpty ? "Error" : error.name, error.message)
+                // An error that came out of JavaScript is rethrown as the original value.
+                if let last = box.runtime.lastException, last.error == error {
+                    exception?.pointee = last.value.value
+                } else {
+                    exception?.pointee = box.runtime.makeError(error.name.isEmpty ? "Error" : error.name, error.message)
+                }
                 return nil
             }
         }

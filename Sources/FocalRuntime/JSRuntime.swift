@@ -72,7 +72,7 @@ public final class JSRuntime {
             }
             return JSEvaluateScript(context, script, nil, nil, Int32(startingLine), &exception)
         }
-        if let exception { throw error(from: exception) }
+        if let exception { throw remember(exception) }
         try checkLateTermination(file: sourceURL)
         return result ?? JSValueMakeUndefined(context)
     }
@@ -93,15 +93,34 @@ public final class JSRuntime {
         let result = arguments.withUnsafeBufferPointer { args in
             JSObjectCallAsFunction(context, function, this, args.count, args.baseAddress, &exception)
         }
-        if let exception { throw error(from: exception) }
+        if let exception { throw remember(exception) }
         try checkLateTermination(file: nil)
         return result ?? JSValueMakeUndefined(context)
+    }
+
+    /// The last exception a call or evaluation threw, kept so that host code that lets
+    /// the error through (such as `require`) can rethrow the original value, with its own
+    /// file and line, instead of a copy made at the caller.
+    private(set) var lastException: (error: ScriptError, value: ProtectedValue)?
+
+    private func remember(_ exception: JSValueRef) -> ScriptError {
+        let error = error(from: exception)
+        lastException = (error, protect(exception))
+        return error
     }
 
     /// Promise jobs run after a call returns, still under the time limit; when the
     /// watchdog stopped one, no exception says so, but the flag does.
     private func checkLateTermination(file: String?) throws(ScriptError) {
         guard terminated.value.load(ordering: .relaxed) else { return }
+        // The VM can still hold the termination request; let a trivial script absorb it
+        // so that the next call runs normally.
+        for _ in 0..<3 {
+            var exception: JSValueRef?
+            _ = withJSString("0") { JSEvaluateScript(context, $0, nil, nil, 1, &exception) }
+            if exception == nil { break }
+        }
+        terminated.value.store(false, ordering: .relaxed)
         throw ScriptError(
             name: "TimeoutError", message: "a promise job ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated",
             file: file, isTimeout: true)
