@@ -1,3 +1,4 @@
+import FocalAnalyzers
 import FocalSimulator
 
 /// What a scenario cell shows: the item's title in a label, and the cell template's views, whose texts are filled
@@ -27,18 +28,21 @@ final class CellContent {
     }
 }
 
-/// A cell of a scenario list, which shows its item through a ``CellContent``.
-protocol ScenarioCell: ReusableCell {
+/// A cell of a scenario list, which shows its item through a ``CellContent``. Cells load the task file of the
+/// namespace their description gives, and none otherwise.
+protocol ScenarioCell: ReusableCell, AnalyzableObject {
     /// What the cell shows.
     var content: CellContent? { get }
 }
 
 /// A table cell of a scenario list.
 final class ScenarioTableCell: TableViewCell, ScenarioCell {
+    static var analyticsNamespace: String? { nil }
     var content: CellContent?
 }
 
 /// A collection cell of a scenario list: it shows the item's title in a label filling the cell.
 final class ScenarioCollectionCell: CollectionViewCell, ScenarioCell {
+    static var analyticsNamespace: String? { nil }
     var content: CellContent?
 }

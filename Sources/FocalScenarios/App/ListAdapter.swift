@@ -1,9 +1,12 @@
+import FocalAnalyzers
 import FocalJSON
 import FocalSimulator
 
 /// The data source and delegate of a scenario's table or collection: serves the described sections and items,
 /// configures cells (their content and analyzer), and performs what selecting an item does.
-final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewDataSource, CollectionViewDelegate {
+final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewDataSource, CollectionViewDelegate,
+    AnalyticsSectionNaming
+{
     /// The table or collection view.
     let listView: ListView
     /// The current content; steps may replace it (`reload`) or change values (`update`).
@@ -103,6 +106,11 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     private func didSelect(at indexPath: IndexPath) {
         guard let action = item(at: indexPath)?.onSelect ?? description.onSelect else { return }
         controller.perform(action, trigger: "selecting item \(indexPath.item) of section \(indexPath.section)")
+    }
+
+    /// The name the description gives the section, for its node.
+    func analyticsName(forSection section: Int, in list: ListView) -> String? {
+        sections.indices.contains(section) ? sections[section].name : nil
     }
 
     private func identifier(at indexPath: IndexPath) -> String? {

@@ -1,8 +1,13 @@
+import FocalAnalyzers
 import FocalSimulator
 
 /// The view controller of one screen instance: builds its views from the description when its view loads and
 /// performs the actions its controls and lists trigger.
-final class ScreenController: ViewController {
+///
+/// Screens load the task file of the namespace their description gives, and none otherwise.
+final class ScreenController: ViewController, AnalyzableObject {
+    static var analyticsNamespace: String? { nil }
+
     /// What the screen looks like.
     let screen: ScreenDescription
     /// The app, which makes the screens that actions open.
