@@ -5,7 +5,7 @@
 // scenarios' `expect:` lists check the events and the focus paths they carry.
 
 // A screen appeared. Screens are the nodes whose names are listed here.
-const screens = ['feed', 'search', 'compose', 'sheet', 'login', 'welcome', 'gallery', 'photo'];
+const screens = ['feed', 'search', 'results', 'compose', 'sheet', 'login', 'welcome', 'gallery', 'photo'];
 match('ana-appeared', node =>
   screens.includes(node.nodeName) ? { event: 'screen_viewed', screen: node.nodeName, path: node.path } : undefined);
 

@@ -106,6 +106,6 @@ struct ElementFinder {
     }
 
     private static func choices(_ names: Set<String>, empty: String) -> String {
-        names.isEmpty ? empty : "one of " + names.sorted().map { "'\($0)'" }.joined(separator: ", ")
+        names.isEmpty ? empty : ScenarioNode.describeChoices(names.sorted())
     }
 }
