@@ -20,6 +20,9 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "focal", targets: ["focal"]),
+        .library(name: "FocalJSON", targets: ["FocalJSON"]),
+        .library(name: "FocalOpLog", targets: ["FocalOpLog"]),
+        .library(name: "FocalRuntime", targets: ["FocalRuntime"]),
         .library(name: "FocalEngine", targets: ["FocalEngine"]),
         .library(name: "FocalSimulator", targets: ["FocalSimulator"]),
         .library(name: "FocalAnalyzers", targets: ["FocalAnalyzers"]),
@@ -79,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "focal",
             dependencies: [
-                "FocalEngine", "FocalOpLog", "FocalScenarios", "FocalDelivery",
+                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

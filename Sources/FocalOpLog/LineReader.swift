@@ -7,12 +7,13 @@ import Darwin
 /// What ``LineReader`` hands to its consumer.
 public enum LineEvent {
     /// A complete line (without its newline) and its 1-based number. The bytes are only
-    /// valid during the call.
+    /// valid until the reader is asked for the next event.
     case line(UnsafeRawBufferPointer, number: Int)
     /// A line longer than the reader's limit; its bytes were skipped, not kept.
     case oversized(number: Int, byteCount: Int)
-    /// Every complete line read so far has been handed over: a good moment to flush
-    /// output so that results appear while input is still arriving.
+    /// Every complete line read so far has been handed over and the reader is about to
+    /// wait for more input: a good moment to flush output, so that results appear while
+    /// input is still arriving.
     case pause
 }
 
@@ -22,88 +23,136 @@ public enum LineEvent {
 /// view into the block, never copied unless it straddles two blocks. A line longer
 /// than `maximumLineLength` is reported and skipped without being buffered, so a
 /// runaway producer cannot exhaust memory. A last line without a newline still counts.
-public struct LineReader {
+///
+/// Pull events with ``next()`` (the loop may `await` between events), or push them to a
+/// closure with ``read(_:)``.
+public final class LineReader {
     public let fileDescriptor: Int32
     public let maximumLineLength: Int
-    public let blockSize: Int
+    private let block: UnsafeMutableRawBufferPointer
+    private var filled = 0  // bytes in the block
+    private var start = 0  // first unconsumed byte of the block
+    private var carry: UnsafeMutableRawBufferPointer  // a line that straddles blocks
+    private var carried = 0
+    private var skipping = false  // inside an oversized line
+    private var skippedBytes = 0
+    private var lineNumber = 0
+    private var state = State.reading
+
+    private enum State { case reading, ended, paused, done }
 
     public init(fileDescriptor: Int32, maximumLineLength: Int = 16 << 20, blockSize: Int = 1 << 20) {
         self.fileDescriptor = fileDescriptor
         self.maximumLineLength = maximumLineLength
-        self.blockSize = blockSize
+        block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(blockSize, 16), alignment: 16)
+        carry = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+    }
+
+    deinit {
+        block.deallocate()
+        carry.deallocate()
+    }
+
+    /// The next event, or `nil` after the last one. Throws ``LineReaderError`` when
+    /// reading fails.
+    public func next() throws -> LineEvent? {
+        while true {
+            switch state {
+            case .done:
+                return nil
+            case .paused:
+                state = .done
+                return .pause
+            case .ended:
+                state = .paused
+                if skipping {
+                    skipping = false
+                    lineNumber += 1
+                    return .oversized(number: lineNumber, byteCount: skippedBytes)
+                }
+                if carried > 0 {
+                    lineNumber += 1
+                    return takeCarried()
+                }
+            case .reading:
+                if start < filled {
+                    if let event = scan() { return event }
+                } else if filled > 0 {
+                    filled = 0
+                    start = 0
+                    return .pause
+                } else {
+                    let n = readSome()
+                    if n < 0 { throw LineReaderError(errno: errno) }
+                    if n == 0 { state = .ended } else { filled = n }
+                }
+            }
+        }
     }
 
     /// Reads until end of input, calling `body` for each event. Errors thrown by `body`
-    /// stop reading and are rethrown; a read error is thrown as ``LineReaderError``.
+    /// stop reading and are rethrown.
     public func read(_ body: (LineEvent) throws -> Void) throws {
-        let capacity = max(blockSize, 4096)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
-        defer { buffer.deallocate() }
-        var carry: [UInt8] = []  // the start of a line that straddles blocks
-        var skipping = false  // inside an oversized line
-        var skippedBytes = 0
-        var lineNumber = 0
-
-        while true {
-            let n = readSome(into: buffer)
-            if n < 0 { throw LineReaderError(errno: errno) }
-            if n == 0 { break }
-            let base = buffer.baseAddress!
-            var start = 0
-            while start < n {
-                let remaining = n - start
-                guard let hit = memchr(base + start, 0x0A, remaining) else {
-                    // No newline in the rest of the block.
-                    if skipping {
-                        skippedBytes += remaining
-                    } else if carry.count + remaining > maximumLineLength {
-                        skipping = true
-                        skippedBytes = carry.count + remaining
-                        carry = []
-                    } else {
-                        carry.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: remaining))
-                    }
-                    start = n
-                    break
-                }
-                let end = base.distance(to: hit)
-                lineNumber += 1
-                if skipping {
-                    try body(.oversized(number: lineNumber, byteCount: skippedBytes + end - start))
-                    skipping = false
-                    skippedBytes = 0
-                } else if carry.isEmpty {
-                    if end - start > maximumLineLength {
-                        try body(.oversized(number: lineNumber, byteCount: end - start))
-                    } else {
-                        try body(.line(UnsafeRawBufferPointer(start: base + start, count: end - start), number: lineNumber))
-                    }
-                } else {
-                    carry.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: end - start))
-                    if carry.count > maximumLineLength {
-                        try body(.oversized(number: lineNumber, byteCount: carry.count))
-                    } else {
-                        try carry.withUnsafeBytes { try body(.line($0, number: lineNumber)) }
-                    }
-                    carry = []
-                }
-                start = end + 1
-            }
-            try body(.pause)
-        }
-        if skipping {
-            lineNumber += 1
-            try body(.oversized(number: lineNumber, byteCount: skippedBytes))
-        } else if !carry.isEmpty {
-            lineNumber += 1
-            try carry.withUnsafeBytes { try body(.line($0, number: lineNumber)) }
-        }
-        try body(.pause)
+        while let event = try next() { try body(event) }
     }
 
-    private func readSome(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    /// Looks for the end of the current line in the block.
+    private func scan() -> LineEvent? {
+        let base = block.baseAddress!
+        let remaining = filled - start
+        guard let hit = memchr(base + start, 0x0A, remaining) else {
+            if skipping {
+                skippedBytes += remaining
+            } else if carried + remaining > maximumLineLength {
+                skipping = true
+                skippedBytes = carried + remaining
+                carried = 0
+            } else {
+                appendToCarry(UnsafeRawBufferPointer(start: base + start, count: remaining))
+            }
+            start = filled
+            return nil
+        }
+        let end = base.distance(to: hit)
+        let line = UnsafeRawBufferPointer(start: base + start, count: end - start)
+        start = end + 1
+        lineNumber += 1
+        if skipping {
+            skipping = false
+            return .oversized(number: lineNumber, byteCount: skippedBytes + line.count)
+        }
+        guard carried > 0 else {
+            if line.count > maximumLineLength { return .oversized(number: lineNumber, byteCount: line.count) }
+            return .line(line, number: lineNumber)
+        }
+        if carried + line.count > maximumLineLength {
+            defer { carried = 0 }
+            return .oversized(number: lineNumber, byteCount: carried + line.count)
+        }
+        appendToCarry(line)
+        return takeCarried()
+    }
+
+    /// The carried line; its bytes stay valid until the next event.
+    private func takeCarried() -> LineEvent {
+        defer { carried = 0 }
+        return .line(UnsafeRawBufferPointer(start: carry.baseAddress, count: carried), number: lineNumber)
+    }
+
+    private func appendToCarry(_ bytes: UnsafeRawBufferPointer) {
+        if carried + bytes.count > carry.count {
+            let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(carry.count * 2, carried + bytes.count), alignment: 16)
+            grown.baseAddress!.copyMemory(from: carry.baseAddress!, byteCount: carried)
+            carry.deallocate()
+            carry = grown
+        }
+        (carry.baseAddress! + carried).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        carried += bytes.count
+    }
+
+    private func readSome() -> Int {
         while true {
-            let n = Glibc.read(fileDescriptor, buffer.baseAddress, buffer.count)
+            let n = Glibc.read(fileDescriptor, block.baseAddress, block.count)
             if n < 0 && errno == EINTR { continue }
             return n
         }

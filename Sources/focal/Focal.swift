@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import FocalRuntime
 import Logging
 
 /// The `focal` command.
@@ -24,13 +25,15 @@ struct Focal: AsyncParsableCommand {
               focal snapshot --tasks tasks --format json session.oplog
               focal check tasks
             """,
-        subcommands: [ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, RunCommand.self, TestCommand.self]
+        subcommands: [ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self]
     )
 
     /// Runs the command line. Exit status: 0 when all went well, 1 when errors were
     /// reported while processing, 2 when the command could not start.
     static func main() async {
         LoggingSystem.bootstrap { _ in DiagnosticLogHandler() }
+        // One engine per process: keep JavaScriptCore's heap small and its footprint constant.
+        JSRuntime.setProcessMemoryBudget(bytes: 32 << 20)
         signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()

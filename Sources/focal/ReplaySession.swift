@@ -9,16 +9,17 @@ import FocalOpLog
 
 /// Replays an op log through an engine: the loop shared by `replay` and `snapshot`.
 ///
-/// Input is streamed (results appear while it is still arriving); every error is
-/// reported on standard error as `error: line N: …` and processing goes on.
+/// Input is streamed (results reach the sink while it is still arriving); every error
+/// is reported on standard error as `error: line N: …` and processing goes on.
 final class ReplaySession: EngineObserver {
     let engine: Engine
     private(set) var errorCount = 0
-    private let onResult: (TaskResult) -> Void
+    /// Where results go; `nil` discards them.
+    private let sink: (any ResultSink)?
 
     /// - Throws: `ExitCode(2)` when the engine cannot start (for example a missing tasks directory).
-    init(options: TaskOptions, onResult: @escaping (TaskResult) -> Void) throws {
-        self.onResult = onResult
+    init(options: TaskOptions, sink: (any ResultSink)?) throws {
+        self.sink = sink
         do {
             engine = try Engine(configuration: options.engineConfiguration)
         } catch {
@@ -28,8 +29,9 @@ final class ReplaySession: EngineObserver {
         engine.observer = self
     }
 
-    /// Replays `input` to its end. Returns the exit status: 0 without errors, 1 with.
-    func replay(_ input: InputArgument) throws -> ExitCode {
+    /// Replays `input` to its end and finishes the sink. Returns the exit status: 0
+    /// without errors, 1 with errors or lost results.
+    func replay(_ input: InputArgument) async throws -> ExitCode {
         let fd: Int32
         if let path = input.path {
             fd = open(path, O_RDONLY)
@@ -44,29 +46,31 @@ final class ReplaySession: EngineObserver {
         let progress = input.path.flatMap { Progress(path: $0, fileDescriptor: fd) }
         let reader = LineReader(fileDescriptor: fd)
         do {
-            try reader.read { event in
+            while let event = try reader.next() {
                 switch event {
                 case .line(let bytes, let number):
                     progress?.advance(by: bytes.count + 1)
                     engine.apply(line: bytes, number: number)
+                    if let sink, sink.needsCommit { try await sink.commit() }
                 case .oversized(let number, let byteCount):
                     progress?.advance(by: byteCount + 1)
                     report("line \(number): the line is \(byteCount) bytes long, more than the limit of \(reader.maximumLineLength); it was skipped")
                 case .pause:
-                    StandardStream.output.flush()
+                    try await sink?.commit()
                     progress?.show()
                 }
             }
-        } catch {
+        } catch let error as LineReaderError {
             report("reading the op log failed: \(error)")
         }
         progress?.clear()
-        StandardStream.output.flush()
-        return errorCount == 0 ? .success : .failure
+        try await sink?.commit()
+        let lost = await sink?.finish() ?? false
+        return errorCount == 0 && !lost ? .success : .failure
     }
 
     func engine(_ engine: Engine, didProduce result: TaskResult) {
-        onResult(result)
+        sink?.add(result)
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {

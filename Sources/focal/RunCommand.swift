@@ -8,7 +8,7 @@ import FocalOpLog
 import FocalScenarios
 
 /// `focal run`: plays a scenario on the simulator and prints the task results like `focal replay`.
-struct RunCommand: ParsableCommand {
+struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Play a scenario on the simulated app and print every task result as a JSON line.",
@@ -20,8 +20,12 @@ struct RunCommand: ParsableCommand {
             A step that cannot be done stops the journey with an error naming the file, the step \
             and what was expected.
 
-            Exit status: 0 when the journey completed without error, 1 when a step failed or an \
-            error was reported, 2 when the scenario or the tasks directory could not be read.
+            With --deliver, results go through a durable outbox to HTTP endpoints or files \
+            instead of standard output, as with 'focal replay'.
+
+            Exit status: 0 when the journey completed without error, 1 when a step failed, an \
+            error was reported or results were dropped, 2 when the scenario or the tasks \
+            directory could not be read.
 
             Examples:
               focal run --tasks tasks Examples/scenarios/master-detail.yaml
@@ -31,6 +35,7 @@ struct RunCommand: ParsableCommand {
     )
 
     @OptionGroup var options: TaskOptions
+    @OptionGroup var delivery: DeliveryArguments
 
     @Option(name: .customLong("emit-oplog"), help: ArgumentHelp("Write the op log the journey produced to this file.", valueName: "file"))
     var emitOplog: String?
@@ -44,7 +49,7 @@ struct RunCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The scenario file (YAML or JSON).", valueName: "scenario"))
     var scenario: String
 
-    func run() throws {
+    func run() async throws {
         let scenario: Scenario
         do {
             scenario = try Scenario.load(contentsOf: self.scenario)
@@ -52,9 +57,9 @@ struct RunCommand: ParsableCommand {
             StandardStream.error.writeLine("error: \(error)")
             throw ExitCode(2)
         }
-        let session = try ReplaySession(options: options) { result in
-            StandardStream.output.writeLine(result.json)
-        }
+        let sink: any ResultSink =
+            delivery.isDelivering ? await OutboxSink(pipeline: try delivery.makePipeline(), store: delivery.store) : StandardOutputSink()
+        let session = try ReplaySession(options: options, sink: sink)
         let oplog = try emitOplog.map(Self.openForWriting)
         var lineNumber = 0
         let run = ScenarioRun(scenario: scenario) { op in
@@ -63,21 +68,26 @@ struct RunCommand: ParsableCommand {
             session.engine.apply(op, line: lineNumber)
         }
         var failed = false
-        do {
-            try run.play()
-        } catch {
-            failed = true
-            StandardStream.output.flush()
-            StandardStream.error.writeLine("error: \(error)")
-            StandardStream.error.flush()
+        while !run.isFinished {
+            do {
+                try run.playNextStep()
+            } catch {
+                failed = true
+                try await sink.commit()
+                StandardStream.error.writeLine("error: \(error)")
+                StandardStream.error.flush()
+                break
+            }
+            try await sink.commit()
         }
         oplog?.flush()
         if let oplog { close(oplog.fileDescriptor) }
+        let lost = await sink.finish()
         if snapshot {
             StandardStream.output.write(session.engine.snapshot(format: format))
+            StandardStream.output.flush()
         }
-        StandardStream.output.flush()
-        throw failed || session.errorCount > 0 ? ExitCode.failure : ExitCode.success
+        throw failed || lost || session.errorCount > 0 ? ExitCode.failure : ExitCode.success
     }
 
     /// A stream writing to `path`, created or truncated.

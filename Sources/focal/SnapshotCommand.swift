@@ -4,7 +4,7 @@ import FocalOpLog
 extension SnapshotFormat: ExpressibleByArgument {}
 
 /// `focal snapshot`: replays an op log and prints the final tree.
-struct SnapshotCommand: ParsableCommand {
+struct SnapshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
         abstract: "Replay an op log (discarding results) and print a snapshot of the final tree.",
@@ -26,9 +26,9 @@ struct SnapshotCommand: ParsableCommand {
 
     @OptionGroup var input: InputArgument
 
-    func run() throws {
-        let session = try ReplaySession(options: options) { _ in }
-        let status = try session.replay(input)
+    func run() async throws {
+        let session = try ReplaySession(options: options, sink: nil)
+        let status = try await session.replay(input)
         StandardStream.output.write(session.engine.snapshot(format: format))
         StandardStream.output.flush()
         throw status

@@ -25,7 +25,7 @@ public struct SessionLog: Sequence {
             .register(Registration(node: master, parent: root, name: "master", namespace: "Master.ViewController", time: time)),
             .register(Registration(node: table, parent: master, name: "tableView", time: time)),
             .record(Recording(node: master, event: "ana-appeared", time: time)),
-        ]
+        ].reversed()
         return AnyIterator {
             if pending.isEmpty {
                 guard produced < ops else { return nil }

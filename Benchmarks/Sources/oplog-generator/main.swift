@@ -12,12 +12,23 @@ import SessionLog
 let ops = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 1_000_000
 var output: [UInt8] = []
 output.reserveCapacity(1 << 20)
+
+/// Writes the buffered lines to standard output.
+func flush(_ output: inout [UInt8]) {
+    output.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+            guard n > 0 else { exit(1) }
+            offset += n
+        }
+    }
+    output.removeAll(keepingCapacity: true)
+}
+
 for op in SessionLog(ops: ops) {
     output.append(contentsOf: op.jsonLine.utf8)
     output.append(0x0A)
-    if output.count >= 1 << 20 {
-        output.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
-        output.removeAll(keepingCapacity: true)
-    }
+    if output.count >= 1 << 20 { flush(&output) }
 }
-output.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+flush(&output)

@@ -1,0 +1,14 @@
+/// How a ``Destination`` says that a batch was not accepted.
+///
+/// Any other error a destination throws (a network error, say) is treated like
+/// ``retryable(_:retryAfter:)``.
+public enum DeliveryError: Error, Sendable, Hashable {
+    /// A passing failure: the batch is kept and sent again after a backoff, or after
+    /// `retryAfter` when the destination asked for a delay.
+    case retryable(String, retryAfter: Duration? = nil)
+    /// The batch is too large: it is split in halves and each half is sent again; a single
+    /// result that is still too large is dropped.
+    case payloadTooLarge
+    /// The destination will never take this batch: it is dropped, counted and logged.
+    case rejected(String)
+}

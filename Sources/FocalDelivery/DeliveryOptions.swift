@@ -1,0 +1,30 @@
+/// How a ``DeliveryPipeline`` flushes, retries and bounds its work.
+public struct DeliveryOptions: Sendable {
+    /// When to flush; see ``FlushPolicy``.
+    public var flushPolicies: [any FlushPolicy]
+    /// Backoff between failed attempts.
+    public var retry: RetryPolicy
+    /// The bound on the outbox, for outboxes the pipeline opens itself.
+    public var outboxLimits: OutboxLimits
+    /// The batch size cap, for destinations the pipeline makes from addresses.
+    public var batchLimits: BatchLimits
+    /// The time limit of one HTTP request, for destinations made from addresses.
+    public var requestTimeout: Duration
+    /// How long ``DeliveryPipeline/finish()`` waits for the outbox to drain.
+    public var drainTimeout: Duration
+
+    /// Options flushing at `flushAt` pending results (20), every `flushInterval` (30 s)
+    /// and at exit, waiting at most `drainTimeout` (30 s) to drain at exit.
+    public init(
+        flushAt: Int = 20, flushInterval: Duration = .seconds(30), drainTimeout: Duration = .seconds(30),
+        retry: RetryPolicy = RetryPolicy(), outboxLimits: OutboxLimits = OutboxLimits(),
+        batchLimits: BatchLimits = BatchLimits(), requestTimeout: Duration = .seconds(10)
+    ) {
+        self.flushPolicies = [.count(flushAt), .interval(flushInterval), .atExit]
+        self.retry = retry
+        self.outboxLimits = outboxLimits
+        self.batchLimits = batchLimits
+        self.requestTimeout = requestTimeout
+        self.drainTimeout = drainTimeout
+    }
+}

@@ -1,1 +1,0 @@
-// FocalDelivery: see Package.swift for what this target is for.

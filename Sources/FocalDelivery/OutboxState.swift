@@ -1,0 +1,20 @@
+/// The bookkeeping an outbox keeps beside its results: totals, the next sequence number
+/// and the delivery cursors.
+struct OutboxState {
+    /// How many results are held.
+    var count = 0
+    /// How many bytes (``ResultRecord/byteCount``, summed) are held.
+    var bytes = 0
+    /// The sequence number the next appended result gets.
+    var nextSequence: Int64 = 1
+    /// Each destination's cursor: the last sequence number it accepted or dropped.
+    var cursors: [String: Int64] = [:]
+    /// The destinations whose cursors decide when a result leaves.
+    var registered: Set<String> = []
+
+    /// The newest sequence number that every registered destination has passed, or
+    /// `nil` when no destination is registered.
+    var deliveredFloor: Int64? {
+        registered.map { cursors[$0] ?? 0 }.min()
+    }
+}

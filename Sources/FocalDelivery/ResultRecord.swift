@@ -1,0 +1,41 @@
+import FocalJSON
+
+/// One task result as the outbox records it and destinations receive it: the result
+/// JSON, the event that produced it, the focus path of the node, and the time.
+///
+/// The result is kept as compact JSON text so that it goes from the engine into the
+/// outbox and out to a destination without being parsed again.
+public struct ResultRecord: Sendable, Hashable {
+    /// The result as compact JSON text (any JSON value).
+    public var resultJSON: String
+    /// The event name, e.g. `did-select`.
+    public var event: String
+    /// The node's focus path, e.g. `/master/tableView/cell`.
+    public var path: String
+    /// When the result was produced, in milliseconds since the Unix epoch.
+    public var time: Int64
+
+    /// A result whose JSON text is already written; `resultJSON` must be valid JSON.
+    public init(resultJSON: String, event: String, path: String, time: Int64) {
+        self.resultJSON = resultJSON
+        self.event = event
+        self.path = path
+        self.time = time
+    }
+
+    /// A result holding `result`, written as compact JSON text.
+    public init(result: JSONValue, event: String, path: String, time: Int64) {
+        self.init(resultJSON: result.jsonString, event: event, path: path, time: time)
+    }
+
+    /// The result parsed back into a JSON value.
+    public func result() throws(JSONParseError) -> JSONValue {
+        try JSONValue(parsing: resultJSON)
+    }
+
+    /// The size that outbox and batch limits count: the UTF-8 bytes of the result,
+    /// the event and the path.
+    public var byteCount: Int {
+        resultJSON.utf8.count + event.utf8.count + path.utf8.count
+    }
+}

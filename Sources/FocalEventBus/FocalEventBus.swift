@@ -1,1 +1,0 @@
-// FocalEventBus: see Package.swift for what this target is for.

@@ -1,0 +1,88 @@
+import ArgumentParser
+import FocalDelivery
+import FocalEngine
+
+/// Where a command's task results go.
+protocol ResultSink: AnyObject {
+    /// Takes one result (called synchronously while the engine runs).
+    func add(_ result: TaskResult)
+    /// Whether enough results are waiting that ``commit()`` should run now.
+    var needsCommit: Bool { get }
+    /// Makes the results taken so far durable or visible; called between input blocks.
+    func commit() async throws
+    /// Ends the run; returns whether results were lost.
+    func finish() async -> Bool
+}
+
+/// Prints each result as one JSON line on standard output.
+final class StandardOutputSink: ResultSink {
+    var needsCommit: Bool { false }
+
+    func add(_ result: TaskResult) {
+        StandardStream.output.writeLine(result.json)
+    }
+
+    func commit() async throws {
+        StandardStream.output.flush()
+    }
+
+    func finish() async -> Bool {
+        StandardStream.output.flush()
+        return false
+    }
+}
+
+/// Commits results to the outbox in groups and lets the pipeline deliver them.
+///
+/// A result counts as produced once ``commit()`` has written it to the store; at the
+/// end the pipeline drains (at most the drain timeout) and a summary goes to standard
+/// error.
+final class OutboxSink: ResultSink {
+    private let pipeline: DeliveryPipeline
+    private let store: String
+    private var pending: [ResultRecord] = []
+    /// Commit at least this often while results pour in.
+    static let groupSize = 4096
+
+    init(pipeline: DeliveryPipeline, store: String) async {
+        self.pipeline = pipeline
+        self.store = store
+        await pipeline.start()
+    }
+
+    var needsCommit: Bool { pending.count >= Self.groupSize }
+
+    func add(_ result: TaskResult) {
+        pending.append(ResultRecord(resultJSON: result.json, event: result.event, path: result.path, time: result.time))
+    }
+
+    func commit() async throws {
+        guard !pending.isEmpty else { return }
+        let group = pending
+        pending.removeAll(keepingCapacity: true)
+        do {
+            try await pipeline.append(group)
+        } catch {
+            StandardStream.error.writeLine("error: cannot commit \(group.count) results to the outbox '\(store)': \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    func finish() async -> Bool {
+        let summary = await pipeline.finish()
+        OutboxSink.report(summary, store: store)
+        return summary.dropped > 0
+    }
+
+    /// Prints the exit summary, and how to send what is still pending.
+    static func report(_ summary: DeliverySummary, store: String) {
+        StandardStream.error.writeLine("delivery: \(summary)")
+        if summary.pending > 0 {
+            StandardStream.error.writeLine("warning: \(summary.pending) results are still pending in '\(store)'; send them with: focal deliver --store \(store) --deliver URL")
+        }
+        if summary.dropped > 0 {
+            StandardStream.error.writeLine("error: \(summary.dropped) results were dropped (refused by a destination or evicted from a full outbox)")
+        }
+        StandardStream.error.flush()
+    }
+}

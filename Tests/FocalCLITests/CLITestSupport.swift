@@ -1,0 +1,207 @@
+import FocalJSON
+import Foundation
+import Synchronization
+import Testing
+
+/// The repository's root directory.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// The `focal` binary: `$FOCAL_BIN`, or the one built next to this test bundle, or `.build/debug/focal`.
+let focalBinary: String = {
+    if let path = ProcessInfo.processInfo.environment["FOCAL_BIN"] { return path }
+    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let sibling = here.appendingPathComponent("focal").path
+    if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
+    return repositoryRoot + "/.build/debug/focal"
+}()
+
+/// How a finished `focal` run went.
+struct RunResult: CustomStringConvertible {
+    var status: Int32
+    /// Whether the process was killed by a signal (a crash) rather than exiting.
+    var crashed: Bool
+    var timedOut: Bool
+    var stdout: String
+    var stderr: String
+
+    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
+    var errorLines: [String] { stderrLines.filter { $0.hasPrefix("error:") } }
+    /// The standard output lines parsed as JSON.
+    var results: [JSONValue] { get throws { try stdoutLines.map { try JSONValue(parsing: $0) } } }
+
+    var description: String {
+        "status \(status)\(crashed ? " (signal)" : "")\(timedOut ? " (timed out)" : "")\n--- stdout\n\(stdout.prefix(2000))\n--- stderr\n\(stderr.prefix(2000))"
+    }
+}
+
+/// A temporary directory for task files and logs; it is removed when released.
+final class Workspace {
+    let path: String
+
+    init(tasks: [String: String] = [:]) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("focal-cli-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path + "/tasks", withIntermediateDirectories: true)
+        for (relative, contents) in tasks { try write("tasks/" + relative, contents) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    var tasks: String { path + "/tasks" }
+
+    /// Writes `contents` at `relative` (creating directories) and returns the absolute path.
+    @discardableResult
+    func write(_ relative: String, _ contents: some DataProtocol) throws -> String {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents).write(to: url)
+        return url.path
+    }
+
+    @discardableResult
+    func write(_ relative: String, _ contents: String) throws -> String {
+        try write(relative, Data(contents.utf8))
+    }
+}
+
+/// Runs `focal` with `arguments` and `input` on standard input, killing it after `timeout`.
+/// Output goes through files, so a large output never blocks the child.
+func runFocal(_ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(60)) throws -> RunResult {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let inURL = scratch.appendingPathComponent("stdin")
+    let outURL = scratch.appendingPathComponent("stdout")
+    let errURL = scratch.appendingPathComponent("stderr")
+    try input.write(to: inURL)
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: focalBinary)
+    process.arguments = arguments
+    process.standardInput = try FileHandle(forReadingFrom: inURL)
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    let timedOut = try wait(for: process, timeout: timeout)
+    return RunResult(
+        status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,
+        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+}
+
+/// Starts `process` and waits until it exits or `timeout` passes (then kills it). Returns whether it timed out.
+func wait(for process: Process, timeout: Duration) throws -> Bool {
+    let exited = DispatchSemaphore(value: 0)
+    process.terminationHandler = { _ in exited.signal() }
+    try process.run()
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+    guard exited.wait(timeout: .now() + seconds) == .timedOut else { return false }
+    kill(process.processIdentifier, SIGKILL)
+    exited.wait()
+    return true
+}
+
+/// A `focal` process fed through a pipe while it runs, for streaming tests.
+final class StreamingFocal {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let received = OutputBuffer()
+    private let newData = DispatchSemaphore(value: 0)
+    private let reader: Thread
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: focalBinary)
+        process.arguments = arguments
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let handle = output.fileHandleForReading
+        let received = received
+        let newData = newData
+        reader = Thread {
+            while true {
+                let data = handle.availableData
+                if data.isEmpty { break }
+                received.bytes.withLock { $0.append(contentsOf: data) }
+                newData.signal()
+            }
+            newData.signal()
+        }
+        try process.run()
+        reader.start()
+    }
+
+    /// Writes `lines` (each followed by a newline) to the process's standard input.
+    func send(_ lines: String...) {
+        input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+    }
+
+    /// Waits until standard output holds `count` complete lines, or `timeout` passes; returns the lines so far.
+    func lines(count: Int, timeout: Duration = .seconds(20)) -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let lines = received.bytes.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
+            if lines.count >= count || ContinuousClock.now >= deadline { return lines }
+            _ = newData.wait(timeout: .now() + 0.1)
+        }
+    }
+
+    /// Closes standard input and waits for the exit status (killing the process after `timeout`).
+    func finish(timeout: Duration = .seconds(20)) -> Int32? {
+        try? input.fileHandleForWriting.close()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            if ContinuousClock.now >= deadline {
+                process.terminate()
+                return nil
+            }
+            usleep(10_000)
+        }
+        return process.terminationStatus
+    }
+}
+
+/// Bytes collected by one thread and read by another.
+final class OutputBuffer: Sendable {
+    let bytes = Mutex<[UInt8]>([])
+}
+
+// MARK: Op-log lines
+
+/// Op-log lines, built as text so tests can also write broken ones.
+enum Line {
+    static func register(_ node: String, parent: String?, _ name: String, extra: String = "") -> String {
+        #"{"op":"register","node":\#(node),"parent":\#(parent ?? "null"),"name":"\#(name)"\#(extra)}"#
+    }
+
+    static func record(_ node: String, _ event: String, extra: String = "") -> String {
+        #"{"op":"record","node":\#(node),"event":"\#(event)"\#(extra)}"#
+    }
+
+    static func deregister(_ node: String) -> String {
+        #"{"op":"deregister","node":\#(node)}"#
+    }
+
+    static let root = register("1", parent: nil, "__root__")
+}
+
+/// Joins op-log lines into a log.
+func log(_ lines: [String]) -> Data {
+    Data((lines.joined(separator: "\n") + "\n").utf8)
+}
+
+/// A deterministic random number generator (SplitMix64), so fuzz runs can be repeated.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

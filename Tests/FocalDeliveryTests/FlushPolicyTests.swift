@@ -1,0 +1,151 @@
+import FocalDelivery
+import Synchronization
+import Testing
+
+@Suite struct FlushPolicyTests {
+    let start = ContinuousClock.now
+
+    func state(pending: Int, after elapsed: Duration = .zero) -> FlushState {
+        FlushState(pending: pending, lastFlush: start, now: start + elapsed)
+    }
+
+    @Test func countFlushesOnAppendAtTheThreshold() {
+        let policy: any FlushPolicy = .count(3)
+        #expect(!policy.shouldFlush(on: .appended, state(pending: 2)))
+        #expect(policy.shouldFlush(on: .appended, state(pending: 3)))
+        #expect(!policy.shouldFlush(on: .timer, state(pending: 30)))
+        #expect(CountFlushPolicy().threshold == 20)
+    }
+
+    @Test func intervalFlushesOnTheTimerOnceTheIntervalHasPassed() {
+        let policy: any FlushPolicy = .interval(.seconds(30))
+        #expect(policy.nextFlush(state(pending: 0)) == start + .seconds(30))
+        #expect(!policy.shouldFlush(on: .timer, state(pending: 1, after: .seconds(29))))
+        #expect(policy.shouldFlush(on: .timer, state(pending: 1, after: .seconds(30))))
+        #expect(!policy.shouldFlush(on: .appended, state(pending: 1, after: .seconds(31))))
+    }
+
+    @Test func exitAndManual() {
+        #expect((.atExit as any FlushPolicy).shouldFlush(on: .exit, state(pending: 1)))
+        #expect(!(.atExit as any FlushPolicy).shouldFlush(on: .appended, state(pending: 100)))
+        for trigger in [FlushTrigger.appended, .timer, .exit] {
+            #expect(!(.manual as any FlushPolicy).shouldFlush(on: trigger, state(pending: 100)))
+        }
+    }
+
+    @Test func sendOnlyFollowsItsCondition() {
+        let allowed = Atomic(false)
+        let policy: any FlushPolicy = .sendOnly { allowed.load(ordering: .relaxed) }
+        #expect(!policy.maySend(state(pending: 1)))
+        allowed.store(true, ordering: .relaxed)
+        #expect(policy.maySend(state(pending: 1)))
+        #expect((.count(1) as any FlushPolicy).maySend(state(pending: 1)))
+    }
+}
+
+@Suite struct PipelineFlushTriggerTests {
+    @Test func reachingTheCountFlushesWithoutBeingAsked() async throws {
+        let destination = ScriptedDestination()
+        let pipeline = try DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination], options: .testing(policies: [.count(5)]))
+        await pipeline.start()
+        try await pipeline.append(makeResults(4))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(destination.results.isEmpty)
+        try await pipeline.append(makeResults(1, startingAt: 4))
+        try await waitUntil { destination.results.count == 5 }
+        #expect(numbers(destination.results) == Array(0..<5))
+        _ = await pipeline.finish()
+    }
+
+    @Test func theIntervalFlushesOnATimer() async throws {
+        let destination = ScriptedDestination()
+        let pipeline = try DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination],
+            options: .testing(policies: [.interval(.milliseconds(50))]))
+        await pipeline.start()
+        try await pipeline.append(makeResults(2))
+        try await waitUntil { destination.results.count == 2 }
+        _ = await pipeline.finish()
+    }
+
+    @Test func finishDrainsOnlyWithAnExitPolicy() async throws {
+        for (policies, expected) in [([.atExit] as [any FlushPolicy], 3), ([.manual], 0)] {
+            let destination = ScriptedDestination()
+            let pipeline = try DeliveryPipeline(
+                outbox: MemoryOutbox(), destinations: [destination], options: .testing(policies: policies))
+            try await pipeline.append(makeResults(3))
+            let summary = await pipeline.finish()
+            #expect(destination.results.count == expected)
+            #expect(summary.pending == 3 - expected)
+        }
+    }
+
+    @Test func aHeldPolicyPersistsButDoesNotSend() async throws {
+        let allowed = Atomic(false)
+        let destination = ScriptedDestination()
+        let pipeline = try DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination],
+            options: .testing(policies: [.count(1), .sendOnly { allowed.load(ordering: .relaxed) }]))
+        await pipeline.start()
+        try await pipeline.append(makeResults(3))
+        let held = await pipeline.flush()
+        #expect(held.wasHeld)
+        #expect(destination.attemptCount == 0)
+        #expect(await pipeline.summary.pending == 3)
+        allowed.store(true, ordering: .relaxed)
+        let sent = await pipeline.flush()
+        #expect(!sent.wasHeld && sent.counts.delivered == 3)
+        _ = await pipeline.finish()
+    }
+}
+
+@Suite struct PipelineTimerTests {
+    @Test func aHeldPipelineWaitsForItsTimersInsteadOfSpinning() async throws {
+        let checks = Atomic(0)
+        let destination = ScriptedDestination(script: [.retryable("down")])
+        let pipeline = try DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination],
+            options: .testing(policies: [
+                .interval(.milliseconds(40)),
+                .sendOnly {
+                    checks.add(1, ordering: .relaxed)
+                    return checks.load(ordering: .relaxed) <= 1
+                },
+            ]))
+        await pipeline.start()
+        try await pipeline.append(makeResults(1))
+        try await waitUntil { checks.load(ordering: .relaxed) >= 3 }
+        let before = checks.load(ordering: .relaxed)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(checks.load(ordering: .relaxed) - before < 20, "about one check per interval, not a busy loop")
+        #expect(destination.attemptCount == 1, "the first flush failed; later ones are held")
+        _ = await pipeline.finish()
+    }
+
+    @Test func aFailedDestinationIsRetriedWhenItsBackoffEnds() async throws {
+        let destination = ScriptedDestination(script: [.retryable("down"), .retryable("still down")])
+        let pipeline = try DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination], options: .testing(policies: [.count(1)]))
+        await pipeline.start()
+        try await pipeline.append(makeResults(2))
+        try await waitUntil { destination.results.count == 2 }
+        #expect(destination.attemptCount == 3)
+        _ = await pipeline.finish()
+    }
+}
+
+/// Polls `condition` every few milliseconds for at most `timeout`.
+func waitUntil(
+    timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
+    _ condition: () async -> Bool
+) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while await !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}

@@ -1,0 +1,43 @@
+import Logging
+import Synchronization
+
+/// A log handler that keeps what it is given, for asserting on logs.
+final class LogCapture: Sendable {
+    /// One log line: its level, message and metadata.
+    struct Entry: Sendable {
+        var level: Logger.Level
+        var message: String
+        var metadata: Logger.Metadata
+    }
+
+    private let entries = Mutex<[Entry]>([])
+
+    /// A logger writing into this capture, showing `level` and above.
+    func logger(level: Logger.Level) -> Logger {
+        var logger = Logger(label: "focal.delivery") { _ in Handler(capture: self) }
+        logger.logLevel = level
+        return logger
+    }
+
+    /// What was logged, oldest first.
+    var logged: [Entry] { entries.withLock { $0 } }
+
+    fileprivate func append(_ entry: Entry) {
+        entries.withLock { $0.append(entry) }
+    }
+
+    private struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            capture.append(Entry(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
+        }
+    }
+}

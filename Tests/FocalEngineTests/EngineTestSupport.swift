@@ -1,0 +1,155 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import Foundation
+
+/// A temporary tasks directory; it is removed when released.
+final class TaskDirectory {
+    let path: String
+
+    /// Creates the directory with `files` (paths relative to it, contents as text).
+    init(_ files: [String: String] = [:]) throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("focal-tasks-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for (relative, contents) in files { try write(relative, contents) }
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes (or replaces) the file at `relative`.
+    func write(_ relative: String, _ contents: String) throws {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: url)
+    }
+}
+
+/// Keeps everything an engine reports, in order.
+final class RecordingObserver: EngineObserver {
+    var results: [TaskResult] = []
+    var errors: [EngineError] = []
+    var snapshots: [(text: String, format: SnapshotFormat)] = []
+
+    func engine(_ engine: Engine, didProduce result: TaskResult) { results.append(result) }
+    func engine(_ engine: Engine, didReport error: EngineError) { errors.append(error) }
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat) { snapshots.append((text, format)) }
+}
+
+/// An engine over a temporary tasks directory, fed ops with consecutive line numbers.
+final class EngineHarness {
+    let tasks: TaskDirectory
+    let observer = RecordingObserver()
+    let engine: Engine
+    /// The line number of the last op applied.
+    private(set) var line = 0
+
+    init(_ files: [String: String] = [:], debug: Bool = false, timeLimit: Duration = .seconds(2)) throws {
+        tasks = try TaskDirectory(files)
+        engine = try Engine(
+            configuration: EngineConfiguration(tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: .fixed(1)),
+            observer: observer)
+    }
+
+    /// Applies `ops`, each as the next line of the log.
+    func apply(_ ops: Op...) { apply(ops) }
+
+    func apply(_ ops: [Op]) {
+        for op in ops {
+            line += 1
+            engine.apply(op, line: line)
+        }
+    }
+
+    /// Applies op-log lines, decoded by the engine, each as the next line of the log.
+    func apply(lines: String...) {
+        for text in lines {
+            line += 1
+            let number = line
+            Array(text.utf8).withUnsafeBytes { engine.apply(line: $0, number: number) }
+        }
+    }
+
+    /// The results produced since the last call, as JSON values; they are then forgotten.
+    func takeResults() -> [JSONValue] {
+        defer { observer.results.removeAll() }
+        return observer.results.map(\.value)
+    }
+
+    /// The errors reported since the last call; they are then forgotten.
+    func takeErrors() -> [EngineError] {
+        defer { observer.errors.removeAll() }
+        return observer.errors
+    }
+
+    /// Records `event` on `node` and returns the results it produced.
+    func fire(_ node: NodeID, _ event: String = "ev", _ properties: JSONObject = [:], time: Int64 = 1000) -> [JSONValue] {
+        apply(record(node, event, properties, time: time))
+        return takeResults()
+    }
+
+    /// The current snapshot, parsed (JSON form).
+    func jsonSnapshot() throws -> JSONValue {
+        try JSONValue(parsing: engine.snapshot(format: .json))
+    }
+}
+
+// MARK: Op builders
+
+/// A keyed id: `keyed(70, "cell", "3")` is `[70, "cell", 3]`.
+func keyed(_ owner: Int64, _ keys: String...) -> NodeID {
+    NodeID(owner: owner, keys: keys)
+}
+
+func register(
+    _ node: NodeID, under parent: NodeID?, _ name: String, index: Int? = nil, namespace: String? = nil,
+    attributes: JSONObject? = nil, time: Int64 = 1000
+) -> Op {
+    .register(Registration(node: node, parent: parent, name: name, index: index, namespace: namespace, attributes: attributes, time: time))
+}
+
+func record(_ node: NodeID, _ event: String, _ properties: JSONObject = [:], time: Int64 = 1000) -> Op {
+    .record(Recording(node: node, event: event, properties: properties, time: time))
+}
+
+func deregister(_ node: NodeID, time: Int64 = 1000) -> Op {
+    .deregister(Deregistration(node: node, time: time))
+}
+
+/// `ana-updated` for `keyPath`; a `nil` value leaves the `value` property out.
+func update(_ node: NodeID, _ keyPath: String, _ value: JSONValue?, time: Int64 = 1000) -> Op {
+    var properties: JSONObject = [SpecialEvent.keyPath: .string(keyPath)]
+    if let value { properties[SpecialEvent.value] = value }
+    return record(node, SpecialEvent.updated, properties, time: time)
+}
+
+func appear(_ node: NodeID, time: Int64 = 1000) -> Op { record(node, SpecialEvent.appeared, time: time) }
+func disappear(_ node: NodeID, time: Int64 = 1000) -> Op { record(node, SpecialEvent.disappeared, time: time) }
+
+/// Registers a chain of nodes below `parent`: ids `firstID`, `firstID + 1`, … named `names`.
+func chain(_ names: [String], from firstID: Int64, under parent: NodeID) -> [Op] {
+    var ops: [Op] = []
+    var parent = parent
+    for (offset, name) in names.enumerated() {
+        let id = NodeID(owner: firstID + Int64(offset))
+        ops.append(register(id, under: parent, name))
+        parent = id
+    }
+    return ops
+}
+
+/// The root used by most tests: id 1, named `__root__`.
+let root: NodeID = 1
+let registerRoot = register(root, under: nil, "__root__")
+
+extension JSONValue {
+    /// Every node of a JSON snapshot's tree, in document order.
+    var snapshotNodes: [JSONValue] {
+        var found: [JSONValue] = []
+        var stack: [JSONValue] = self["root"].map { $0.isNull ? [] : [$0] } ?? []
+        while let node = stack.popLast() {
+            found.append(node)
+            stack.append(contentsOf: (node["children"]?.arrayValue ?? []).reversed())
+        }
+        return found
+    }
+}

@@ -1,0 +1,139 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import Testing
+
+@Suite("What a task sees (tasks.md, \"What a task sees\")")
+struct NodeAPITests {
+    /// A task on `probe` that returns the expression `body` evaluates for the node `n`.
+    func probe(_ body: String) throws -> EngineHarness {
+        let harness = try EngineHarness(["index.js": "match('probe', n => (\(body)));"])
+        harness.apply(
+            register(root, under: nil, "__root__", time: 100),
+            register(2, under: root, "master", time: 200),
+            register(3, under: 2, "table", time: 300),
+            register(keyed(70, "cell", "3"), under: 3, "cell", index: 3, attributes: ["kind": "row"], time: 400))
+        #expect(harness.takeErrors().isEmpty)
+        return harness
+    }
+
+    @Test("nodeName, index and path")
+    func names() throws {
+        let harness = try probe("[n.nodeName, n.index, n.path]")
+        #expect(harness.fire(root, "probe") == [["__root__", nil, ""]])
+        #expect(harness.fire(2, "probe") == [["master", nil, "/master"]])
+        #expect(harness.fire(keyed(70, "cell", "3"), "probe") == [["cell", 3, "/master/table/cell"]])
+    }
+
+    @Test("index is null, not undefined, when none was registered")
+    func indexNull() throws {
+        let harness = try probe("n.index === null")
+        #expect(harness.fire(2, "probe") == [true])
+    }
+
+    @Test("parentNode is the parent, and null for the root")
+    func parentNode() throws {
+        let harness = try probe("n.parentNode === null ? 'none' : [n.parentNode.nodeName, n.parentNode.parentNode.path]")
+        #expect(harness.fire(root, "probe") == ["none"])
+        #expect(harness.fire(keyed(70, "cell", "3"), "probe") == [["table", "/master"]])
+    }
+
+    @Test("ancestor(n): 0 and no argument are the node itself, n steps up, null past the root")
+    func ancestor() throws {
+        let harness = try probe("[n.ancestor().path, n.ancestor(0).path, n.ancestor(1).path, n.ancestor(3).nodeName, n.ancestor(4), n.ancestor(100)]")
+        #expect(harness.fire(keyed(70, "cell", "3"), "probe") == [["/master/table/cell", "/master/table/cell", "/master/table", "__root__", nil, nil]])
+        let rootHarness = try probe("[n.ancestor(0).nodeName, n.ancestor(1)]")
+        #expect(rootHarness.fire(root, "probe") == [["__root__", nil]])
+    }
+
+    @Test("attributes: id, class, createdAt and index, plus registered attributes that cannot override the first three")
+    func attributes() throws {
+        let harness = try EngineHarness(["index.js": "match('probe', n => n.attributes);"])
+        harness.apply(
+            register(root, under: nil, "__root__", time: 100),
+            register(keyed(70, "cell", "3"), under: root, "cell", index: 3,
+                     attributes: ["id": "forged", "class": "forged", "createdAt": 1, "section": 2, "label": "Row"], time: 4000),
+            register(5, under: root, "plain", time: 5000))
+        let cell = try #require(harness.fire(keyed(70, "cell", "3"), "probe").first)
+        #expect(cell == ["id": "70/cell/3", "class": "ana-node", "createdAt": 4000, "index": 3, "section": 2, "label": "Row"])
+        #expect(harness.fire(5, "probe") == [["id": "5", "class": "ana-node", "createdAt": 5000]])
+    }
+
+    @Test("createdAt is the register op's time, or the engine's clock without one")
+    func createdAtClock() throws {
+        let harness = try EngineHarness(["index.js": "match('probe', n => n.attributes.createdAt);"])
+        harness.apply(.register(Registration(node: 1, parent: nil, name: "r")))
+        #expect(harness.fire(1, "probe") == [1])
+    }
+
+    @Test("latestEvent() is null before any event and the current event while a task runs")
+    func latestEvent() throws {
+        let harness = try probe("(e => [e.name, e.nodeName, e.attributes, e.properties, n.parentNode.latestEvent()])(n.latestEvent())")
+        let attributes: JSONValue = ["x": 1, "class": "ana-event", "time": 777]
+        #expect(harness.fire(3, "probe", ["x": 1], time: 777) == [["probe", "probe", attributes, attributes, nil]])
+        harness.apply(record(2, "tap", time: 800))
+        let parentEvent = try #require(harness.fire(3, "probe", time: 900).first?.arrayValue?.last)
+        #expect(parentEvent["name"] == "tap")
+        #expect(parentEvent["attributes"] == ["class": "ana-event", "time": 800])
+    }
+
+    @Test("event objects: name and nodeName, attributes and properties with class and time")
+    func eventObject() throws {
+        let harness = try probe("(e => [e.name, e.nodeName, e.attributes, e.properties.value, e.attributes['key-path']])(n.latestEvent())")
+        let results = harness.fire(2, "probe", ["key-path": "title", "value": ["nested": [1, true]]], time: 1234)
+        #expect(results == [["probe", "probe", ["key-path": "title", "value": ["nested": [1, true]], "class": "ana-event", "time": 1234], ["nested": [1, true]], "title"]])
+    }
+
+    @Test("an event without a time gets the engine's clock")
+    func eventClock() throws {
+        let harness = try probe("n.latestEvent().attributes.time")
+        harness.apply(.record(Recording(node: 2, event: "probe")))
+        #expect(harness.takeResults() == [1])
+    }
+
+    @Test("latestValue is undefined without a value; isVisible is false at first; first-displayed events are null")
+    func initialState() throws {
+        let harness = try probe("[n.latestValue('title') === undefined, n.isVisible(), n.firstDisplayedEvent(), n.valueFirstDisplayedEvent('title')]")
+        #expect(harness.fire(2, "probe") == [[true, false, nil, nil]])
+    }
+
+    @Test("within one event, the node's events are the same objects")
+    func eventIdentity() throws {
+        let identity = try EngineHarness(["index.js": "match('ana-appeared', n => n.firstDisplayedEvent() === n.latestEvent() && n.valueFirstDisplayedEvent('v') === n.latestEvent());"])
+        identity.apply(registerRoot, update(root, "v", "x", time: 10))
+        #expect(identity.fire(root, SpecialEvent.appeared) == [true])
+        #expect(identity.fire(root, SpecialEvent.appeared) == [false])
+    }
+
+    @Test("node members are read-only views of the live tree")
+    func liveView() throws {
+        let harness = try EngineHarness([
+            "index.js": "let kept = null;\nmatch('keep', n => { kept = n; return n.path; });\nmatch('check', () => { try { return kept.path; } catch (e) { return e.name; } });",
+        ])
+        harness.apply(registerRoot, register(2, under: root, "a"))
+        #expect(harness.fire(2, "keep") == ["/a"])
+        #expect(harness.fire(root, "check") == ["/a"])
+        harness.apply(deregister(2))
+        #expect(harness.fire(root, "check") == ["ReferenceError"])
+    }
+
+    @Test("globals: ECMAScript built-ins and console, but no file system, network or timers")
+    func globals() throws {
+        let harness = try EngineHarness([
+            "index.js": """
+                const loads = name => { try { require(name); return 'loaded'; } catch (e) { return 'refused'; } };
+                match('probe', () => [
+                  typeof JSON.parse, typeof Math.max, typeof Promise, typeof console.log, typeof console.debug,
+                  typeof setTimeout, typeof setInterval, typeof fetch, typeof XMLHttpRequest, typeof process,
+                  loads('fs'), loads('http'), loads('child_process'),
+                ]);
+                """,
+        ])
+        harness.apply(registerRoot)
+        #expect(harness.fire(root, "probe") == [[
+            "function", "function", "function", "function", "function",
+            "undefined", "undefined", "undefined", "undefined", "undefined",
+            "refused", "refused", "refused",
+        ]])
+    }
+}

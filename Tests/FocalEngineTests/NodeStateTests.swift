@@ -1,0 +1,188 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import Testing
+
+@Suite("Node state (tasks.md, \"Node state\")")
+struct NodeStateTests {
+    /// A task on every state-changing event that reports the node's state; events are
+    /// identified by their time (`null` when there is none).
+    static let stateTask = """
+        const time = e => e === null ? null : e.attributes.time;
+        match(['ana-updated', 'ana-appeared', 'ana-disappeared', 'look'], n => ({
+          value: n.latestValue('v') === undefined ? 'none' : n.latestValue('v'),
+          visible: n.isVisible(),
+          shown: time(n.valueFirstDisplayedEvent('v')),
+          first: time(n.firstDisplayedEvent()),
+          exposedNow: n.valueFirstDisplayedEvent('v') === n.latestEvent(),
+        }));
+        """
+
+    func harness() throws -> EngineHarness {
+        let harness = try EngineHarness(["index.js": Self.stateTask])
+        harness.apply(registerRoot, register(2, under: root, "cell"))
+        return harness
+    }
+
+    /// The state after `op`, as the task saw it.
+    func state(after op: Op, in harness: EngineHarness) throws -> JSONValue {
+        harness.apply(op)
+        #expect(harness.takeErrors().isEmpty)
+        return try #require(harness.takeResults().first)
+    }
+
+    @Test("Anna's worked example, step by step (prior-art/anna.md §1.9)")
+    func workedExample() throws {
+        let harness = try harness()
+        let steps: [(Op, value: JSONValue, visible: Bool, shown: JSONValue, first: JSONValue, exposedNow: Bool)] = [
+            (update(2, "v", "a", time: 101), "a", false, nil, nil, false),
+            (appear(2, time: 102), "a", true, 102, 102, true),
+            (appear(2, time: 103), "a", true, 102, 102, false),
+            (update(2, "v", "a", time: 104), "a", true, 102, 102, false),
+            (update(2, "v", "b", time: 105), "b", true, 105, 102, true),
+            (disappear(2, time: 106), "b", false, 105, 102, false),
+            (update(2, "v", "c", time: 107), "c", false, nil, 102, false),
+            (disappear(2, time: 108), "c", false, nil, 102, false),
+            (appear(2, time: 109), "c", true, 109, 102, true),
+        ]
+        for (number, step) in steps.enumerated() {
+            let expected: JSONValue = ["value": step.value, "visible": .bool(step.visible), "shown": step.shown, "first": step.first, "exposedNow": .bool(step.exposedNow)]
+            #expect(try state(after: step.0, in: harness) == expected, "step \(number + 1)")
+        }
+    }
+
+    @Test("repeated events are still recorded and still fire tasks")
+    func repeatedEventsFire() throws {
+        let harness = try harness()
+        harness.apply(appear(2, time: 1), appear(2, time: 2), update(2, "v", 1, time: 3), update(2, "v", 1, time: 4))
+        #expect(harness.takeResults().count == 4)
+        let events = try #require(harness.jsonSnapshot().snapshotNodes.last?["events"]?.arrayValue)
+        #expect(events.compactMap { $0["time"] } == [1, 2, 3, 4])
+    }
+
+    /// Pairs of values set one after the other, and whether they count as equal.
+    static let valuePairs: [(JSONValue, JSONValue, Bool)] = [
+        (["a": 1, "b": [1, 2]], ["b": [1, 2], "a": 1], true),
+        (["a": ["x": nil, "y": "s"]], ["a": ["y": "s", "x": nil]], true),
+        (["a": 1], ["a": 2], false),
+        (["a": 1], ["a": 1, "b": 2], false),
+        ([1, 2], [2, 1], false),
+        (1, "1", false),
+        (7, 7.0, true),
+        (0, false, false),
+        (0, "", false),
+        (false, "", false),
+        ([1, 2], "1,2", false),
+        (["k": 1], ["j": 1], false),
+        ("text", "text", true),
+    ]
+
+    @Test("values compare structurally: key order is ignored, types and contents are not", arguments: valuePairs)
+    func structuralEquality(first: JSONValue, second: JSONValue, equal: Bool) throws {
+        let harness = try harness()
+        harness.apply(appear(2, time: 1))
+        _ = harness.takeResults()
+        _ = try state(after: update(2, "v", first, time: 10), in: harness)
+        let after = try state(after: update(2, "v", second, time: 20), in: harness)
+        #expect(after["shown"] == (equal ? 10 : 20))
+        #expect(after["exposedNow"] == .bool(!equal))
+        #expect(after["value"] == (equal ? first : second))
+    }
+
+    @Test("an absent value and null both mean no value")
+    func absentEqualsNull() throws {
+        let harness = try harness()
+        harness.apply(appear(2, time: 1))
+        _ = harness.takeResults()
+        // No value yet: null and absent change nothing.
+        #expect(try state(after: update(2, "v", nil, time: 10), in: harness)["value"] == "none")
+        #expect(try state(after: update(2, "v", .null, time: 11), in: harness)["shown"] == .null)
+        // A value, then absent: the value is gone.
+        #expect(try state(after: update(2, "v", "x", time: 12), in: harness)["shown"] == 12)
+        let cleared = try state(after: update(2, "v", nil, time: 13), in: harness)
+        #expect(cleared["value"] == "none")
+        #expect(cleared["shown"] == .null)
+        // Then null is the same as absent: no change.
+        #expect(try state(after: update(2, "v", .null, time: 14), in: harness)["exposedNow"] == false)
+        // And a value again is new.
+        #expect(try state(after: update(2, "v", "x", time: 15), in: harness)["shown"] == 15)
+    }
+
+    @Test("latestValue returns the JSON value itself")
+    func latestValueTypes() throws {
+        let harness = try EngineHarness(["index.js": "match('look', n => [n.latestValue('obj'), n.latestValue('num'), typeof n.latestValue('num'), n.latestValue('missing') === undefined]);"])
+        harness.apply(registerRoot, update(root, "obj", ["a": [1, "b"]]), update(root, "num", 3))
+        #expect(harness.fire(root, "look") == [[["a": [1, "b"]], 3, "number", true]])
+    }
+
+    @Test("an update without key-path changes no value but is still an event")
+    func updateWithoutKeyPath() throws {
+        let harness = try harness()
+        let state = try state(after: record(2, SpecialEvent.updated, ["value": "orphan"], time: 5), in: harness)
+        #expect(state["value"] == "none")
+    }
+
+    @Test("values are per key path")
+    func perKeyPath() throws {
+        let harness = try EngineHarness(["index.js": "match('look', n => [n.latestValue('a'), n.latestValue('b'), n.valueFirstDisplayedEvent('a') === null, n.valueFirstDisplayedEvent('b').attributes.time]);"])
+        harness.apply(registerRoot, update(root, "a", 1, time: 1), appear(root, time: 2), disappear(root, time: 3), update(root, "b", 2, time: 4), appear(root, time: 5), update(root, "a", 9, time: 6), disappear(root, time: 7), update(root, "a", 10, time: 8))
+        #expect(harness.fire(root, "look") == [[10, 2, true, 5]])
+    }
+
+    @Test("firstDisplayedEvent is set once and never reset")
+    func firstDisplayedOnce() throws {
+        let harness = try harness()
+        for (time, op) in [appear(2, time: 1), disappear(2, time: 2), appear(2, time: 3), disappear(2, time: 4)].enumerated() {
+            #expect(try state(after: op, in: harness)["first"] == 1, "op \(time)")
+        }
+    }
+
+    @Test("a disappear on an invisible node and an appear on a visible one change nothing")
+    func noTransition() throws {
+        let harness = try harness()
+        #expect(try state(after: disappear(2, time: 1), in: harness)["visible"] == false)
+        #expect(try state(after: update(2, "v", "x", time: 2), in: harness)["shown"] == .null)
+        #expect(try state(after: appear(2, time: 3), in: harness)["shown"] == 3)
+        #expect(try state(after: appear(2, time: 4), in: harness)["first"] == 3)
+    }
+
+    @Test("the snapshot keeps the last ten events, oldest first")
+    func historyKeepsTen() throws {
+        let harness = try EngineHarness()
+        harness.apply(registerRoot)
+        harness.apply((1...25).map { record(root, "e\($0)", ["n": .number(Double($0))], time: Int64($0)) })
+        let node = try #require(harness.jsonSnapshot().snapshotNodes.first)
+        let events = try #require(node["events"]?.arrayValue)
+        #expect(events.count == 10)
+        #expect(events.map { $0["name"] } == (16...25).map { .string("e\($0)") })
+        #expect(events.map { $0["time"] } == (16...25).map { .number(Double($0)) })
+        #expect(events.last?["properties"] == ["n": 25])
+    }
+
+    @Test("a keyed node registered again keeps its values, visibility, first-displayed events and history")
+    func keyedReuseKeepsState() throws {
+        let harness = try EngineHarness(["index.js": Self.stateTask])
+        let row = keyed(70, "cell", "0")
+        harness.apply(registerRoot, register(3, under: root, "table"), register(row, under: 3, "cell", index: 0, time: 10))
+        harness.apply(update(row, "v", "Apples", time: 11), appear(row, time: 12), disappear(row, time: 13))
+        _ = harness.takeResults()
+        harness.apply(register(row, under: 3, "cell", index: 0, time: 50))
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.engine.nodeCount == 3)
+        let state = try state(after: record(row, "look", time: 51), in: harness)
+        #expect(state == ["value": "Apples", "visible": false, "shown": 12, "first": 12, "exposedNow": false])
+        let node = try #require(harness.jsonSnapshot().snapshotNodes.last)
+        #expect(node["createdAt"] == 10)
+        #expect(node["events"]?.arrayValue?.count == 4)
+    }
+
+    @Test("a node registered after its id was deregistered starts with fresh state")
+    func freshAfterDeregister() throws {
+        let harness = try EngineHarness(["index.js": Self.stateTask])
+        let row = keyed(70, "cell", "0")
+        harness.apply(registerRoot, register(row, under: root, "cell"), update(row, "v", "old", time: 1), appear(row, time: 2))
+        harness.apply(deregister(70), register(row, under: root, "cell"))
+        _ = harness.takeResults()
+        #expect(try state(after: record(row, "look", time: 3), in: harness) == ["value": "none", "visible": false, "shown": nil, "first": nil, "exposedNow": false])
+    }
+}

@@ -1,0 +1,50 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import Testing
+
+/// These sizes take tens of seconds in a debug build; the JSON snapshot of the wide tree
+/// is left out because it alone takes over a minute there (the XML one covers the shape).
+@Suite("Large trees do not crash the engine", .serialized)
+struct ScaleTests {
+    @Test("a tree 100,000 levels deep: register, record, snapshot, deregister the root")
+    func deepTree() throws {
+        let depth = 100_000
+        let harness = try EngineHarness(["index.js": "match('n/n/ev', n => n.path.length);\nmatch('/n/ev', () => 'top');"])
+        harness.apply(registerRoot)
+        harness.apply(chain(Array(repeating: "n", count: depth), from: 2, under: root))
+        #expect(harness.engine.nodeCount == depth + 1)
+        let deepest = NodeID(owner: Int64(depth + 1))
+        #expect(harness.fire(deepest) == [.number(Double(2 * depth))])
+        #expect(harness.fire(2) == ["top"])
+        let xml = harness.engine.snapshot(format: .xml)
+        #expect(xml.components(separatedBy: "createdAt=").count - 1 == depth + 1)
+        let json = harness.engine.snapshot(format: .json)
+        #expect(json.components(separatedBy: "\"children\":").count - 1 == depth + 1)
+        harness.apply(deregister(root))
+        #expect(harness.engine.nodeCount == 0)
+        #expect(harness.takeErrors().isEmpty)
+        #expect(try harness.jsonSnapshot().snapshotNodes.isEmpty)
+    }
+
+    @Test("1,000,000 live sibling nodes: register, record, snapshot, deregister the root")
+    func wideTree() throws {
+        let count = 1_000_000
+        let harness = try EngineHarness(["index.js": "match('row/ev', n => n.index);"])
+        harness.apply(registerRoot, register(2, under: root, "list"))
+        for i in 0..<count {
+            harness.engine.apply(.register(Registration(node: NodeID(owner: 1000, keys: [String(i)]), parent: 2, name: "row", index: i, time: 1)))
+        }
+        #expect(harness.engine.nodeCount == count + 2)
+        #expect(harness.fire(keyed(1000, String(count - 1))) == [.number(Double(count - 1))])
+        #expect(harness.fire(keyed(1000, "0")) == [0])
+        let xml = harness.engine.snapshot(format: .xml)
+        #expect(xml.hasSuffix("\n"))
+        #expect(xml.utf8.count > count * 20)
+        harness.apply(deregister(keyed(1000, "500000")))
+        #expect(harness.engine.nodeCount == count + 1)
+        harness.apply(deregister(root))
+        #expect(harness.engine.nodeCount == 0)
+        #expect(harness.takeErrors().isEmpty)
+    }
+}

@@ -1,0 +1,152 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import Testing
+
+@Suite("Results and errors (tasks.md, \"Results and errors\")")
+struct TaskResultTests {
+    /// Nine tasks on `ev`, one per line: five fail in different ways, four succeed or return nothing.
+    static let mixedTasks = """
+        match('ev', () => { throw new Error('first failure'); });
+        match('ev', () => 'ok-1');
+        match('ev', () => { while (true) {} });
+        match('ev', () => () => 'a function');
+        match('ev', () => { const a = {}; a.self = a; return a; });
+        match('ev', () => undefined);
+        match('ev', () => null);
+        match('ev', () => { throw new TypeError('second failure'); });
+        match('ev', () => ({ ok: 2, list: [1, 'two', null] }));
+        """
+
+    @Test("every failing task is reported, and the other tasks for the same event still run")
+    func mixedOutcomes() throws {
+        let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot, register(2, under: root, "node"))
+        harness.apply(record(2, "ev", time: 5))
+        #expect(harness.observer.results.map(\.json) == [#""ok-1""#, "null", #"{"ok":2,"list":[1,"two",null]}"#])
+        let errors = harness.takeErrors()
+        #expect(errors.map(\.kind) == Array(repeating: .taskFailed, count: 5))
+        #expect(errors.map(\.line) == Array(repeating: 3, count: 5))
+        #expect(errors.compactMap(\.task?.line) == [1, 3, 4, 5, 8])
+        #expect(errors.allSatisfy { $0.task?.file.hasSuffix("index.js") == true })
+        #expect(errors.allSatisfy { $0.message.contains("index.js:") })
+        #expect(errors[0].message.contains("first failure"))
+        #expect(errors[0].script?.line == 1)
+        #expect(errors[1].script?.isTimeout == true)
+        #expect(errors[4].message.contains("second failure"))
+        #expect(errors[4].script?.name == "TypeError")
+    }
+
+    @Test("after a timeout the engine keeps working and the same tasks run again")
+    func afterTimeout() throws {
+        let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot)
+        for time in [1, 2] as [Int64] {
+            #expect(harness.fire(root, time: time) == ["ok-1", nil, ["ok": 2, "list": [1, "two", nil]]])
+            #expect(harness.takeErrors().count == 5)
+        }
+    }
+
+    @Test("a result whose serialization runs forever (a getter, toJSON) times out and is reported")
+    func serializationTimeout() throws {
+        let harness = try EngineHarness([
+            "index.js": "match('ev', () => ({ get x() { while (true) {} } }));\nmatch('ev', () => ({ toJSON() { while (true) {} } }));\nmatch('ev', () => 'after');",
+        ], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot)
+        #expect(harness.fire(root) == ["after"])
+        let errors = harness.takeErrors()
+        #expect(errors.map { $0.script?.isTimeout } == [true, true])
+        #expect(errors.map { $0.task?.line } == [1, 2])
+    }
+
+    @Test("a promise job that loops forever is terminated and reported; every result stays JSON")
+    func promiseJobTimeout() throws {
+        let harness = try EngineHarness([
+            "index.js": "match('ev', () => { Promise.resolve().then(() => { while (true) {} }); return 'scheduled'; });\nmatch('ev', () => 'after');",
+        ], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot, record(root, "ev"))
+        let results = harness.observer.results.map(\.json)
+        #expect(results.allSatisfy { (try? JSONValue(parsing: $0)) != nil }, "results that are not JSON: \(results)")
+        let errors = harness.takeErrors()
+        #expect(errors.contains { $0.script?.isTimeout == true && $0.line == 2 }, "no timeout reported: \(errors)")
+        _ = harness.takeResults()
+        #expect(harness.fire(root, time: 2).contains("after"))
+    }
+
+    @Test("undefined is no result; null, 0, false and '' are results", arguments: [
+        ("undefined", nil), ("null", "null"), ("0", "0"), ("false", "false"), ("''", #""""#), ("[]", "[]"), ("({})", "{}"),
+        ("1.5", "1.5"), ("'é\\n'", #""é\n""#),
+    ] as [(String, String?)])
+    func resultValues(expression: String, json: String?) throws {
+        let harness = try EngineHarness(["index.js": "match('ev', () => \(expression));"])
+        harness.apply(registerRoot, record(root, "ev"))
+        #expect(harness.observer.results.map(\.json) == (json.map { [$0] } ?? []))
+        #expect(harness.takeErrors().isEmpty)
+    }
+
+    @Test("a result names its event, node, path, time, task and line")
+    func resultMetadata() throws {
+        let harness = try EngineHarness(["index.js": "\nmatch('list/cell/tap', n => n.index);"])
+        harness.apply(registerRoot, register(2, under: root, "list"), register(keyed(7, "0"), under: 2, "cell", index: 0))
+        harness.apply(record(keyed(7, "0"), "tap", time: 4242))
+        let result = try #require(harness.observer.results.first)
+        #expect(result.json == "0")
+        #expect(result.value == 0)
+        #expect(result.event == "tap")
+        #expect(result.node == keyed(7, "0"))
+        #expect(result.path == "/list/cell")
+        #expect(result.time == 4242)
+        #expect(result.line == 4)
+        #expect(result.task.patterns == ["list/cell/tap"])
+        #expect(result.task.line == 2)
+        #expect(result.task.file.hasSuffix("index.js"))
+    }
+
+    @Test("results arrive in the order they were produced, across events")
+    func resultOrder() throws {
+        let harness = try EngineHarness(["index.js": "let n = 0;\nmatch('ev', () => ++n);\nmatch('ev', () => ++n);"])
+        harness.apply(registerRoot)
+        harness.apply((0..<5).map { record(root, "ev", time: Int64($0)) })
+        #expect(harness.takeResults() == (1...10).map { .number(Double($0)) })
+    }
+
+    @Test("a malformed line is reported with its line number and the next line is processed", arguments: [
+        "not json", "[1]", #"{"op":"jump"}"#, #"{"op":"record","node":1}"#, #"{"op":"record","node":[],"event":"ev"}"#,
+        #"{"op":"record","node":1,"event":"ev""#,
+    ])
+    func malformedLine(text: String) throws {
+        let harness = try EngineHarness(["index.js": "match('ev', () => 'ran');"])
+        harness.apply(registerRoot)
+        harness.apply(lines: text, #"{"op":"record","node":1,"event":"ev"}"#)
+        let errors = harness.takeErrors()
+        #expect(errors.count == 1)
+        #expect(errors.first?.kind == .malformedOp)
+        #expect(errors.first?.line == 2)
+        #expect(harness.takeResults() == ["ran"])
+    }
+
+    @Test("blank lines are ignored")
+    func blankLines() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', () => 'ran');"])
+        harness.apply(lines: "", #"{"op":"register","node":1,"parent":null,"name":"r"}"#, "   ", #"{"op":"record","node":1,"event":"ev"}"#)
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.takeResults() == ["ran"])
+    }
+
+    @Test("console output in a task does not become a result")
+    func consoleIsNotAResult() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', () => { console.log('just logging'); });"])
+        harness.apply(registerRoot, record(root, "ev"))
+        #expect(harness.takeResults().isEmpty)
+        #expect(harness.takeErrors().isEmpty)
+    }
+
+    @Test("a snapshot op hands the snapshot to the observer in the requested format")
+    func snapshotOp() throws {
+        let harness = try EngineHarness()
+        harness.apply(registerRoot, .snapshot(.json), .snapshot(.xml))
+        #expect(harness.observer.snapshots.map(\.format) == [.json, .xml])
+        #expect(try JSONValue(parsing: harness.observer.snapshots[0].text).snapshotNodes.count == 1)
+        #expect(harness.observer.snapshots[1].text.contains("<"))
+    }
+}

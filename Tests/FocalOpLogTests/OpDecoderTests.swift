@@ -1,0 +1,177 @@
+import FocalJSON
+import FocalOpLog
+import Testing
+
+@Suite("Decoding op-log lines")
+struct OpDecoderTests {
+    @Test("register with every key")
+    func registerAllKeys() throws {
+        let line = #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row","n":[1]},"time":1732200000004}"#
+        let op = try OpDecoder.decode(line)
+        #expect(op == .register(Registration(
+            node: NodeID(owner: 70, keys: ["cell", "3"]), parent: 2, name: "cell", index: 3, namespace: "List.Cell",
+            attributes: ["kind": "row", "n": [1]], time: 1_732_200_000_004)))
+    }
+
+    @Test("register with only the required keys; null parent makes a root")
+    func registerMinimal() throws {
+        let op = try OpDecoder.decode(#"{"op":"register","node":1,"parent":null,"name":"__root__"}"#)
+        #expect(op == .register(Registration(node: 1, parent: nil, name: "__root__")))
+    }
+
+    @Test("null optional keys count as absent")
+    func registerNullOptionals() throws {
+        let op = try OpDecoder.decode(#"{"op":"register","node":1,"parent":null,"name":"r","index":null,"namespace":null,"attributes":null,"time":null}"#)
+        #expect(op == .register(Registration(node: 1, parent: nil, name: "r")))
+    }
+
+    @Test("record with every key")
+    func recordAllKeys() throws {
+        let op = try OpDecoder.decode(#"{"op":"record","node":4,"event":"ana-updated","properties":{"key-path":"title","value":{"a":[1,null]}},"time":17}"#)
+        #expect(op == .record(Recording(node: 4, event: "ana-updated", properties: ["key-path": "title", "value": ["a": [1, nil]]], time: 17)))
+    }
+
+    @Test("record without properties, or with null properties, has empty properties", arguments: [
+        #"{"op":"record","node":4,"event":"tap"}"#,
+        #"{"op":"record","node":4,"event":"tap","properties":null}"#,
+        #"{"op":"record","node":4,"event":"tap","properties":{}}"#,
+    ])
+    func recordEmptyProperties(line: String) throws {
+        #expect(try OpDecoder.decode(line) == .record(Recording(node: 4, event: "tap")))
+    }
+
+    @Test("deregister with and without time")
+    func deregister() throws {
+        #expect(try OpDecoder.decode(#"{"op":"deregister","node":[70]}"#) == .deregister(Deregistration(node: 70)))
+        #expect(try OpDecoder.decode(#"{"op":"deregister","node":70,"time":5}"#) == .deregister(Deregistration(node: 70, time: 5)))
+    }
+
+    @Test("snapshot defaults to xml", arguments: [
+        (#"{"op":"snapshot"}"#, SnapshotFormat.xml),
+        (#"{"op":"snapshot","format":null}"#, .xml),
+        (#"{"op":"snapshot","format":"xml"}"#, .xml),
+        (#"{"op":"snapshot","format":"json"}"#, .json),
+    ])
+    func snapshot(line: String, format: SnapshotFormat) throws {
+        #expect(try OpDecoder.decode(line) == .snapshot(format))
+    }
+
+    @Test("unknown keys are ignored, whatever their value")
+    func unknownKeys() throws {
+        let line = #"{"extra":{"deep":[1,{"x":"}"}]},"op":"record","v":2,"node":4,"event":"tap","z":null}"#
+        #expect(try OpDecoder.decode(line) == .record(Recording(node: 4, event: "tap")))
+    }
+
+    @Test("keys may come in any order")
+    func keyOrder() throws {
+        let line = #"{"time":9,"name":"n","parent":1,"node":2,"op":"register"}"#
+        #expect(try OpDecoder.decode(line) == .register(Registration(node: 2, parent: 1, name: "n", time: 9)))
+    }
+
+    @Test("a fractional time is rounded down to whole milliseconds")
+    func fractionalTime() throws {
+        #expect(try OpDecoder.decode(#"{"op":"deregister","node":1,"time":12.9}"#) == .deregister(Deregistration(node: 1, time: 12)))
+    }
+
+    @Test("blank lines decode to nothing", arguments: ["", " ", "\t \r", "   \n"])
+    func blankLines(line: String) throws {
+        #expect(try OpDecoder.decode(line) == nil)
+    }
+
+    @Test("a missing required key is an error naming the key", arguments: [
+        (#"{"node":1}"#, "op"),
+        (#"{"op":"register","parent":null,"name":"r"}"#, "node"),
+        (#"{"op":"register","node":1,"name":"r"}"#, "parent"),
+        (#"{"op":"register","node":1,"parent":null}"#, "name"),
+        (#"{"op":"record","event":"tap"}"#, "node"),
+        (#"{"op":"record","node":1}"#, "event"),
+        (#"{"op":"deregister"}"#, "node"),
+        ("{}", "op"),
+    ])
+    func missingKey(line: String, key: String) {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(line) }
+        #expect(error?.message.contains("'\(key)'") == true, "\(error?.message ?? "no error")")
+        #expect(error?.message.contains("missing") == true)
+    }
+
+    @Test("an ill-typed key is an error naming the key", arguments: [
+        (#"{"op":1}"#, "op"),
+        (#"{"op":null}"#, "op"),
+        (#"{"op":"register","node":1,"parent":null,"name":5}"#, "name"),
+        (#"{"op":"register","node":1,"parent":null,"name":null}"#, "name"),
+        (#"{"op":"register","node":1,"parent":null,"name":"r","index":1.5}"#, "index"),
+        (#"{"op":"register","node":1,"parent":null,"name":"r","index":"1"}"#, "index"),
+        (#"{"op":"register","node":1,"parent":null,"name":"r","namespace":3}"#, "namespace"),
+        (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":[1]}"#, "attributes"),
+        (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":"a"}"#, "attributes"),
+        (#"{"op":"register","node":1,"parent":"x","name":"r"}"#, "parent"),
+        (#"{"op":"register","node":1,"parent":null,"name":"r","time":"now"}"#, "time"),
+        (#"{"op":"record","node":1,"event":["tap"]}"#, "event"),
+        (#"{"op":"record","node":1,"event":"tap","properties":[1]}"#, "properties"),
+        (#"{"op":"record","node":1,"event":"tap","properties":"p"}"#, "properties"),
+        (#"{"op":"record","node":1,"event":"tap","time":true}"#, "time"),
+        (#"{"op":"deregister","node":1,"time":{}}"#, "time"),
+        (#"{"op":"snapshot","format":1}"#, "format"),
+    ])
+    func illTypedKey(line: String, key: String) {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(line) }
+        #expect(error?.message.contains("'\(key)'") == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test("an unknown op is an error naming it", arguments: ["registr", "Register", "", "flush"])
+    func unknownOp(name: String) {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(#"{"op":"\#(name)","node":1}"#) }
+        #expect(error?.message.contains("'\(name)'") == true)
+    }
+
+    @Test("an unknown snapshot format is an error")
+    func unknownFormat() {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(#"{"op":"snapshot","format":"yaml"}"#) }
+        #expect(error?.message.contains("yaml") == true)
+    }
+
+    @Test("bad node ids are errors", arguments: [
+        "1.5", "\"3\"", "null", "true", "{}", "[]", "[\"a\",1]", "[1.5]", "[1,null]", "[1,true]", "[1,[2]]",
+        "[1,{}]", "[1,2.5]", "1e300", "[[1]]",
+    ])
+    func badNodeID(id: String) {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(#"{"op":"deregister","node":\#(id)}"#) }
+        #expect(error?.message.contains("'node'") == true)
+    }
+
+    @Test("a bad parent id is an error", arguments: ["1.5", "[]", "[1,false]", "{}"])
+    func badParentID(id: String) {
+        let error = #expect(throws: OpLogError.self) {
+            try OpDecoder.decode(#"{"op":"register","node":2,"parent":\#(id),"name":"n"}"#)
+        }
+        #expect(error?.message.contains("'parent'") == true)
+    }
+
+    @Test("a line that is JSON but not an object is an error", arguments: ["[1]", "1", "\"op\"", "null", "true", "[]"])
+    func notAnObject(line: String) {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(line) }
+        #expect(error?.message.contains("object") == true)
+    }
+
+    @Test("a line that is not valid JSON is an error", arguments: [
+        "{", "{\"op\":}", "{\"op\":\"record\",}", "{} x", "{\"op\":\"snapshot\"} {}", "op=record", "{'op':'x'}",
+        "{\"op\":\"record\",\"node\":1,\"event\":\"tap\"", "[1", "nul",
+    ])
+    func invalidJSON(line: String) {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(line) }
+        #expect(error?.message.contains("invalid JSON") == true, "\(error?.message ?? "no error")")
+    }
+
+    @Test("invalid JSON inside an unknown key is still an error")
+    func invalidJSONInUnknownKey() {
+        #expect(throws: OpLogError.self) { try OpDecoder.decode(#"{"op":"snapshot","junk":[1,}"#) }
+    }
+
+    @Test("decoding from bytes agrees with decoding from text")
+    func bytes() throws {
+        let line = #"{"op":"record","node":[1,"a"],"event":"é"}"#
+        let fromBytes = try Array(line.utf8).withUnsafeBytes { try OpDecoder.decode($0) }
+        #expect(fromBytes == (try OpDecoder.decode(line)))
+        #expect(fromBytes != nil)
+    }
+}

@@ -1,0 +1,114 @@
+import CJavaScriptCore
+import FocalJSON
+import FocalRuntime
+import Foundation
+import Logging
+import Synchronization
+
+/// A temporary directory that tests fill with files; it is removed when released.
+final class TemporaryDirectory {
+    /// The directory's absolute path (without a trailing slash).
+    let path: String
+
+    init() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("focal-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        path = url.path
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// Writes `contents` to `relative` (creating directories) and returns the absolute path.
+    @discardableResult
+    func write(_ relative: String, _ contents: String) throws -> String {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(contents.utf8).write(to: url)
+        return url.path
+    }
+
+    /// Creates a symbolic link at `relative` pointing to `destination`.
+    func link(_ relative: String, to destination: String) throws {
+        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
+    }
+
+    /// The absolute path of `relative`.
+    func absolute(_ relative: String) -> String { path + "/" + relative }
+}
+
+/// A runtime with a module system rooted in `directory/tasks`, and helpers to read values as JSON.
+final class ModuleFixture {
+    let directory: TemporaryDirectory
+    let runtime = JSRuntime(timeLimit: .seconds(2))
+    let modules: ModuleSystem
+    var tasksRoot: String { directory.absolute("tasks") }
+
+    /// Creates the fixture with `files` (paths relative to the tasks directory).
+    init(_ files: [String: String] = [:]) throws {
+        directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.absolute("tasks"), withIntermediateDirectories: true)
+        for (relative, contents) in files { try directory.write("tasks/" + relative, contents) }
+        modules = try ModuleSystem(runtime: runtime, root: directory.absolute("tasks"))
+    }
+
+    /// Requires `id` from the tasks directory and returns its exports as JSON.
+    func require(_ id: String) throws -> JSONValue {
+        try runtime.json(modules.require(id))
+    }
+}
+
+extension JSRuntime {
+    /// Evaluates `source` and returns its completion value as JSON (`null` for `undefined`).
+    func evaluateJSON(_ source: String) throws -> JSONValue {
+        try json(evaluate(source))
+    }
+
+    /// The JSON value of a JavaScript value, `null` for `undefined`.
+    func json(_ value: JSValueRef) throws -> JSONValue {
+        try jsonText(value).map { try JSONValue(parsing: $0) } ?? .null
+    }
+}
+
+/// One message a ``CapturingLogHandler`` received.
+struct CapturedLog: Sendable, Equatable {
+    var level: Logger.Level
+    var message: String
+    var console: String?
+}
+
+/// Collects every message of the loggers made with ``logger()``.
+final class LogCapture: Sendable {
+    private let entries = Mutex<[CapturedLog]>([])
+
+    /// Everything logged so far, in order.
+    var logs: [CapturedLog] { entries.withLock { $0 } }
+
+    /// A logger at level `trace` whose messages land in this capture.
+    func logger() -> Logger {
+        Logger(label: "test.console") { _ in CapturingLogHandler(capture: self) }
+    }
+
+    fileprivate func append(_ entry: CapturedLog) {
+        entries.withLock { $0.append(entry) }
+    }
+}
+
+/// A log handler that hands every message to a ``LogCapture``.
+struct CapturingLogHandler: LogHandler {
+    let capture: LogCapture
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var console: String?
+        if case .string(let method)? = event.metadata?["console"] { console = method }
+        capture.append(CapturedLog(level: event.level, message: event.message.description, console: console))
+    }
+}

@@ -1,1 +1,0 @@
-// Test helpers shared by the delivery and CLI tests (a loopback HTTP receiver).

@@ -1,0 +1,12 @@
+/// A way for the ``LoopbackReceiver`` to misbehave on one request.
+public enum ReceiverFault: Sendable, Hashable {
+    /// Answers with this status (e.g. 503) without recording the batch.
+    case status(Int)
+    /// Answers 429 with `Retry-After: seconds` without recording the batch.
+    case tooManyRequests(retryAfter: Int)
+    /// Never answers; the request is released (with 503) only when the receiver stops.
+    case hang
+    /// Records the batch, then answers 500, as a server that fails after storing: the
+    /// client sends the batch again, so the receiver sees duplicates.
+    case acceptThenFail
+}
