@@ -15,8 +15,10 @@ import Testing
             """,
     ]
 
-    func outcome(_ journey: String, expect: String = "") throws -> (ScenarioOutcome, Scenario) {
-        let directory = try TemporaryDirectory(files: tasks)
+    func outcome(
+        _ journey: String, expect: String = "", tasks directory: TemporaryDirectory? = nil
+    ) throws -> (ScenarioOutcome, Scenario) {
+        let directory = try directory ?? TemporaryDirectory(files: tasks)
         let scenario = try scenario(masterDetail(journey: journey, expect: expect))
         let outcome = try ScenarioOutcome.play(scenario, configuration: EngineConfiguration(tasksDirectory: directory.path))
         return (outcome, scenario)
@@ -54,8 +56,9 @@ import Testing
     }
 
     @Test func theOpLogReplaysToTheSameResults() throws {
-        let (outcome, _) = try outcome("  - launch\n  - scroll: {to-row: 4}\n  - select: 3\n  - tap: buy\n  - back\n  - select: 0")
         let directory = try TemporaryDirectory(files: tasks)
+        let (outcome, _) = try outcome(
+            "  - launch\n  - scroll: {to-row: 4}\n  - select: 3\n  - tap: buy\n  - back\n  - select: 0", tasks: directory)
         let collector = ResultCollector()
         let engine = try Engine(configuration: EngineConfiguration(tasksDirectory: directory.path), observer: collector)
         for line in outcome.ops.map(\.jsonLine) {
@@ -63,6 +66,7 @@ import Testing
         }
         #expect(collector.values == outcome.values)
         #expect(collector.values.count == 5)
+        #expect(engine.nodeCount == 10, "the final tree: root, master, table, five rows, detail and its button")
         #expect(engine.snapshot(format: .json) == outcome.engine.snapshot(format: .json))
     }
 

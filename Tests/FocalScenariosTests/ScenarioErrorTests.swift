@@ -80,15 +80,15 @@ import Testing
 
     @Test func namesTheStepOfAnUnknownStepKind() throws {
         let error = try #require(parseError(app + "\njourney:\n  - launch\n  - tapp: go"))
-        #expect(error.line == 11)
+        #expect(error.line == 10)
         #expect(error.message.hasPrefix("step 2: unknown step 'tapp'; expected 'launch', 'tap'"))
     }
 
     @Test func namesTheStepOfABadArgument() throws {
         let error = try #require(parseError(app + "\njourney:\n  - launch\n  - wait: soon"))
         #expect(error.step == StepLabel(number: 2, kind: "wait"))
-        #expect(error.line == 11)
-        #expect(error.description == "test.yaml:11:11: step 2 (wait): 'wait' must be a whole number, not the text 'soon'")
+        #expect(error.line == 10)
+        #expect(error.description == "test.yaml:10:11: step 2 (wait): 'wait' must be a whole number, not the text 'soon'")
     }
 
     @Test func namesMissingAndConflictingStepKeys() throws {

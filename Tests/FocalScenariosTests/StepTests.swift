@@ -73,7 +73,9 @@ import Testing
               - type: "c\\n"
             """))
         #expect(played.failure == nil)
-        let field = try #require(played.run.application.keyWindow?.view(withAccessibilityIdentifier: "name") as? TextField)
+        let navigation = try #require(played.run.application.keyWindow?.rootViewController as? NavigationController)
+        #expect(navigation.viewControllers.count == 2, "return pushed 'done'")
+        let field = try #require(navigation.viewControllers[0].view.view(withAccessibilityIdentifier: "name") as? TextField)
         #expect(field.text == "abc")
         #expect(played.trace(containing: "/form/name ana-updated").count == 4, "the initial text, then three keystrokes")
         #expect(played.trace.contains("record /form/name editing-did-end-on-exit"))
@@ -181,7 +183,11 @@ import Testing
         let table = try #require(played.run.application.keyWindow?.view(withAccessibilityIdentifier: "fruits") as? TableView)
         #expect(table.numberOfRows(inSection: 0) == 1)
         #expect(table.cellForRow(at: IndexPath(row: 0, section: 0))?.textLabel.text == "Kiwi")
-        #expect(played.trace.contains { $0.hasPrefix("deregister /master/tableView") })
+        #expect(played.ops.contains { if case .deregister = $0 { true } else { false } }, "the old rows are removed")
+        #expect(played.trace.suffix(3) == [
+            "register /master/tableView/cell", "record /master/tableView/cell ana-updated",
+            "record /master/tableView/cell ana-appeared",
+        ])
     }
 
     @Test func reloadOfTheOnlyListKeepsItsContent() throws {

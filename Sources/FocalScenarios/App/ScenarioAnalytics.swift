@@ -11,13 +11,22 @@ final class ScenarioAnalytics {
     private var paths = NodePaths()
     /// The elements that were given an analyzer, oldest first.
     private var elements: [WeakResponder] = []
+    /// Whether ops are dropped instead of going to the sink.
+    private var isClosed = false
 
     /// A layer timed by `clock` whose ops go to `sink`.
     init(clock: VirtualClock, sink: @escaping (Op) -> Void) {
         session = AnalyticsSession(clock: clock) { [unowned self] op in
+            guard !isClosed else { return }
             paths.note(op)
             sink(op)
         }
+    }
+
+    /// Stops sending ops: what the app does while it is torn down (analyzers removing their nodes) is not part of
+    /// the journey.
+    func close() {
+        isClosed = true
     }
 
     /// Enables an analyzer for `responder` when the description names one, and reports its values and observed

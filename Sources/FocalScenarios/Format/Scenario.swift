@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import FocalJSON
+import FocalRuntime
 import FocalSimulator
 import Yams
 
@@ -51,7 +52,7 @@ public struct Scenario: Sendable {
 
     /// Reads the scenario file at `path`.
     public static func load(contentsOf path: String) throws(ScenarioError) -> Scenario {
-        guard let text = Self.readFile(path) else {
+        guard let text = readFile(path) else {
             throw ScenarioError(file: path, message: "cannot read the file: \(String(cString: strerror(errno)))")
         }
         return try Scenario(parsing: text, file: path)
@@ -134,19 +135,5 @@ public struct Scenario: Sendable {
     static func resolve(_ path: String, against file: String) -> String {
         guard !path.hasPrefix("/"), let slash = file.lastIndex(of: "/") else { return path }
         return String(file[...slash]) + path
-    }
-
-    private static func readFile(_ path: String) -> String? {
-        guard let handle = fopen(path, "rb") else { return nil }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, handle)
-            if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
-            if count < buffer.count { break }
-        }
-        guard ferror(handle) == 0 else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -5,6 +5,7 @@ import FocalSimulator
 /// time, plays the journey step by step, and hands every op the app's analyzers produce to a sink, in order.
 ///
 /// The same scenario always produces the same ops, times included, so a run's op log replays to the same results.
+/// The ops stop when the run is released: the app's teardown is not part of the journey.
 ///
 /// ```swift
 /// let run = ScenarioRun(scenario: try Scenario.load(contentsOf: "shop.yaml")) { op in engine.apply(op) }
@@ -28,6 +29,10 @@ public final class ScenarioRun {
         analytics = ScenarioAnalytics(clock: clock, sink: sink)
         app = ScenarioApp(description: scenario.app, analytics: analytics)
         application = Application(delegate: app, screenSize: scenario.screenSize, clock: clock)
+    }
+
+    deinit {
+        analytics.close()
     }
 
     /// Whether every step has been played.
