@@ -23,6 +23,12 @@ import Testing
         #expect(error.message.contains("invalid YAML"))
     }
 
+    @Test func namesInvalidJSONAsJSON() throws {
+        let error = try #require(parseError(#"{"app": [1,}"#, file: "s.json"))
+        #expect(error.line == 1)
+        #expect(error.message.hasPrefix("invalid JSON: "))
+    }
+
     @Test func rejectsDuplicateKeys() throws {
         let error = try #require(parseError("name: a\nname: b\n" + app + "\njourney: [launch]"))
         #expect(error.message.contains("'name' appears twice"))

@@ -25,6 +25,6 @@ struct ItemReference: Sendable {
     init(_ fields: ScenarioFields) throws(ScenarioError) {
         let position = try fields.exactlyOne(of: ["row", "item"]).value.count()
         indexPath = IndexPath(item: position, section: try fields["section"]?.count() ?? 0)
-        list = try fields["in"].map { value throws(ScenarioError) in try TargetDescription(value) }
+        list = try TargetDescription(optional: fields["in"])
     }
 }

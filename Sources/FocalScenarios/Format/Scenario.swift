@@ -106,21 +106,23 @@ public struct Scenario: Sendable {
         return steps
     }
 
+    /// An error for text that is not YAML (or JSON, for files named `….json`), where the parser found it.
     private static func syntaxError(_ error: any Error, file: String) -> ScenarioError {
+        let invalid = file.lowercased().hasSuffix(".json") ? "invalid JSON" : "invalid YAML"
         guard let yamlError = error as? YamlError else {
-            return ScenarioError(file: file, message: "invalid YAML: \(error)")
+            return ScenarioError(file: file, message: "\(invalid): \(error)")
         }
         switch yamlError {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
             let detail = context.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
-            return ScenarioError(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(problem)\(detail)")
+            return ScenarioError(file: file, line: mark.line, column: mark.column, message: "\(invalid): \(problem)\(detail)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             return ScenarioError(
                 file: file, line: context.mark.line, column: context.mark.column,
-                message: "invalid YAML: the key \(ScenarioNode.describeChoices(duplicates.sorted())) appears twice in a mapping")
+                message: "\(invalid): the key \(ScenarioNode.describeChoices(duplicates.sorted())) appears twice in a mapping")
         default:
-            return ScenarioError(file: file, message: "invalid YAML: \(yamlError)")
+            return ScenarioError(file: file, message: "\(invalid): \(yamlError)")
         }
     }
 

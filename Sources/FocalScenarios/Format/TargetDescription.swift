@@ -37,6 +37,12 @@ enum TargetDescription: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Reads a target when there is one.
+    init?(optional value: ScenarioNode?) throws(ScenarioError) {
+        guard let value else { return nil }
+        try self.init(value)
+    }
+
     /// `'buy'`, `path '/master/tableView'` or `point (x, y)`.
     var description: String {
         switch self {
