@@ -36,28 +36,28 @@ extension AnalyzableObject {
 }
 
 /// A property of an ``AnalyzableObject`` whose object, or objects, become sub-analyzers.
-public struct SubAnalyzableKey {
+public struct SubAnalyzableKey: Sendable {
     /// The key: the name of the sub-analyzers' nodes.
     public let name: String
     /// Whether the property holds a list (its objects get their position as index) or one object.
     public let isList: Bool
-    private let read: (Responder) -> [Responder]
+    private let read: @Sendable (Responder) -> [Responder]
 
     /// A property holding one object (or none).
-    public static func single<Owner: Responder>(_ name: String, _ value: @escaping (Owner) -> Responder?) -> SubAnalyzableKey {
+    public static func single<Owner: Responder>(_ name: String, _ value: @escaping @Sendable (Owner) -> Responder?) -> SubAnalyzableKey {
         SubAnalyzableKey(name: name, isList: false) { owner in
             (owner as? Owner).flatMap(value).map { [$0] } ?? []
         }
     }
 
     /// A property holding a list of objects; each object's node gets its position as index.
-    public static func list<Owner: Responder>(_ name: String, _ values: @escaping (Owner) -> [Responder]) -> SubAnalyzableKey {
+    public static func list<Owner: Responder>(_ name: String, _ values: @escaping @Sendable (Owner) -> [Responder]) -> SubAnalyzableKey {
         SubAnalyzableKey(name: name, isList: true) { owner in
             (owner as? Owner).map(values) ?? []
         }
     }
 
-    private init(name: String, isList: Bool, read: @escaping (Responder) -> [Responder]) {
+    private init(name: String, isList: Bool, read: @escaping @Sendable (Responder) -> [Responder]) {
         self.name = name
         self.isList = isList
         self.read = read

@@ -60,16 +60,11 @@ public final class Analyzer {
     }
     private var explicitNamespace: String?
 
-    init(session: AnalyticsSession, object: Responder) {
+    init(session: AnalyticsSession, owner: Int64, object: Responder?, placement: Placement? = nil) {
         self.session = session
+        self.owner = owner
         self.object = object
-        owner = session.makeOwner()
-    }
-
-    init(session: AnalyticsSession, placement: Placement) {
-        self.session = session
         self.placement = placement
-        owner = session.makeOwner()
     }
 
     deinit {

@@ -7,7 +7,8 @@ import FocalSimulator
 ///
 /// The session owns everything that must be the same every time a journey is replayed:
 /// - the **time** of each op, read from the simulator's ``VirtualClock``;
-/// - **node ids**: small integers handed out in the order analyzers are created (never memory addresses);
+/// - **node ids**: small integers handed out in the order analyzers (and list sections) are created, 1 being the
+///   root's (never memory addresses);
 /// - the **root** node, named ``AnalyticsConfiguration/rootName`` and registered just before its first child.
 ///
 /// So the same journey always produces a byte-identical op log.
@@ -30,12 +31,14 @@ public final class AnalyticsSession {
     public private(set) var droppedEventCount = 0
 
     private let sink: (Op) -> Void
-    private var nextOwner: Int64 = 1
+    /// The owner of the root node's id: always 1.
+    private static let rootOwner: Int64 = 1
+    private var nextOwner = rootOwner + 1
     let nodes = NodeMirror()
     let focus = FocusTracker()
 
     /// The analyzer of the root node. Events recorded on it are not lost: it registers itself when needed.
-    public private(set) lazy var root: Analyzer = Analyzer(session: self, placement: .root)
+    public private(set) lazy var root = Analyzer(session: self, owner: Self.rootOwner, object: nil, placement: .root)
 
     /// Creates a session whose ops go to `sink`, timed by `clock`.
     public init(clock: VirtualClock, configuration: AnalyticsConfiguration = AnalyticsConfiguration(), sink: @escaping (Op) -> Void) {
@@ -52,7 +55,7 @@ public final class AnalyticsSession {
             precondition(existing.session === self, "\(type(of: responder)) already has an analyzer of another session")
             return existing
         }
-        let analyzer = Analyzer(session: self, object: responder)
+        let analyzer = Analyzer(session: self, owner: makeOwner(), object: responder)
         responder[attachment: Analyzer.self] = analyzer
         return analyzer
     }
