@@ -67,6 +67,9 @@ struct RunCommand: AsyncParsableCommand {
             oplog?.writeLine(op.jsonLine)
             session.engine.apply(op, line: lineNumber)
         }
+        run.warningHandler = { warning in
+            StandardStream.error.writeLine("warning: \(warning)")
+        }
         var failed = false
         while !run.isFinished {
             do {

@@ -35,6 +35,15 @@ public final class ScenarioRun {
         analytics.close()
     }
 
+    /// Told, in a sentence, about each event the app's analyzers could not record (an event that waited too long
+    /// for its node); `nil` ignores them.
+    public var warningHandler: ((String) -> Void)? {
+        didSet {
+            let handler = warningHandler
+            analytics.session.diagnosticHandler = handler.map { handler in { handler($0.description) } }
+        }
+    }
+
     /// Whether every step has been played.
     public var isFinished: Bool { playedStepCount == scenario.journey.count }
 
