@@ -7,14 +7,17 @@ final class ScenarioApp: Responder, ApplicationDelegate {
     let description: AppDescription
     /// The analytics layer every screen, view and cell is attached to.
     let analytics: ScenarioAnalytics
+    /// The size of the screen, which screens' views are laid out for.
+    let screenSize: Size
     /// The window, once launched.
     private(set) var window: Window?
     /// Actions that could not be done since the last call of ``takeFailures()``.
     private var failures: [String] = []
 
-    init(description: AppDescription, analytics: ScenarioAnalytics) {
+    init(description: AppDescription, analytics: ScenarioAnalytics, screenSize: Size) {
         self.description = description
         self.analytics = analytics
+        self.screenSize = screenSize
     }
 
     func applicationDidFinishLaunching(_ application: Application) {

@@ -24,7 +24,7 @@ final class ScreenController: ViewController, AnalyzableObject {
     }
 
     override func loadView() {
-        let root = View(frame: Rect(origin: .zero, size: Application.defaultScreenSize))
+        let root = View(frame: Rect(origin: .zero, size: app.screenSize))
         view = root
         ViewBuilder(controller: self).add(screen.views, to: root)
     }

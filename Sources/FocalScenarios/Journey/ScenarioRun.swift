@@ -27,7 +27,7 @@ public final class ScenarioRun {
         self.scenario = scenario
         let clock = VirtualClock(start: scenario.startTime)
         analytics = ScenarioAnalytics(clock: clock, sink: sink)
-        app = ScenarioApp(description: scenario.app, analytics: analytics)
+        app = ScenarioApp(description: scenario.app, analytics: analytics, screenSize: scenario.screenSize)
         application = Application(delegate: app, screenSize: scenario.screenSize, clock: clock)
     }
 
