@@ -126,6 +126,25 @@ import Testing
         #expect(played.trace.filter { $0.hasSuffix("/home ana-appeared") }.count == 2)
     }
 
+    @Test func actionsSwitchTabsAndPop() throws {
+        let text = """
+            app:
+              root: {tabs: [{navigation: one}, two]}
+              screens:
+                one:
+                  views: [{button: {id: next, title: Next, on-tap: {push: deeper}}}]
+                deeper:
+                  views: [{button: {id: up, title: Up, on-tap: pop}}, {button: {id: other, title: Other, on-tap: {switch-tab: two}}}]
+                two: {}
+            journey: [launch, {tap: next}, {tap: other}, {switch-tab: 0}, {tap: up}]
+            """
+        let played = try play(text)
+        #expect(played.failure == nil)
+        let tabs = try #require(played.run.application.keyWindow?.rootViewController as? TabBarController)
+        #expect(tabs.selectedIndex == 0)
+        #expect((tabs.viewControllers[0] as? NavigationController)?.viewControllers.count == 1)
+    }
+
     @Test func waitMovesTheVirtualClock() throws {
         let text = "start-time: 5000\n" + masterDetail(journey: "  - launch\n  - wait: 1500\n  - select: 1")
         let played = try play(text)
