@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import FocalJSON
+import Synchronization
 
 /// One JavaScriptCore virtual machine and global context.
 ///
@@ -17,6 +18,9 @@ public final class JSRuntime {
     public let context: JSGlobalContextRef
     let group: JSContextGroupRef
     let names = PropertyNames()
+    /// Set by the watchdog when it terminates a script, so a termination that no
+    /// exception reports (a promise job drained after the call returned) is still seen.
+    private let terminated = TerminationFlag()
 
     /// The longest a single call into JavaScript may run.
     public var timeLimit: Duration {
@@ -42,7 +46,10 @@ public final class JSRuntime {
 
     private func applyTimeLimit() {
         let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) * 1e-18
-        JSContextGroupSetExecutionTimeLimit(group, max(seconds, 0.001), { _, _ in true }, nil)
+        JSContextGroupSetExecutionTimeLimit(group, max(seconds, 0.001), { _, flag in
+            Unmanaged<TerminationFlag>.fromOpaque(flag!).takeUnretainedValue().value.store(true, ordering: .relaxed)
+            return true
+        }, Unmanaged.passUnretained(terminated).toOpaque())
     }
 
     /// The global object.
@@ -55,6 +62,7 @@ public final class JSRuntime {
     ///   - sourceURL: the name that stack traces and errors report for this code.
     ///   - startingLine: the line number of the first line of `source`.
     public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef {
+        terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
         let result = withJSString(source) { script in
             if let sourceURL {
@@ -65,6 +73,7 @@ public final class JSRuntime {
             return JSEvaluateScript(context, script, nil, nil, Int32(startingLine), &exception)
         }
         if let exception { throw error(from: exception) }
+        try checkLateTermination(file: sourceURL)
         return result ?? JSValueMakeUndefined(context)
     }
 
@@ -79,12 +88,27 @@ public final class JSRuntime {
 
     /// Calls `function` with `arguments`.
     public func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?] = []) throws(ScriptError) -> JSValueRef {
+        terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
         let result = arguments.withUnsafeBufferPointer { args in
             JSObjectCallAsFunction(context, function, this, args.count, args.baseAddress, &exception)
         }
         if let exception { throw error(from: exception) }
+        try checkLateTermination(file: nil)
         return result ?? JSValueMakeUndefined(context)
+    }
+
+    /// Promise jobs run after a call returns, still under the time limit; when the
+    /// watchdog stopped one, no exception says so, but the flag does.
+    private func checkLateTermination(file: String?) throws(ScriptError) {
+        guard terminated.value.load(ordering: .relaxed) else { return }
+        throw ScriptError(
+            name: "TimeoutError", message: "a promise job ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated",
+            file: file, isTimeout: true)
+    }
+
+    private var timeLimitMilliseconds: Int64 {
+        timeLimit.components.seconds * 1000 + timeLimit.components.attoseconds / 1_000_000_000_000_000
     }
 
     // MARK: Errors
@@ -94,8 +118,7 @@ public final class JSRuntime {
         guard JSValueIsObject(context, exception), let object = JSValueToObject(context, exception, nil) else {
             let text = describe(exception)
             if text.hasPrefix("JavaScript execution terminated") {
-                let milliseconds = timeLimit.components.seconds * 1000 + timeLimit.components.attoseconds / 1_000_000_000_000_000
-                return ScriptError(name: "TimeoutError", message: "the script ran longer than the time limit of \(milliseconds) ms and was terminated", isTimeout: true)
+                return ScriptError(name: "TimeoutError", message: "the script ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated", isTimeout: true)
             }
             return ScriptError(name: "", message: "uncaught \(text)")
         }
@@ -250,6 +273,11 @@ public final class JSRuntime {
     public func collectGarbage() {
         JSGarbageCollect(context)
     }
+}
+
+/// Whether the watchdog terminated a script since the last call began.
+final class TerminationFlag: Sendable {
+    let value = Atomic<Bool>(false)
 }
 
 /// Property names the runtime reads often, created once.

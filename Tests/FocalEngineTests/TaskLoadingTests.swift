@@ -145,6 +145,17 @@ struct TaskLoadingTests {
         #expect(harness.fire(2) == ["index", "spin registered first"])
     }
 
+    @Test("a promise job that a task file schedules and that loops forever is terminated and reported")
+    func filePromiseJobTimeout() throws {
+        let harness = try EngineHarness([
+            "index.js": "Promise.resolve().then(() => { while (true) {} });\nmatch('ev', () => 'after');",
+        ], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot)
+        let errors = harness.takeErrors()
+        #expect(errors.contains { $0.script?.isTimeout == true && $0.line == 1 }, "no timeout reported: \(errors)")
+        #expect(harness.fire(root) == ["after"])
+    }
+
     @Test("a task file requiring a module outside the tasks directory fails with an error")
     func requireOutside() throws {
         let harness = try EngineHarness(["index.js": "match('ev', () => 1);\nrequire('../../../../../../../etc/passwd');\n"])
