@@ -110,6 +110,19 @@ private func events(on id: NodeID?, in harness: Harness) -> [String] {
         #expect(harness.takeTrail().contains("/master/tableView/recent ana-appeared"))
     }
 
+    @Test func aNamedSectionKeepsItsNodeAndFollowsItsNewIndex() throws {
+        let rows = Rows(sections: [["a"], ["b"]])
+        rows.sectionNames = ["favorites", "recent"]
+        let (harness, master) = showTable(rows)
+        let recent = try #require(harness.recorder.registrations.first { $0.name == "recent" })
+        harness.takeStructure()
+        rows.sections.insert(["new"], at: 0)
+        rows.sectionNames.insert("new", at: 0)
+        master.table.insertSections([0])
+        #expect(harness.recorder.registrations.last { $0.name == "recent" }?.node == recent.node)
+        #expect(harness.takeStructure().prefix(2) == ["+/master/tableView/favorites #1", "+/master/tableView/recent #2"])
+    }
+
     @Test func unnamedSectionsCarryTheSectionInTheirRowsAttributes() throws {
         let rows = Rows(sections: [["a"], ["b"]])
         let (harness, _) = showTable(rows)

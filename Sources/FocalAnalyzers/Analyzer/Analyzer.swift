@@ -55,10 +55,12 @@ public final class Analyzer {
     /// declares it, otherwise the type's name for the app's own types (not for the simulator's, such as `Button`).
     /// Set it before the node is registered.
     public var namespace: String? {
-        get { explicitNamespace ?? object.flatMap(Analyzer.defaultNamespace(of:)) }
+        get { explicitNamespace ?? typeNamespace }
         set { explicitNamespace = newValue }
     }
     private var explicitNamespace: String?
+    /// The namespace the object's type gives, worked out once.
+    private lazy var typeNamespace: String? = object.flatMap(Analyzer.defaultNamespace(of:))
 
     init(session: AnalyticsSession, owner: Int64, object: Responder?, placement: Placement? = nil) {
         self.session = session

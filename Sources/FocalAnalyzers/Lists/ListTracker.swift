@@ -49,22 +49,25 @@ final class ListTracker {
     func placeRow(of cell: ReusableCell, at indexPath: IndexPath, name: String, namespace: String?) -> (id: NodeID, parentID: NodeID)? {
         guard let session, let listID = analyzer?.resolve() else { return nil }
         let anchor = anchor(forSection: indexPath.section, in: session)
-        let parentID = sectionNode(of: anchor, under: listID, in: session)
+        let parentID = placeSection(anchor, under: listID, in: session)
         let identifier = cell.itemIdentifier
         let key = identifier ?? String(indexPath.item)
+        if let known = anchor.rows[key]?.registration, known.name == name, known.index == indexPath.item,
+            known.namespace == namespace, known.parent == parentID, session.nodes.contains(known.node)
+        {
+            return (known.node, parentID)
+        }
         var attributes = JSONObject()
         if anchor.name == nil { attributes["section"] = .number(Double(indexPath.section)) }
         if let identifier { attributes["item"] = .string(identifier) }
-        let id = anchor.name == nil ? NodeID(owner: anchor.owner).appending(key) : parentID.appending(key)
+        let id = anchor.prefix.appending(key)
         let row = SectionAnchor.Row(
             registration: Registration(
                 node: id, parent: parentID, name: name, index: indexPath.item, namespace: namespace,
                 attributes: attributes.isEmpty ? nil : attributes),
             isKeyedByIdentity: identifier != nil)
-        if anchor.rows[key] != row || !session.nodes.contains(id) {
-            session.register(row.registration, isStandalone: false)
-            anchor.rows[key] = row
-        }
+        session.register(row.registration, isStandalone: false)
+        anchor.rows[key] = row
         return (id, parentID)
     }
 
@@ -75,18 +78,27 @@ final class ListTracker {
         return anchor
     }
 
-    /// The node rows of `anchor` go under: the section's node for a named section (registered if needed), the
-    /// list's for an unnamed one.
+    /// Works out the ids of `anchor`'s section under the list's node `listID` (starting afresh when the list's
+    /// node changed, as for a list inside a reused cell), registers a named section's node if needed, and
+    /// returns the node rows go under: the section's, or the list's for an unnamed section.
+    ///
+    /// The section's ids start with its own owner under a list with an owned node, so that they survive
+    /// section moves; under a keyed list node they extend that node's id with the section's name (or number),
+    /// so that they follow it.
     @discardableResult
-    private func sectionNode(of anchor: SectionAnchor, under listID: NodeID, in session: AnalyticsSession) -> NodeID {
+    private func placeSection(_ anchor: SectionAnchor, under listID: NodeID, in session: AnalyticsSession) -> NodeID {
+        let sectionKey = anchor.name ?? String(anchor.section)
+        let prefix = listID.isKeyed ? listID.appending(sectionKey) : NodeID(owner: anchor.owner, keys: anchor.name.map { [$0] } ?? [])
+        if prefix != anchor.prefix || listID != anchor.listID {
+            anchor.reset(prefix: prefix, listID: listID)
+        }
         guard let name = anchor.name else { return listID }
-        let id = listID.isKeyed ? listID.appending(name).appending(String(anchor.section)) : NodeID(owner: anchor.owner)
-        let registration = Registration(node: id, parent: listID, name: name, index: anchor.section)
-        if anchor.registration != registration || !session.nodes.contains(id) {
+        let registration = Registration(node: prefix, parent: listID, name: name, index: anchor.section)
+        if anchor.registration != registration || !session.nodes.contains(prefix) {
             session.register(registration, isStandalone: false)
             anchor.registration = registration
         }
-        return id
+        return prefix
     }
 
     private static func key(of cell: ReusableCell, at indexPath: IndexPath) -> String {
@@ -144,7 +156,7 @@ final class ListTracker {
             && list.visibleCells.contains { $0.indexPath?.section == section && $0.isVisibleOnScreen }
         guard isVisible != anchor.isVisible else { return }
         anchor.isVisible = isVisible
-        let id = sectionNode(of: anchor, under: listID, in: session)
+        let id = placeSection(anchor, under: listID, in: session)
         session.record(isVisible ? AutomaticEvent.appeared : AutomaticEvent.disappeared, properties: JSONObject(), time: session.now, on: id)
     }
 
@@ -170,7 +182,7 @@ final class ListTracker {
     private func remove(_ anchor: SectionAnchor) {
         for key in anchor.rows.keys { retired.remove(RetiredRows.Key(owner: anchor.owner, row: key)) }
         anchor.rows = [:]
-        session?.deregister(anchor.registration?.node ?? NodeID(owner: anchor.owner))
+        session?.deregister(anchor.prefix)
     }
 
     /// Moves a row's node to `indexPath` (its index, and the section attribute of an unnamed section's row).
@@ -244,7 +256,7 @@ final class ListTracker {
         if let session, let listID = analyzer?.resolve() {
             for section in anchors.keys.sorted() {
                 if let anchor = anchors[section], anchor.registration != nil {
-                    sectionNode(of: anchor, under: listID, in: session)
+                    placeSection(anchor, under: listID, in: session)
                 }
             }
         }

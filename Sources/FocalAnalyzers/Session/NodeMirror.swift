@@ -12,7 +12,8 @@ final class NodeMirror {
     }
 
     private var entries: [NodeID: Entry] = [:]
-    private var idsByOwner: [Int64: Set<NodeID>] = [:]
+    /// For each id that live keyed ids extend (`70` and `[70, "a"]` for `[70, "a", "b"]`), those ids.
+    private var extensions: [NodeID: Set<NodeID>] = [:]
 
     /// The number of live nodes.
     var count: Int { entries.count }
@@ -24,7 +25,7 @@ final class NodeMirror {
 
     /// Whether some live node's id starts with `prefix`.
     func containsPrefix(_ prefix: NodeID) -> Bool {
-        idsByOwner[prefix.owner]?.contains { $0.hasPrefix(prefix) } ?? false
+        entries[prefix] != nil || extensions[prefix] != nil
     }
 
     /// Whether a child of `id` belongs to an analyzer placed through the responder chain, such as a screen
@@ -45,12 +46,12 @@ final class NodeMirror {
         }
         entries[id] = Entry(parent: parent, isStandalone: isStandalone)
         if let parent { entries[parent]?.children.insert(id) }
-        idsByOwner[id.owner, default: []].insert(id)
+        id.forEachProperPrefix { extensions[$0, default: []].insert(id) }
     }
 
     /// Removes every node whose id starts with `prefix`, with their subtrees, as the engine does.
     func removeSubtrees(withPrefix prefix: NodeID) {
-        let targets = idsByOwner[prefix.owner]?.filter { $0.hasPrefix(prefix) } ?? []
+        let targets = [prefix] + (extensions[prefix] ?? [])
         for target in targets {
             if let parent = entries[target]?.parent { entries[parent]?.children.remove(target) }
             removeSubtree(target)
@@ -59,8 +60,10 @@ final class NodeMirror {
 
     private func removeSubtree(_ id: NodeID) {
         guard let entry = entries.removeValue(forKey: id) else { return }
-        idsByOwner[id.owner]?.remove(id)
-        if idsByOwner[id.owner]?.isEmpty ?? false { idsByOwner[id.owner] = nil }
+        id.forEachProperPrefix { prefix in
+            extensions[prefix]?.remove(id)
+            if extensions[prefix]?.isEmpty ?? false { extensions[prefix] = nil }
+        }
         for child in entry.children { removeSubtree(child) }
     }
 }

@@ -28,7 +28,8 @@ struct ScrollBenchmarkResult: CustomStringConvertible {
     }
 }
 
-/// A data source of `count` rows with identifiers, whose cells are `AnalyzedCell`s counting themselves.
+/// A data source of `count` rows with identifiers, whose cells are `AnalyzedCell`s (or, without a session,
+/// plain cells with a title label) counting themselves.
 private final class HugeRows: TableViewDataSource {
     let count: Int
     private(set) var cellsCreated = 0
@@ -37,7 +38,7 @@ private final class HugeRows: TableViewDataSource {
         self.count = count
     }
 
-    func attach(to table: TableView, session: AnalyticsSession) {
+    func attach(to table: TableView, session: AnalyticsSession?) {
         table.register(forCellReuseIdentifier: "cell") { [unowned self] in
             cellsCreated += 1
             return AnalyzedCell(session: session)
@@ -70,11 +71,12 @@ private final class CountingSink {
     }
 }
 
-/// Scrolls a table of `rows` rows, with an analyzer on every cell (a row node and a title node per row), from
-/// top to bottom the way a finger does (one viewport per step, every row displayed on the way), and measures
-/// the time per row, the peak memory of the process and the most nodes alive at once.
+/// Scrolls a table of `rows` rows, with an analyzer on every cell (a row node and a title node per row) unless
+/// `analyzed` is off, from top to bottom the way a finger does (one viewport per step, every row displayed on
+/// the way), and measures the time per row, the peak memory of the process and the most nodes alive at once.
 func runScrollBenchmark(
-    rows: Int, visibleRows: Int = 15, configuration: AnalyticsConfiguration = AnalyticsConfiguration()
+    rows: Int, visibleRows: Int = 15, analyzed: Bool = true,
+    configuration: AnalyticsConfiguration = AnalyticsConfiguration()
 ) throws -> ScrollBenchmarkResult {
     let sink = CountingSink()
     let clock = VirtualClock(start: 1_700_000_000_000)
@@ -86,9 +88,11 @@ func runScrollBenchmark(
     let delegate = TestAppDelegate { screen }
     let application = Application(delegate: delegate, clock: clock)
     application.launch()
-    session.analyzer(for: screen).enable(naming: "list")
-    session.analyzer(for: screen).setSubAnalyzer(session.analyzer(for: table), for: "table")
-    data.attach(to: table, session: session)
+    if analyzed {
+        session.analyzer(for: screen).enable(naming: "list")
+        session.analyzer(for: screen).setSubAnalyzer(session.analyzer(for: table), for: "table")
+    }
+    data.attach(to: table, session: analyzed ? session : nil)
     screen.view.addSubview(table)
     let user = User(application: application)
     let start = ContinuousClock.now

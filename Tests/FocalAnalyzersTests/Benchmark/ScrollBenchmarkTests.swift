@@ -16,8 +16,10 @@ import Testing
     /// The benchmark of BENCHMARKS.md: `FOCAL_BENCHMARK=1 swift test --filter ScrollBenchmarkTests`.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["FOCAL_BENCHMARK"] != nil))
     func scrollAHundredThousandRows() throws {
+        let baseline = try runScrollBenchmark(rows: 100_000, analyzed: false)
+        print("scroll benchmark without analyzers: \(baseline)")
         let result = try runScrollBenchmark(rows: 100_000)
-        print("scroll benchmark: \(result)")
+        print("scroll benchmark with analyzers: \(result)")
         #expect(result.maximumLiveNodes < 2_000)
     }
 }

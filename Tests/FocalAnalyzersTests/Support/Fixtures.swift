@@ -16,14 +16,16 @@ class NamedController: ViewController {
     var analyzer: Analyzer { session.analyzer(for: self) }
 }
 
-/// A cell whose analyzer is enabled as `cell` when it is created, with a `title` label as keyed sub-analyzer.
+/// A cell with a title label; with a session, its analyzer is enabled as `cell` when it is created, with the
+/// label as keyed sub-analyzer `title`.
 final class AnalyzedCell: TableViewCell {
     let title = Label()
 
-    init(session: AnalyticsSession) {
+    init(session: AnalyticsSession?) {
         super.init()
         contentView.addSubview(title)
         title.frame = Rect(x: 0, y: 0, width: 100, height: 20)
+        guard let session else { return }
         let analyzer = session.analyzer(for: self)
         analyzer.enable(naming: "cell")
         analyzer.setSubAnalyzer(session.analyzer(for: title), for: "title")
