@@ -25,7 +25,7 @@ struct Focal: AsyncParsableCommand {
               focal snapshot --tasks tasks --format json session.oplog
               focal check tasks
             """,
-        subcommands: [ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self]
+        subcommands: [ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self]
     )
 
     /// Runs the command line. Exit status: 0 when all went well, 1 when errors were

@@ -92,6 +92,13 @@ open class ListView: ScrollView {
         displayedCells[indexPath]
     }
 
+    /// The identifier the data source gives the item at `indexPath` (see
+    /// ``TableViewDataSource/tableView(_:identifierForRowAt:)``), or `nil` when it gives none or there is no such
+    /// item. Unlike ``ReusableCell/itemIdentifier``, this works for items that are not displayed.
+    public func itemIdentifier(at indexPath: IndexPath) -> String? {
+        contains(indexPath) ? dataSourceItemIdentifier(at: indexPath) : nil
+    }
+
     /// Where the item `cell` displays is, or `nil` when the cell is not displayed by this list.
     public func indexPath(for cell: ReusableCell) -> IndexPath? {
         cell.superview === self ? cell.indexPath : nil

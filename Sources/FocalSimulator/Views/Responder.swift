@@ -9,6 +9,7 @@
 /// Like everything in a simulated ``Application``, responders belong to one thread or task and are not `Sendable`.
 open class Responder: KeyValueObservable {
     private var eventObservers: ObserverList<ResponderEvent>?
+    private var attachments: [ObjectIdentifier: AnyObject]?
 
     /// Creates a responder.
     public override init() {
@@ -45,6 +46,23 @@ open class Responder: KeyValueObservable {
     /// Tells the event observers about `event`.
     func emit(_ event: ResponderEvent) {
         eventObservers?.notify(event)
+    }
+
+    /// The object of type `Attachment` that another module attached to this responder, like an Objective-C
+    /// associated object: the responder keeps it alive for as long as it lives, and releases it when it goes.
+    ///
+    /// One object of each type can be attached; assigning `nil` removes it. Analytics layers use this to give a
+    /// view or view controller its analyzer without the simulator knowing about them.
+    public subscript<Attachment: AnyObject>(attachment type: Attachment.Type) -> Attachment? {
+        get { attachments?[ObjectIdentifier(type)] as? Attachment }
+        set {
+            if let newValue {
+                attachments = attachments ?? [:]
+                attachments?[ObjectIdentifier(type)] = newValue
+            } else {
+                attachments?[ObjectIdentifier(type)] = nil
+            }
+        }
     }
 
     /// Called after each call of ``observeEvents(_:)``; views use it to remember their current visibility.

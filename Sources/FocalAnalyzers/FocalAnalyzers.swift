@@ -1,1 +1,0 @@
-// FocalAnalyzers: see Package.swift for what this target is for.

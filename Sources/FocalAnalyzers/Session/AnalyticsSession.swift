@@ -1,0 +1,112 @@
+import FocalJSON
+import FocalOpLog
+import FocalSimulator
+
+/// One analytics session over a simulated app: it turns what ``Analyzer``s see into the ops of the op log
+/// (`shared/spec/replay.md`) and hands them, in order, to a sink.
+///
+/// The session owns everything that must be the same every time a journey is replayed:
+/// - the **time** of each op, read from the simulator's ``VirtualClock``;
+/// - **node ids**: small integers handed out in the order analyzers (and list sections) are created, 1 being the
+///   root's (never memory addresses);
+/// - the **root** node, named ``AnalyticsConfiguration/rootName`` and registered just before its first child.
+///
+/// So the same journey always produces a byte-identical op log.
+///
+/// ```swift
+/// var ops: [Op] = []
+/// let session = AnalyticsSession(clock: application.clock) { ops.append($0) }
+/// session.analyzer(for: masterController).enable(naming: "master")
+/// ```
+///
+/// Like the simulator, a session belongs to one thread or task.
+public final class AnalyticsSession {
+    /// The clock whose time the ops carry.
+    public let clock: VirtualClock
+    /// The settings.
+    public let configuration: AnalyticsConfiguration
+    /// Told about events that could not be recorded (see ``AnalyticsDiagnostic``).
+    public var diagnosticHandler: ((AnalyticsDiagnostic) -> Void)?
+    /// How many events were dropped because their analyzer's node could not be registered in time.
+    public private(set) var droppedEventCount = 0
+
+    private let sink: (Op) -> Void
+    /// The owner of the root node's id: always 1.
+    private static let rootOwner: Int64 = 1
+    private var nextOwner = rootOwner + 1
+    let nodes = NodeMirror()
+    let focus = FocusTracker()
+
+    /// The analyzer of the root node. Events recorded on it are not lost: it registers itself when needed.
+    public private(set) lazy var root = Analyzer(session: self, owner: Self.rootOwner, object: nil, placement: .root)
+
+    /// Creates a session whose ops go to `sink`, timed by `clock`.
+    public init(clock: VirtualClock, configuration: AnalyticsConfiguration = AnalyticsConfiguration(), sink: @escaping (Op) -> Void) {
+        self.clock = clock
+        self.configuration = configuration
+        self.sink = sink
+    }
+
+    /// The analyzer of `responder`, created (and attached to it, for as long as it lives) on first use.
+    ///
+    /// Nothing is recorded until the analyzer is enabled, with ``Analyzer/enable(naming:)`` or as a sub-analyzer.
+    public func analyzer(for responder: Responder) -> Analyzer {
+        if let existing = responder[attachment: Analyzer.self] {
+            precondition(existing.session === self, "\(type(of: responder)) already has an analyzer of another session")
+            return existing
+        }
+        let analyzer = Analyzer(session: self, owner: makeOwner(), object: responder)
+        responder[attachment: Analyzer.self] = analyzer
+        return analyzer
+    }
+
+    /// The analyzer of `responder` if it has one, without creating it.
+    public func existingAnalyzer(for responder: Responder) -> Analyzer? {
+        responder[attachment: Analyzer.self].flatMap { $0.session === self ? $0 : nil }
+    }
+
+    /// The number of nodes the session has registered and not removed: what the engine's tree holds.
+    public var liveNodeCount: Int { nodes.count }
+
+    /// Asks the engine for a snapshot of the tree (the `snapshot` op).
+    public func requestSnapshot(format: SnapshotFormat = .xml) {
+        sink(.snapshot(format))
+    }
+
+    // MARK: Ops
+
+    /// The current time of the simulated app, in milliseconds.
+    var now: Int64 { clock.now }
+
+    /// A new owner number for a node id.
+    func makeOwner() -> Int64 {
+        defer { nextOwner += 1 }
+        return nextOwner
+    }
+
+    /// Registers a node (or registers a keyed node again).
+    func register(_ registration: Registration, isStandalone: Bool) {
+        var registration = registration
+        registration.time = now
+        nodes.insert(registration.node, parent: registration.parent, isStandalone: isStandalone)
+        sink(.register(registration))
+    }
+
+    /// Records an event that happened at `time`.
+    func record(_ event: String, properties: JSONObject, time: Int64, on node: NodeID) {
+        sink(.record(Recording(node: node, event: event, properties: properties, time: time)))
+    }
+
+    /// Removes every node whose id starts with `prefix`, if there is one.
+    func deregister(_ prefix: NodeID) {
+        guard nodes.containsPrefix(prefix) else { return }
+        nodes.removeSubtrees(withPrefix: prefix)
+        sink(.deregister(Deregistration(node: prefix, time: now)))
+    }
+
+    /// Reports an event dropped from an analyzer's pending events.
+    func reportDroppedEvent(_ event: String, analyzer: String) {
+        droppedEventCount += 1
+        diagnosticHandler?(AnalyticsDiagnostic(kind: .droppedPendingEvent, event: event, analyzer: analyzer))
+    }
+}

@@ -1,0 +1,60 @@
+import FocalSimulator
+
+/// The simulated app a scenario describes: the app delegate that builds the window and its root container at
+/// launch, and that makes new screens for pushes and presentations.
+final class ScenarioApp: Responder, ApplicationDelegate {
+    /// The description the app is built from.
+    let description: AppDescription
+    /// The analytics layer every screen, view and cell is attached to.
+    let analytics: ScenarioAnalytics
+    /// The size of the screen, which screens' views are laid out for.
+    let screenSize: Size
+    /// The window, once launched.
+    private(set) var window: Window?
+    /// Actions that could not be done since the last call of ``takeFailures()``.
+    private var failures: [String] = []
+
+    init(description: AppDescription, analytics: ScenarioAnalytics, screenSize: Size) {
+        self.description = description
+        self.analytics = analytics
+        self.screenSize = screenSize
+    }
+
+    func applicationDidFinishLaunching(_ application: Application) {
+        let window = Window(application: application)
+        self.window = window
+        window.rootViewController = makeController(for: description.root)
+        window.makeKeyAndVisible()
+    }
+
+    /// A new controller for `container`.
+    func makeController(for container: ContainerDescription) -> ViewController {
+        switch container {
+        case .screen(let name):
+            return makeScreen(named: name)
+        case .navigation(let root):
+            return NavigationController(rootViewController: makeScreen(named: root))
+        case .tabs(let tabs):
+            let tabBar = TabBarController()
+            tabBar.setViewControllers(tabs.map(makeController(for:)))
+            return tabBar
+        }
+    }
+
+    /// A new instance of the screen named `name` (the parser has checked that it exists).
+    func makeScreen(named name: String) -> ScreenController {
+        guard let screen = description.screens[name] else { preconditionFailure("unknown screen '\(name)'") }
+        return ScreenController(screen: screen, app: self)
+    }
+
+    /// Notes that an action could not be done; the journey reports it after the step.
+    func reportFailure(_ message: String) {
+        failures.append(message)
+    }
+
+    /// The failures noted since the last call, oldest first.
+    func takeFailures() -> [String] {
+        defer { failures = [] }
+        return failures
+    }
+}

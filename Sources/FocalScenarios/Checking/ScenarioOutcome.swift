@@ -1,0 +1,66 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+
+/// Everything one play of a scenario through a tasks directory produced: the task results, the engine's errors,
+/// the op log, and the step that could not be done, if any. What `focal test` checks.
+public struct ScenarioOutcome {
+    /// The task results, in the order they were produced.
+    public var results: [TaskResult]
+    /// The errors the engine reported (tasks that threw, task files that failed to load …).
+    public var errors: [EngineError]
+    /// The op log the journey produced.
+    public var ops: [Op]
+    /// The step that could not be done; the journey stopped there.
+    public var failure: ScenarioError?
+    /// The engine the ops went to, for snapshots of the final tree.
+    public let engine: Engine
+
+    /// The results as JSON values.
+    public var values: [JSONValue] { results.map(\.value) }
+
+    /// Plays `scenario` through a new engine made from `configuration` and collects what it produced.
+    ///
+    /// - Throws: when the engine cannot start (the tasks directory does not exist).
+    public static func play(_ scenario: Scenario, configuration: EngineConfiguration) throws(EngineError) -> ScenarioOutcome {
+        let collector = Collector()
+        let engine = try Engine(configuration: configuration, observer: collector)
+        var ops: [Op] = []
+        let run = ScenarioRun(scenario: scenario) { op in
+            ops.append(op)
+            engine.apply(op, line: ops.count)
+        }
+        var failure: ScenarioError?
+        do {
+            try run.play()
+        } catch {
+            failure = error
+        }
+        return ScenarioOutcome(
+            results: collector.results, errors: collector.errors, ops: ops, failure: failure, engine: engine)
+    }
+
+    /// Checks the outcome against the scenario's expectation: the journey must have completed without engine
+    /// errors, and the results must meet `expectation`.
+    public func check(against expectation: Expectation) -> ExpectationCheck {
+        var report: [String] = []
+        if let failure { report.append("error: \(failure)") }
+        report += errors.map { "error: \($0)" }
+        let check = expectation.check(values)
+        return ExpectationCheck(isMet: report.isEmpty && check.isMet, report: report + check.report)
+    }
+
+    /// Collects what an engine produces.
+    private final class Collector: EngineObserver {
+        var results: [TaskResult] = []
+        var errors: [EngineError] = []
+
+        func engine(_ engine: Engine, didProduce result: TaskResult) {
+            results.append(result)
+        }
+
+        func engine(_ engine: Engine, didReport error: EngineError) {
+            errors.append(error)
+        }
+    }
+}

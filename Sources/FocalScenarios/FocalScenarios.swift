@@ -1,1 +1,0 @@
-// FocalScenarios: see Package.swift for what this target is for.

@@ -1,0 +1,37 @@
+/// The simulated app: its screens and what the window shows at launch.
+///
+/// ```yaml
+/// app:
+///   root: {navigation: master}
+///   screens:
+///     master: {analyzer: master, views: [{table: {analyzer: tableView, rows: [A, B], cell: cell}}]}
+///     detail: {analyzer: detail}
+/// ```
+struct AppDescription: Sendable {
+    /// What the window shows at launch.
+    var root: ContainerDescription
+    /// The screens, by name.
+    var screens: [String: ScreenDescription]
+
+    /// Reads `app:`.
+    init(_ value: ScenarioNode) throws(ScenarioError) {
+        let fields = try value.fields(allowed: ["root", "screens"], in: "'app'")
+        let screensNode = try fields.required("screens")
+        guard let mapping = screensNode.node.mapping, !mapping.isEmpty else {
+            throw screensNode.mismatch("a mapping of screens by name")
+        }
+        var names: Set<String> = []
+        for key in mapping.keys {
+            let name = try screensNode.child(key, role: "a screen name").nonEmptyString()
+            guard !name.contains("/") else { throw screensNode.child(key, role: "").error("a screen name must not contain '/'") }
+            names.insert(name)
+        }
+        screens = [:]
+        for (key, screen) in mapping {
+            let name = key.scalar?.string ?? ""
+            screens[name] = try ScreenDescription(
+                name: name, screensNode.child(screen, role: "screen '\(name)'"), screens: names)
+        }
+        root = try ContainerDescription(fields.required("root"), screens: names)
+    }
+}

@@ -1,0 +1,54 @@
+import FocalSimulator
+
+/// How a journey step names the element it acts on.
+///
+/// ```yaml
+/// - tap: buy                          # an identifier: the `id` of a view
+/// - tap: /master/tableView            # a focus path: the whole path of an element's node
+/// - tap: detail/button                # a relative focus path: the end of the path, like task patterns
+/// - tap: {at: [195, 420]}             # a point on the screen
+/// ```
+///
+/// Text containing `/` is a focus path, other text an identifier; `{id: …}` and `{path: …}` say it explicitly.
+enum TargetDescription: Sendable, CustomStringConvertible {
+    /// The view whose `id` this is.
+    case identifier(String)
+    /// The element whose node has this path (absolute) or whose path ends like this (relative).
+    case path(String)
+    /// A point on the screen.
+    case point(Point)
+
+    /// Reads a target; `allowsPoint` says whether `{at: …}` makes sense for the step.
+    init(_ value: ScenarioNode, allowsPoint: Bool = false) throws(ScenarioError) {
+        if value.isScalar {
+            let text = try value.nonEmptyString()
+            self = text.contains("/") ? .path(text) : .identifier(text)
+            return
+        }
+        let keys = allowsPoint ? ["id", "path", "at"] : ["id", "path"]
+        let member = try value.fields(allowed: keys, in: "a target").exactlyOne(of: keys)
+        switch member.key {
+        case "id": self = .identifier(try member.value.nonEmptyString())
+        case "path": self = .path(try member.value.nonEmptyString())
+        default:
+            let parts = try member.value.list()
+            guard parts.count == 2 else { throw member.value.mismatch("[x, y]") }
+            self = .point(Point(x: try parts[0].double(), y: try parts[1].double()))
+        }
+    }
+
+    /// Reads a target when there is one.
+    init?(optional value: ScenarioNode?) throws(ScenarioError) {
+        guard let value else { return nil }
+        try self.init(value)
+    }
+
+    /// `'buy'`, `path '/master/tableView'` or `point (x, y)`.
+    var description: String {
+        switch self {
+        case .identifier(let identifier): "'\(identifier)'"
+        case .path(let path): "path '\(path)'"
+        case .point(let point): "point \(point)"
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import FocalAnalyzers
+import FocalSimulator
+
+/// Plays journey steps on a scenario's app, as a user (or the app) would, and turns whatever cannot be done into
+/// a ``StepFailure``.
+struct JourneyPlayer {
+    /// The application.
+    let application: Application
+    /// The app delegate that built the app.
+    let app: ScenarioApp
+    /// The analytics layer.
+    let analytics: ScenarioAnalytics
+
+    private var user: User { User(application: application) }
+    private var finder: ElementFinder { ElementFinder(application: application, analytics: analytics) }
+
+    /// Plays one step.
+    func play(_ action: StepAction) throws(StepFailure) {
+        switch action {
+        case .launch:
+            application.launch()
+        case .tap(.point(let point)):
+            guard user.tap(at: point) != nil else { throw StepFailure("nothing on screen takes a touch at \(point)") }
+        case .tap(let target):
+            try perform("tap \(target)") { try user.tap(finder.view(target)) }
+        case .select(let item):
+            let list = try finder.list(item.list)
+            try checkItem(item.indexPath, in: list)
+            try perform("select item \(item.indexPath.item) of section \(item.indexPath.section)") {
+                try user.selectItem(at: item.indexPath, in: list)
+            }
+        case .scroll(let target, .toItem(let indexPath)):
+            let list = try finder.list(target)
+            try checkItem(indexPath, in: list)
+            try perform("scroll to item \(indexPath.item) of section \(indexPath.section)") {
+                try user.scroll(list, toItem: indexPath)
+            }
+        case .scroll(let target, .by(let offset)):
+            let scrollView = try finder.scrollView(target)
+            try perform("scroll by \(offset)") { try user.scroll(scrollView, by: offset) }
+        case .type(let text, let field):
+            if let field {
+                try perform("tap \(field)") { try user.tap(finder.view(field)) }
+            }
+            try perform("type") { try user.type(text) }
+        case .back:
+            try perform("go back") { try user.goBack() }
+        case .dismiss:
+            try perform("dismiss") { try user.dismiss() }
+        case .switchTab(let tab):
+            try switchTab(tab)
+        case .wait(let milliseconds):
+            user.wait(milliseconds)
+        case .update(let target, let key, let value):
+            try analyzer(of: target).update(value, for: key)
+        case .updateItem(let item, let key, let value):
+            let list = try finder.list(item.list)
+            try checkItem(item.indexPath, in: list)
+            try adapter(of: list).setValue(value, for: key, at: item.indexPath)
+        case .focus(let target):
+            try analyzer(of: target).markFocused()
+        case .reload(let target, let sections):
+            let list = try finder.list(target)
+            try adapter(of: list).reload(with: sections)
+        case .snapshot(let format):
+            analytics.session.requestSnapshot(format: format)
+        case .record(let target, let event, let properties):
+            try analyzer(of: target).record(event, properties: properties)
+        case .slide(let target, let value):
+            guard let slider = try finder.view(target) as? Slider else { throw StepFailure("\(target) is not a slider") }
+            try perform("slide \(target)") { try user.slide(slider, to: value) }
+        }
+        let failures = app.takeFailures()
+        if !failures.isEmpty {
+            throw StepFailure(failures.joined(separator: "; "))
+        }
+    }
+
+    /// Runs a user action, turning the simulator's refusal into a failure that says what was attempted.
+    private func perform(_ what: String, _ body: () throws -> Void) throws(StepFailure) {
+        do {
+            try body()
+        } catch let failure as StepFailure {
+            throw failure
+        } catch {
+            throw StepFailure("cannot \(what): \(error)")
+        }
+    }
+
+    private func switchTab(_ tab: TabReference) throws(StepFailure) {
+        guard let tabBar = finder.viewsInShownWindows().lazy.compactMap(\.owningTabBar).last else {
+            throw StepFailure("there is no tab bar on screen")
+        }
+        guard let index = tabBar.index(of: tab) else {
+            throw StepFailure("the tab bar has no \(tab); it has \(tabBar.viewControllers.count) tabs")
+        }
+        try perform("switch to \(tab)") { try user.selectTab(index) }
+    }
+
+    private func checkItem(_ indexPath: IndexPath, in list: ListView) throws(StepFailure) {
+        let sections = list.numberOfSections
+        guard indexPath.section < sections else {
+            throw StepFailure("the list has \(sections) section\(sections == 1 ? "" : "s"); there is no section \(indexPath.section)")
+        }
+        let count = list.numberOfItems(inSection: indexPath.section)
+        guard indexPath.item < count else {
+            throw StepFailure("section \(indexPath.section) has \(count) item\(count == 1 ? "" : "s"); there is no item \(indexPath.item)")
+        }
+    }
+
+    private func analyzer(of target: TargetDescription) throws(StepFailure) -> Analyzer {
+        let element = try finder.element(target)
+        guard let analyzer = analytics.analyzer(of: element) else {
+            throw StepFailure("\(target) has no analyzer; give it one with 'analyzer:'")
+        }
+        return analyzer
+    }
+
+    private func adapter(of list: ListView) throws(StepFailure) -> ListAdapter {
+        guard let adapter = list.delegate as? ListAdapter else { throw StepFailure("the list was not described by the scenario") }
+        return adapter
+    }
+}
+
+extension View {
+    /// The tab bar controller whose root view this is.
+    fileprivate var owningTabBar: TabBarController? {
+        (next as? TabBarController)
+    }
+}

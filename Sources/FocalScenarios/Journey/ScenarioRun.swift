@@ -1,0 +1,71 @@
+import FocalOpLog
+import FocalSimulator
+
+/// One play of a scenario: builds its app on a fresh simulator whose virtual clock starts at the scenario's start
+/// time, plays the journey step by step, and hands every op the app's analyzers produce to a sink, in order.
+///
+/// The same scenario always produces the same ops, times included, so a run's op log replays to the same results.
+/// The ops stop when the run is released: the app's teardown is not part of the journey.
+///
+/// ```swift
+/// let run = ScenarioRun(scenario: try Scenario.load(contentsOf: "shop.yaml")) { op in engine.apply(op) }
+/// try run.play()
+/// ```
+public final class ScenarioRun {
+    /// The scenario.
+    public let scenario: Scenario
+    /// The simulated application (launched by the journey's first step).
+    public let application: Application
+    /// The number of steps played so far.
+    public private(set) var playedStepCount = 0
+
+    private let app: ScenarioApp
+    private let analytics: ScenarioAnalytics
+
+    /// Prepares a run whose ops go to `sink`.
+    public init(scenario: Scenario, sink: @escaping (Op) -> Void) {
+        self.scenario = scenario
+        let clock = VirtualClock(start: scenario.startTime)
+        analytics = ScenarioAnalytics(clock: clock, sink: sink)
+        app = ScenarioApp(description: scenario.app, analytics: analytics, screenSize: scenario.screenSize)
+        application = Application(delegate: app, screenSize: scenario.screenSize, clock: clock)
+    }
+
+    deinit {
+        analytics.close()
+    }
+
+    /// Told, in a sentence, about each event the app's analyzers could not record (an event that waited too long
+    /// for its node); `nil` ignores them.
+    public var warningHandler: ((String) -> Void)? {
+        didSet {
+            let handler = warningHandler
+            analytics.session.diagnosticHandler = handler.map { handler in { handler($0.description) } }
+        }
+    }
+
+    /// Whether every step has been played.
+    public var isFinished: Bool { playedStepCount == scenario.journey.count }
+
+    /// Plays the next step.
+    ///
+    /// - Throws: a ``ScenarioError`` naming the file, the step and what went wrong, when the step cannot be done
+    ///   (an element that is not on screen, an action that is impossible). The run should not go on after that.
+    public func playNextStep() throws(ScenarioError) {
+        guard !isFinished else { return }
+        let step = scenario.journey[playedStepCount]
+        playedStepCount += 1
+        do {
+            try JourneyPlayer(application: application, app: app, analytics: analytics).play(step.action)
+        } catch {
+            throw step.error(error.message, file: scenario.file)
+        }
+    }
+
+    /// Plays every remaining step, stopping at the first that cannot be done.
+    public func play() throws(ScenarioError) {
+        while !isFinished {
+            try playNextStep()
+        }
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import FocalOpLog
+import FocalScenarios
+
+/// `focal run`: plays a scenario on the simulator and prints the task results like `focal replay`.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Play a scenario on the simulated app and print every task result as a JSON line.",
+        discussion: """
+            Builds the app the scenario describes, plays its journey on the simulator's virtual \
+            clock and sends the ops its analyzers produce through the tasks. Standard output \
+            carries the results exactly as 'focal replay' prints them; errors go to standard error, \
+            engine errors as 'error: line N: …' where N is the op's line in the --emit-oplog file. \
+            A step that cannot be done stops the journey with an error naming the file, the step \
+            and what was expected.
+
+            With --deliver, results go through a durable outbox to HTTP endpoints or files \
+            instead of standard output, as with 'focal replay'.
+
+            Exit status: 0 when the journey completed without error, 1 when a step failed, an \
+            error was reported or results were dropped, 2 when the scenario or the tasks \
+            directory could not be read.
+
+            Examples:
+              focal run --tasks tasks Examples/scenarios/master-detail.yaml
+              focal run --tasks tasks --snapshot shop.yaml
+              focal run --tasks tasks --emit-oplog session.oplog shop.yaml && focal replay --tasks tasks session.oplog
+            """
+    )
+
+    @OptionGroup var options: TaskOptions
+    @OptionGroup var delivery: DeliveryArguments
+
+    @Option(name: .customLong("emit-oplog"), help: ArgumentHelp("Write the op log the journey produced to this file.", valueName: "file"))
+    var emitOplog: String?
+
+    @Flag(name: .long, help: "Print the snapshot of the final focus-path tree after the results.")
+    var snapshot = false
+
+    @Option(name: .long, help: "The format of --snapshot: xml or json.")
+    var format: SnapshotFormat = .xml
+
+    @Argument(help: ArgumentHelp("The scenario file (YAML or JSON).", valueName: "scenario"))
+    var scenario: String
+
+    func run() async throws {
+        let scenario: Scenario
+        do {
+            scenario = try Scenario.load(contentsOf: self.scenario)
+        } catch {
+            StandardStream.error.writeLine("error: \(error)")
+            throw ExitCode(2)
+        }
+        let sink: any ResultSink =
+            delivery.isDelivering ? await OutboxSink(pipeline: try delivery.makePipeline(), store: delivery.store) : StandardOutputSink()
+        let session = try ReplaySession(options: options, sink: sink)
+        let oplog = try emitOplog.map(Self.openForWriting)
+        var lineNumber = 0
+        let run = ScenarioRun(scenario: scenario) { op in
+            lineNumber += 1
+            oplog?.writeLine(op.jsonLine)
+            session.engine.apply(op, line: lineNumber)
+        }
+        run.warningHandler = { warning in
+            StandardStream.error.writeLine("warning: \(warning)")
+        }
+        var failed = false
+        while !run.isFinished {
+            do {
+                try run.playNextStep()
+            } catch {
+                failed = true
+                try await sink.commit()
+                StandardStream.error.writeLine("error: \(error)")
+                StandardStream.error.flush()
+                break
+            }
+            try await sink.commit()
+        }
+        oplog?.flush()
+        if let oplog { close(oplog.fileDescriptor) }
+        let lost = await sink.finish()
+        if snapshot {
+            StandardStream.output.write(session.engine.snapshot(format: format))
+            StandardStream.output.flush()
+        }
+        throw failed || lost || session.errorCount > 0 ? ExitCode.failure : ExitCode.success
+    }
+
+    /// A stream writing to `path`, created or truncated.
+    private static func openForWriting(_ path: String) throws -> StandardStream {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else {
+            StandardStream.error.writeLine("error: cannot write '\(path)': \(String(cString: strerror(errno)))")
+            throw ExitCode(2)
+        }
+        return StandardStream(fileDescriptor: fd)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// `focal run` and `focal test`, through the built binary (`$FOCAL_BIN`, or `focal` next to the test bundle).
+@Suite struct CommandLineTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// What a finished `focal` process left.
+    struct Finished {
+        var status: Int32
+        var output: String
+        var error: String
+        var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast() }
+    }
+
+    /// Runs `focal` with `arguments` in `directory` (the repository by default), killing it after 60 seconds.
+    func focal(_ arguments: [String], in directory: String = root) throws -> Finished {
+        let binary = ProcessInfo.processInfo.environment["FOCAL_BIN"]
+            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("focal").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let files = try TemporaryDirectory(files: ["out": "", "err": ""])
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: files.path + "/out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: files.path + "/err"))
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning {
+            if Date() > deadline { process.terminate() }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return Finished(
+            status: process.terminationStatus,
+            output: try String(contentsOfFile: files.path + "/out", encoding: .utf8),
+            error: try String(contentsOfFile: files.path + "/err", encoding: .utf8))
+    }
+
+    @Test func runPrintsWhatReplayingItsOpLogPrints() throws {
+        let directory = try TemporaryDirectory(files: [:])
+        let log = directory.path + "/session.oplog"
+        let run = try focal(["run", "--tasks", "tasks", "--emit-oplog", log, "Examples/scenarios/master-detail.yaml"])
+        #expect(run.status == 0)
+        #expect(run.error.hasPrefix("<snapshot>"), "the journey's snapshot step")
+        #expect(run.error.contains(#"<node name="detail" "#))
+        #expect(run.lines.count == 10)
+        #expect(run.lines.first == #"{"event":"row_exposed","row":0,"title":"Apples"}"#)
+        let replay = try focal(["replay", "--tasks", "tasks", log])
+        #expect(replay.status == 0)
+        #expect(replay.output == run.output)
+    }
+
+    @Test func runPrintsTheFinalSnapshot() throws {
+        let run = try focal(["run", "--tasks", "tasks", "--snapshot", "--format", "json", "Examples/scenarios/master-detail.yaml"])
+        #expect(run.status == 0)
+        let snapshot = try #require(run.lines.last)
+        #expect(snapshot.hasPrefix(#"{"root":"#))
+        #expect(snapshot.contains(#""name":"tableView""#))
+        #expect(run.lines.dropLast().allSatisfy { $0.hasPrefix(#"{"event":"#) })
+    }
+
+    @Test func runNamesTheFileAndStepThatFailed() throws {
+        let directory = try TemporaryDirectory(files: ["s.yaml": """
+            app: {root: home, screens: {home: {views: [{button: {id: go, title: Go}}]}}}
+            journey:
+              - launch
+              - tap: stop
+            """])
+        let run = try focal(["run", "--tasks", "tasks", directory.path + "/s.yaml"])
+        #expect(run.status == 1)
+        #expect(run.error == "error: \(directory.path)/s.yaml:4:5: step 2 (tap): no view on screen has the identifier 'stop'; expected 'go'\n")
+    }
+
+    @Test func runRejectsUnreadableScenarios() throws {
+        let directory = try TemporaryDirectory(files: ["bad.yaml": "app: [\n"])
+        let run = try focal(["run", "--tasks", "tasks", directory.path + "/bad.yaml"])
+        #expect(run.status == 2)
+        #expect(run.error.hasPrefix("error: \(directory.path)/bad.yaml:"))
+        #expect(run.output.isEmpty)
+    }
+
+    @Test func testRunsTheExampleScenarios() throws {
+        let test = try focal(["test", "Examples/scenarios"])
+        #expect(test.status == 0, "\(test.output)\(test.error)")
+        #expect(test.lines.last == "5 passed, 0 failed")
+        #expect(test.lines.contains("PASS Examples/scenarios/master-detail.yaml (10 results)"))
+    }
+
+    @Test func testReportsFailuresWithADiffAndExitsWithOne() throws {
+        let directory = try TemporaryDirectory(files: [
+            "tasks/index.js": "match('button/touch-up-inside', node => ({ tapped: node.nodeName }));",
+            "good.yaml": scenarioFile(expect: "[{tapped: button}]"),
+            "wrong.yaml": scenarioFile(expect: "[{tapped: knob}]"),
+            "none.yaml": scenarioFile(expect: nil),
+            "notes.yaml": "just: some yaml",
+        ])
+        let test = try focal(["test"], in: directory.path)
+        #expect(test.status == 1)
+        #expect(test.lines == [
+            "PASS ./good.yaml (1 result)",
+            "SKIP ./none.yaml (no 'expect:')",
+            "FAIL ./wrong.yaml",
+            "    --- expected",
+            "    +++ actual",
+            #"    - {"tapped":"knob"}"#,
+            #"    + {"tapped":"button"}"#,
+            "1 passed, 1 failed",
+        ])
+    }
+
+    @Test func testTakesTheTasksDirectoryFromTheCommandLine() throws {
+        let directory = try TemporaryDirectory(files: [
+            "other/index.js": "match('button/touch-up-inside', node => ({ tapped: 'other' }));",
+            "s.json": #"{"app": {"root": "home", "screens": {"home": {"views": [{"button": {"id": "go", "analyzer": "button"}}]}}}, "journey": ["launch", {"tap": "go"}], "expect": [{"tapped": "other"}]}"#,
+        ])
+        let test = try focal(["test", "--tasks", directory.path + "/other", directory.path + "/s.json"])
+        #expect(test.status == 0, "\(test.output)\(test.error)")
+        #expect(test.lines.last == "1 passed, 0 failed")
+        let missing = try focal(["test", directory.path + "/s.json"])
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("the scenario names no tasks directory; add 'tasks:' or pass --tasks"))
+    }
+
+    @Test func testFailsWhenThereIsNothingToTest() throws {
+        let directory = try TemporaryDirectory(files: ["readme.md": "journey"])
+        let test = try focal(["test", directory.path])
+        #expect(test.status == 1)
+        #expect(test.lines == ["0 passed, 0 failed"])
+        #expect(test.error == "error: no scenario with 'expect:' was found\n")
+        let missing = try focal(["test", directory.path + "/nope"])
+        #expect(missing.status == 2)
+    }
+
+    /// A scenario whose journey taps a button named `button`, with tasks in `tasks/`.
+    func scenarioFile(expect: String?) -> String {
+        """
+        tasks: tasks
+        app: {root: home, screens: {home: {views: [{button: {id: go, title: Go, analyzer: button}}]}}}
+        journey: [launch, {tap: go}]
+        \(expect.map { "expect: \($0)" } ?? "")
+        """
+    }
+}

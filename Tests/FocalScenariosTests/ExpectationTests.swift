@@ -1,0 +1,48 @@
+import FocalJSON
+import FocalScenarios
+import Testing
+
+@Suite struct ExpectationTests {
+    @Test func exactExpectationsCompareOrderedJSONValues() {
+        let expectation = Expectation.exactly([["a": 1, "b": "x"], ["c": true]])
+        #expect(expectation.check([["b": "x", "a": 1], ["c": true]]).isMet, "member order does not matter")
+        #expect(!expectation.check([["c": true], ["b": "x", "a": 1]]).isMet, "result order does")
+        #expect(!expectation.check([["a": "1", "b": "x"], ["c": true]]).isMet, "1 and \"1\" differ")
+        #expect(!expectation.check([["a": 1, "b": "x"]]).isMet)
+        #expect(expectation.check([["a": 1, "b": "x"], ["c": true]]).report.isEmpty)
+    }
+
+    @Test func exactFailuresShowALineDiff() {
+        let expectation = Expectation.exactly([["n": 1], ["n": 2], ["n": 3], ["n": 4]])
+        let check = expectation.check([["n": 1], ["n": 5], ["n": 3], ["n": 4], ["n": 6]])
+        #expect(check.report == [
+            "--- expected", "+++ actual",
+            #"  {"n":1}"#, #"- {"n":2}"#, #"+ {"n":5}"#, #"  {"n":3}"#, #"  {"n":4}"#, #"+ {"n":6}"#,
+        ])
+    }
+
+    @Test func aMissingResultIsOneLine() {
+        let check = Expectation.exactly(["a", "b", "c"]).check(["a", "c"])
+        #expect(check.report == ["--- expected", "+++ actual", #"  "a""#, #"- "b""#, #"  "c""#])
+    }
+
+    @Test func containsIgnoresOrderAndOtherResults() {
+        let expectation = Expectation.contains([["n": 2], ["n": 1]])
+        #expect(expectation.check([["n": 1], ["n": 9], ["n": 2]]).isMet)
+        #expect(!expectation.check([["n": 1]]).isMet)
+    }
+
+    @Test func containsCountsRepeatedValues() {
+        let expectation = Expectation.contains(["x", "x"])
+        #expect(!expectation.check(["x"]).isMet)
+        #expect(expectation.check(["x", "y", "x"]).isMet)
+    }
+
+    @Test func containsFailuresListWhatIsMissingAndWhatWasProduced() {
+        let check = Expectation.contains([["n": 1], ["n": 2]]).check([["n": 2], ["n": 3]])
+        #expect(check.report == [
+            "1 expected result is missing:", #"- {"n":1}"#, "the journey produced:", #"  {"n":2}"#, #"  {"n":3}"#,
+        ])
+        #expect(Expectation.contains(["x"]).check([]).report.last == "the journey produced no result")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import FocalScenarios
+import Testing
+
+/// Every problem in a scenario file is reported with the file, the line and column, the step, and what was
+/// expected.
+@Suite struct ScenarioErrorTests {
+    let app = """
+        app:
+          root: {navigation: home}
+          screens:
+            home:
+              views:
+                - button: {title: Go, id: go, on-tap: {push: detail}}
+            detail: {}
+        """
+
+    @Test func namesFileLineAndColumnOfInvalidYAML() throws {
+        let error = try #require(parseError("app: [unclosed\njourney: x\n", file: "bad.yaml"))
+        #expect(error.file == "bad.yaml")
+        #expect(error.line != nil)
+        #expect(error.description.hasPrefix("bad.yaml:"))
+        #expect(error.message.contains("invalid YAML"))
+    }
+
+    @Test func namesInvalidJSONAsJSON() throws {
+        let error = try #require(parseError(#"{"app": [1,}"#, file: "s.json"))
+        #expect(error.line == 1)
+        #expect(error.message.hasPrefix("invalid JSON: "))
+    }
+
+    @Test func rejectsDuplicateKeys() throws {
+        let error = try #require(parseError("name: a\nname: b\n" + app + "\njourney: [launch]"))
+        #expect(error.message.contains("'name' appears twice"))
+    }
+
+    @Test func rejectsAnEmptyFile() throws {
+        let error = try #require(parseError("", file: "empty.yaml"))
+        #expect(error.description == "empty.yaml: the file is empty; expected a scenario with 'app' and 'journey'")
+    }
+
+    @Test func namesUnknownKeysAndTheAllowedOnes() throws {
+        let error = try #require(parseError(app + "\njourney: [launch]\nexpected: []"))
+        #expect(error.line == 9)
+        #expect(error.column == 1)
+        #expect(error.message.hasPrefix("unknown key 'expected' in a scenario; expected 'name', 'tasks'"))
+        #expect(error.message.contains("'expect'"))
+    }
+
+    @Test func namesMissingKeys() throws {
+        let error = try #require(parseError("journey: [launch]"))
+        #expect(error.message == "a scenario needs 'app'")
+    }
+
+    @Test func namesUnknownScreensWithTheKnownOnes() throws {
+        let text = app.replacingOccurrences(of: "push: detail", with: "push: details") + "\njourney: [launch]"
+        let error = try #require(parseError(text))
+        #expect(error.line == 6)
+        #expect(error.message == "there is no screen named 'details'; expected 'detail' or 'home'")
+    }
+
+    @Test func namesUnknownViewKinds() throws {
+        let text = app.replacingOccurrences(of: "- button:", with: "- buton:") + "\njourney: [launch]"
+        let error = try #require(parseError(text))
+        #expect(error.line == 6)
+        #expect(error.message.hasPrefix("unknown view kind 'buton'; expected 'view', 'label', 'button'"))
+    }
+
+    @Test func namesKeysThatDoNotBelongToTheViewKind() throws {
+        let text = app.replacingOccurrences(of: "title: Go", with: "text: Go") + "\njourney: [launch]"
+        let error = try #require(parseError(text))
+        #expect(error.message.hasPrefix("unknown key 'text' in a button"))
+    }
+
+    @Test func namesValuesOfTheWrongType() throws {
+        let text = app.replacingOccurrences(of: "title: Go,", with: "title: Go, hidden: maybe,") + "\njourney: [launch]"
+        let error = try #require(parseError(text))
+        #expect(error.message == "'hidden' must be true or false, not the text 'maybe'")
+    }
+
+    @Test func requiresAnAnalyzerForValues() throws {
+        let text = app.replacingOccurrences(of: "title: Go,", with: "title: Go, values: {a: 1},") + "\njourney: [launch]"
+        let error = try #require(parseError(text))
+        #expect(error.message == "'values' needs an 'analyzer' to report to")
+    }
+
+    @Test func namesTheStepOfAnUnknownStepKind() throws {
+        let error = try #require(parseError(app + "\njourney:\n  - launch\n  - tapp: go"))
+        #expect(error.line == 10)
+        #expect(error.message.hasPrefix("step 2: unknown step 'tapp'; expected 'launch', 'tap'"))
+    }
+
+    @Test func namesTheStepOfABadArgument() throws {
+        let error = try #require(parseError(app + "\njourney:\n  - launch\n  - wait: soon"))
+        #expect(error.step == StepLabel(number: 2, kind: "wait"))
+        #expect(error.line == 10)
+        #expect(error.description == "test.yaml:10:11: step 2 (wait): 'wait' must be a whole number, not the text 'soon'")
+    }
+
+    @Test func namesMissingAndConflictingStepKeys() throws {
+        let missing = try #require(parseError(app + "\njourney:\n  - launch\n  - scroll: {in: list}"))
+        #expect(missing.description.contains("step 2 (scroll): 'scroll' needs 'to-row', 'to-item' or 'by'"))
+        let both = try #require(parseError(app + "\njourney:\n  - launch\n  - select: {row: 1, item: 2}"))
+        #expect(both.message == "'select' takes only one of 'row' or 'item'")
+        let noArgument = try #require(parseError(app + "\njourney:\n  - launch\n  - tap"))
+        #expect(noArgument.message == "'tap' needs an argument, as in '- tap: …'")
+        let extra = try #require(parseError(app + "\njourney:\n  - launch\n  - back: 2"))
+        #expect(extra.message == "'back' takes no argument; write '- back'")
+    }
+
+    @Test func requiresLaunchFirstAndOnce() throws {
+        let late = try #require(parseError(app + "\njourney:\n  - tap: go\n  - launch"))
+        #expect(late.description.contains("step 1 (tap): the journey must start with '- launch'"))
+        let twice = try #require(parseError(app + "\njourney:\n  - launch\n  - launch"))
+        #expect(twice.description.contains("step 2 (launch): the app is launched once, by the first step"))
+        let empty = try #require(parseError(app + "\njourney: []"))
+        #expect(empty.message == "'journey' needs at least the step '- launch'")
+    }
+
+    @Test func namesUnreadableFiles() throws {
+        #expect(throws: ScenarioError.self) { try Scenario.load(contentsOf: "/nonexistent/scenario.yaml") }
+        do {
+            _ = try Scenario.load(contentsOf: "/nonexistent/scenario.yaml")
+        } catch {
+            #expect(error.description.hasPrefix("/nonexistent/scenario.yaml: cannot read the file"))
+        }
+    }
+}
