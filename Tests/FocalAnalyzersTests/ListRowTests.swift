@@ -162,6 +162,15 @@ private func events(on id: NodeID?, in harness: Harness) -> [String] {
         #expect(app.harness.recorder.paths.contains("/master/tableView/cell/detail"))
     }
 
+    @Test func userDeselectionRecordsDidDeselect() throws {
+        let (harness, master) = showTable(Rows(count: 20))
+        master.table.allowsMultipleSelection = true
+        try harness.user.selectItem(at: IndexPath(row: 1, section: 0), in: master.table)
+        harness.takeTrail()
+        try harness.user.selectItem(at: IndexPath(row: 1, section: 0), in: master.table)
+        #expect(harness.takeTrail() == ["/master/tableView/cell did-deselect"])
+    }
+
     @Test func rowsThatLeftTheScreenLongAgoAreDropped() throws {
         let configuration = AnalyticsConfiguration(retainedRowLimit: 10)
         let (harness, master) = showTable(Rows(count: 500), configuration: configuration)
