@@ -37,6 +37,23 @@ import Testing
         #expect(diagnostics.first?.analyzer == "orphan")
     }
 
+    @Test func enablingAParentAfterItsChildrenReleasesTheirEvents() throws {
+        let rows = Rows(count: 3)
+        let table = TableView(frame: Rect(x: 0, y: 0, width: 390, height: 200))
+        var screen: NamedController!
+        let harness = Harness { session in
+            screen = NamedController(session: session, name: "screen")
+            rows.attach(to: table, session: session)
+            screen.view.addSubview(table)
+            return screen
+        }
+        #expect(harness.takeTrail() == ["/screen ana-appeared"])
+        screen.analyzer.setSubAnalyzer(harness.session.analyzer(for: table), for: "list")
+        let trail = harness.takeTrail()
+        #expect(trail.filter { $0 == "/screen/list/cell ana-appeared" }.count == 3)
+        #expect(trail.filter { $0 == "/screen/list/cell/title ana-appeared" }.count == 3)
+    }
+
     @Test func eventsBeforeEnablingWaitForIt() {
         let harness = Harness { _ in ViewController() }
         let view = View()

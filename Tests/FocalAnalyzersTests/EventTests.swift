@@ -1,5 +1,6 @@
 import FocalAnalyzers
 import FocalJSON
+import FocalOpLog
 import FocalSimulator
 import Testing
 
@@ -45,6 +46,18 @@ private final class FormController: NamedController {
         ])
     }
 
+    @Test func theRecordedControlEventsCanBeChosen() throws {
+        var form: FormController!
+        let configuration = AnalyticsConfiguration(recordedControlEvents: [.touchDown, .valueChanged])
+        let harness = Harness(configuration: configuration) { session in
+            form = FormController(session: session)
+            return form
+        }
+        harness.takeTrail()
+        try harness.user.tap(form.toggle)
+        #expect(harness.takeTrail() == ["/form/toggle touch-down", "/form/toggle value-changed"])
+    }
+
     @Test func textEditingAndFirstResponderEventsAreRecorded() throws {
         let (harness, form) = showForm()
         try harness.user.tap(form.field)
@@ -79,5 +92,11 @@ private final class FormController: NamedController {
         let (harness, _) = showForm()
         harness.session.root.record("launch")
         #expect(harness.takeTrail() == [" launch"])
+    }
+
+    @Test func aSnapshotCanBeRequested() {
+        let (harness, _) = showForm()
+        harness.session.requestSnapshot(format: .json)
+        #expect(harness.recorder.ops.last == .snapshot(.json))
     }
 }

@@ -150,6 +150,27 @@ private func events(on id: NodeID?, in harness: Harness) -> [String] {
         #expect(events(on: rowID("item1", in: harness), in: harness).last == "did-select")
     }
 
+    @Test func aRowWithAScreenOpenedFromItIsNotDropped() throws {
+        let app = MasterDetail(configuration: AnalyticsConfiguration(retainedRowLimit: 2))
+        let table = app.master.table
+        try app.harness.user.selectItem(at: IndexPath(row: 0, section: 0), in: table)
+        let row0 = try #require(rowID("item0", in: app.harness))
+        // The table scrolls under the detail screen (cells stay displayed under a pushed screen).
+        table.contentOffset = Point(x: 0, y: 15 * 44)
+        #expect(!app.harness.recorder.deregistrations.contains(row0))
+        #expect(app.harness.recorder.deregistrations.contains(try #require(rowID("item1", in: app.harness))))
+        #expect(app.harness.recorder.paths.contains("/master/tableView/cell/detail"))
+    }
+
+    @Test func userDeselectionRecordsDidDeselect() throws {
+        let (harness, master) = showTable(Rows(count: 20))
+        master.table.allowsMultipleSelection = true
+        try harness.user.selectItem(at: IndexPath(row: 1, section: 0), in: master.table)
+        harness.takeTrail()
+        try harness.user.selectItem(at: IndexPath(row: 1, section: 0), in: master.table)
+        #expect(harness.takeTrail() == ["/master/tableView/cell did-deselect"])
+    }
+
     @Test func rowsThatLeftTheScreenLongAgoAreDropped() throws {
         let configuration = AnalyticsConfiguration(retainedRowLimit: 10)
         let (harness, master) = showTable(Rows(count: 500), configuration: configuration)

@@ -10,6 +10,11 @@ extension Analyzer {
     @discardableResult
     func resolve() -> NodeID? {
         guard let session, let placement else { return nil }
+        session.resolutionDepth += 1
+        defer {
+            session.resolutionDepth -= 1
+            if session.resolutionDepth == 0 { session.retryWaitingAnalyzers() }
+        }
         let id: NodeID?
         switch placement {
         case .root:

@@ -131,12 +131,12 @@ public final class Analyzer {
             unbind()
             placement = newPlacement
         }
-        if let object, ownHook == nil {
-            ownHook = Hook(target: object, analyzer: self, importsVisibility: true)
-        }
         if let list = object as? ListView {
             listTracker = listTracker ?? ListTracker(list: list, analyzer: self)
             listTracker?.startObserving()
+        }
+        if let object, ownHook == nil {
+            ownHook = Hook(target: object, analyzer: self, importsVisibility: true)
         }
         refreshSubAnalyzers()
         resolve()
@@ -150,8 +150,12 @@ public final class Analyzer {
         let time = session.now
         if let id = resolve() {
             session.record(event, properties: properties, time: time, on: id)
-        } else if let dropped = pending.append(PendingEvent(name: event, properties: properties, time: time), limit: session.configuration.pendingEventLimit) {
-            session.reportDroppedEvent(dropped.name, analyzer: displayName)
+        } else {
+            session.noteWaiting(self)
+            let event = PendingEvent(name: event, properties: properties, time: time)
+            if let dropped = pending.append(event, limit: session.configuration.pendingEventLimit) {
+                session.reportDroppedEvent(dropped.name, analyzer: displayName)
+            }
         }
     }
 

@@ -6,9 +6,10 @@ import FocalSimulator
 /// The walk follows the iOS original (anna.md §3.3–3.4), with its parent priority fixed:
 /// - a cell never finds a parent this way (its list places it);
 /// - a view controller goes to its own container first: the controller below it in its navigation stack, or
-///   its tab bar controller; then, when it has no container, the controller that presented it; otherwise its
-///   responder chain. (The original preferred presenter, then tab bar, then navigation, so a controller pushed
-///   inside a navigation controller inside a tab bar skipped its own stack.)
+///   its tab bar controller; then, when it has no container, the controller that presented it, descending to
+///   what the user saw there (the top of a navigation stack, the selected tab); otherwise its responder chain.
+///   (The original preferred presenter, then tab bar, then navigation, so a controller pushed inside a
+///   navigation controller inside a tab bar skipped its own stack.)
 /// - any other object goes to its next responder.
 ///
 /// Reaching a controller through such a *logical* link (stack, tab bar, presentation) follows focus: if that

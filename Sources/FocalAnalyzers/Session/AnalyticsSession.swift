@@ -36,6 +36,12 @@ public final class AnalyticsSession {
     private var nextOwner = rootOwner + 1
     let nodes = NodeMirror()
     let focus = FocusTracker()
+    /// The analyzers holding events for a node they could not register yet.
+    private var waiting: [Weak<Analyzer>] = []
+    private var isRetryingWaiting = false
+    private var hasRegisteredSinceRetry = false
+    /// How many ``Analyzer/resolve()`` calls are running (they nest, from a node up to its ancestors).
+    var resolutionDepth = 0
 
     /// The analyzer of the root node. Events recorded on it are not lost: it registers itself when needed.
     public private(set) lazy var root = Analyzer(session: self, owner: Self.rootOwner, object: nil, placement: .root)
@@ -90,6 +96,37 @@ public final class AnalyticsSession {
         registration.time = now
         nodes.insert(registration.node, parent: registration.parent, isStandalone: isStandalone)
         sink(.register(registration))
+        hasRegisteredSinceRetry = true
+    }
+
+    /// Notes that `analyzer` holds events for a node it could not register yet.
+    func noteWaiting(_ analyzer: Analyzer) {
+        guard !waiting.contains(where: { $0.object === analyzer }) else { return }
+        waiting.append(Weak(analyzer))
+    }
+
+    /// After nodes were registered, registers the nodes of the waiting analyzers that can register now,
+    /// recording their events, until no more can (so that events are not stranded when a parent is enabled
+    /// after its children). Called when the outermost resolution ends, once every binding is in place.
+    func retryWaitingAnalyzers() {
+        guard hasRegisteredSinceRetry, !isRetryingWaiting, !waiting.isEmpty else { return }
+        hasRegisteredSinceRetry = false
+        isRetryingWaiting = true
+        defer { isRetryingWaiting = false }
+        var progressed = true
+        while progressed {
+            progressed = false
+            let candidates = waiting
+            waiting = []
+            for candidate in candidates {
+                guard let analyzer = candidate.object, analyzer.pendingEventCount > 0 else { continue }
+                if analyzer.resolve() != nil {
+                    progressed = true
+                } else {
+                    waiting.append(candidate)
+                }
+            }
+        }
     }
 
     /// Records an event that happened at `time`.

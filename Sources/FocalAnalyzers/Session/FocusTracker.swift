@@ -32,8 +32,9 @@ final class FocusTracker {
         marked = []
     }
 
-    /// Clears the marks at the end of the current run-loop turn: the first pass runs after the work already
-    /// scheduled for now, and lets the work that work scheduled run before the marks go.
+    /// Clears the marks at the end of the current run-loop turn. The expiry is queued when the mark is set and
+    /// queued again when it first runs, so that the work the app schedules for "now" while handling the action
+    /// (after the mark was set) runs before the marks go.
     private func scheduleExpiry(on clock: VirtualClock) {
         guard !isExpiryScheduled else { return }
         isExpiryScheduled = true
