@@ -137,6 +137,10 @@ func chain(_ names: [String], from firstID: Int64, under parent: NodeID) -> [Op]
     return ops
 }
 
+/// A busy loop that only the time limit can stop in time. It ends by itself after ten
+/// seconds, so a time limit that fails makes a test fail instead of hanging it.
+let spinForever = "for (const end = Date.now() + 10000; Date.now() < end;) {}"
+
 /// The root used by most tests: id 1, named `__root__`.
 let root: NodeID = 1
 let registerRoot = register(root, under: nil, "__root__")

@@ -136,7 +136,7 @@ struct TaskLoadingTests {
     func fileTimeout() throws {
         let harness = try EngineHarness([
             "index.js": "match('ev', () => 'index');",
-            "Spin.js": "match('ev', () => 'spin registered first');\nwhile (true) {}\n",
+            "Spin.js": "match('ev', () => 'spin registered first');\n\(spinForever)\n",
         ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot, register(2, under: root, "n", namespace: "Spin"))
         let error = try #require(harness.takeErrors().first)
@@ -148,7 +148,7 @@ struct TaskLoadingTests {
     @Test("a promise job that a task file schedules and that loops forever is terminated and reported")
     func filePromiseJobTimeout() throws {
         let harness = try EngineHarness([
-            "index.js": "Promise.resolve().then(() => { while (true) {} });\nmatch('ev', () => 'after');",
+            "index.js": "Promise.resolve().then(() => { \(spinForever) });\nmatch('ev', () => 'after');",
         ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot)
         let errors = harness.takeErrors()

@@ -9,7 +9,7 @@ struct TaskResultTests {
     static let mixedTasks = """
         match('ev', () => { throw new Error('first failure'); });
         match('ev', () => 'ok-1');
-        match('ev', () => { while (true) {} });
+        match('ev', () => { \(spinForever) });
         match('ev', () => () => 'a function');
         match('ev', () => { const a = {}; a.self = a; return a; });
         match('ev', () => undefined);
@@ -50,7 +50,7 @@ struct TaskResultTests {
     @Test("a result whose serialization runs forever (a getter, toJSON) times out and is reported")
     func serializationTimeout() throws {
         let harness = try EngineHarness([
-            "index.js": "match('ev', () => ({ get x() { while (true) {} } }));\nmatch('ev', () => ({ toJSON() { while (true) {} } }));\nmatch('ev', () => 'after');",
+            "index.js": "match('ev', () => ({ get x() { \(spinForever) } }));\nmatch('ev', () => ({ toJSON() { \(spinForever) } }));\nmatch('ev', () => 'after');",
         ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot)
         #expect(harness.fire(root) == ["after"])
@@ -62,7 +62,7 @@ struct TaskResultTests {
     @Test("a promise job that loops forever is terminated and reported; every result stays JSON")
     func promiseJobTimeout() throws {
         let harness = try EngineHarness([
-            "index.js": "match('ev', () => { Promise.resolve().then(() => { while (true) {} }); return 'scheduled'; });\nmatch('ev', () => 'after');",
+            "index.js": "match('ev', () => { Promise.resolve().then(() => { \(spinForever) }); return 'scheduled'; });\nmatch('ev', () => 'after');",
         ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot, record(root, "ev"))
         let results = harness.observer.results.map(\.json)
