@@ -72,6 +72,15 @@ struct SnapshotCommandTests {
         }
     }
 
+    @Test("errors while replaying are reported and exit 1, and the snapshot is still printed")
+    func errorsStillSnapshot() throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('row/ev', () => { throw new Error('no'); });"])
+        let run = try runFocal(["snapshot", "--tasks", workspace.tasks], input: log(Self.lines + ["garbage"]))
+        #expect(run.status == 1, "\(run)")
+        #expect(run.errorLines.count == 2)
+        #expect(SnapshotNodeCounter.count(run.stdout)?.ids == ["1", "2", "3/0"])
+    }
+
     @Test("an unknown format cannot start")
     func badFormat() throws {
         let workspace = try Workspace()
