@@ -35,7 +35,7 @@ final class NodeBinding {
     nonisolated(unsafe) static let globalClass: JSClassRef = {
         var definition = kJSClassDefinitionEmpty
         definition.className = UnsafePointer(strdup("global"))
-        return JSClassCreate(&definition)
+        return JSRuntime.makeClass(&definition)
     }()
 
     /// A handle on the node at `index`.
@@ -211,6 +211,6 @@ final class NodeBinding {
         definition.staticValues = UnsafePointer(staticValues)
         definition.staticFunctions = UnsafePointer(staticFunctions)
         definition.finalize = finalize
-        return JSClassCreate(&definition)
+        return JSRuntime.makeClass(&definition)
     }
 }

@@ -59,6 +59,6 @@ final class HostFunctionBox {
             guard let object, let raw = JSObjectGetPrivate(object) else { return }
             Unmanaged<HostFunctionBox>.fromOpaque(raw).release()
         }
-        return JSClassCreate(&definition)
+        return JSRuntime.makeClass(&definition)
     }()
 }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CJavaScriptCore
 import FocalJSON
 import Synchronization
@@ -33,10 +38,40 @@ public final class JSRuntime {
     ///   - globalObjectClass: an optional class for the global object, so host code can
     ///     keep private data on it (see `JSObjectGetPrivate`).
     public init(timeLimit: Duration = .seconds(1), globalObjectClass: JSClassRef? = nil) {
+        _ = Self.processSetup
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, globalObjectClass)
         self.timeLimit = timeLimit
         applyTimeLimit()
+    }
+
+    /// Options JavaScriptCore reads once, when the first virtual machine is created.
+    ///
+    /// The time limit interrupts running code through "VM traps". By default they are
+    /// delivered with a signal (SIGUSR1), which the threads of Swift's cooperative pool
+    /// (where actors such as ``Manager`` run) block: optimized code there could run far
+    /// past its limit or never stop. Polling traps are checked by the code itself and
+    /// work on every thread. A value already set in the environment wins.
+    private static let processSetup: Void = {
+        setenv("JSC_usePollingTraps", "true", 0)
+    }()
+
+    /// Lets JavaScriptCore interrupt this thread. Its time limit stops optimized code by
+    /// suspending the running thread with SIGUSR1, and the worker threads of Swift's
+    /// cooperative pool and of Dispatch start with that signal blocked: without this, a
+    /// runaway task on an actor could run far past its limit.
+    static func allowInterruption() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGUSR1)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    }
+
+    /// Creates a JavaScript class. Use this rather than `JSClassCreate`: JavaScriptCore
+    /// reads its options on its first call, and the runtime's options must come first.
+    public static func makeClass(_ definition: inout JSClassDefinition) -> JSClassRef {
+        _ = processSetup
+        return JSClassCreate(&definition)
     }
 
     deinit {
@@ -62,6 +97,7 @@ public final class JSRuntime {
     ///   - sourceURL: the name that stack traces and errors report for this code.
     ///   - startingLine: the line number of the first line of `source`.
     public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef {
+        Self.allowInterruption()
         terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
         let result = withJSString(source) { script in
@@ -88,6 +124,7 @@ public final class JSRuntime {
 
     /// Calls `function` with `arguments`.
     public func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?] = []) throws(ScriptError) -> JSValueRef {
+        Self.allowInterruption()
         terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
         let result = arguments.withUnsafeBufferPointer { args in

@@ -32,8 +32,10 @@ struct Focal: AsyncParsableCommand {
     /// reported while processing, 2 when the command could not start.
     static func main() async {
         LoggingSystem.bootstrap { _ in DiagnosticLogHandler() }
-        // One engine per process: keep JavaScriptCore's heap small and its footprint constant.
+        // One engine per process: keep JavaScriptCore's heap small and its footprint constant,
+        // and let the time limit stop optimized code on any thread (see JSRuntime).
         JSRuntime.setProcessMemoryBudget(bytes: 32 << 20)
+        setenv("JSC_usePollingTraps", "true", 0)
         signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
