@@ -174,17 +174,6 @@ final class NodeTree {
         return path
     }
 
-    /// The children of `index`, in registration order.
-    func children(of index: Int32) -> [Int32] {
-        var result: [Int32] = []
-        var child = self[index].firstChild
-        while child != NodeTree.none {
-            result.append(child)
-            child = self[child].nextSibling
-        }
-        return result
-    }
-
     /// Visits the subtree of `index` in document order without recursion: `enter` before
     /// a node's children, `exit` after them, with the node's depth below `index`.
     func walk(from index: Int32, enter: (Int32, Int) -> Void, exit: (Int32, Int) -> Void) {

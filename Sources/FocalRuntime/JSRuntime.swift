@@ -56,17 +56,6 @@ public final class JSRuntime {
         setenv("JSC_usePollingTraps", "true", 0)
     }()
 
-    /// Lets JavaScriptCore interrupt this thread. Its time limit stops optimized code by
-    /// suspending the running thread with SIGUSR1, and the worker threads of Swift's
-    /// cooperative pool and of Dispatch start with that signal blocked: without this, a
-    /// runaway task on an actor could run far past its limit.
-    static func allowInterruption() {
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGUSR1)
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-    }
-
     /// Creates a JavaScript class. Use this rather than `JSClassCreate`: JavaScriptCore
     /// reads its options on its first call, and the runtime's options must come first.
     public static func makeClass(_ definition: inout JSClassDefinition) -> JSClassRef {
@@ -97,7 +86,6 @@ public final class JSRuntime {
     ///   - sourceURL: the name that stack traces and errors report for this code.
     ///   - startingLine: the line number of the first line of `source`.
     public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef {
-        Self.allowInterruption()
         terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
         let result = withJSString(source) { script in
@@ -124,7 +112,6 @@ public final class JSRuntime {
 
     /// Calls `function` with `arguments`.
     public func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?] = []) throws(ScriptError) -> JSValueRef {
-        Self.allowInterruption()
         terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
         let result = arguments.withUnsafeBufferPointer { args in
