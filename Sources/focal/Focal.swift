@@ -12,7 +12,7 @@ import Logging
 struct Focal: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "focal",
-        abstract: "Headless UI analytics: replay op logs and scenarios through JavaScript tasks.",
+        abstract: "Headless UI analytics: replay op logs and scenarios through JavaScript tasks, and deliver the results.",
         discussion: """
             Focal keeps a tree of focus paths (/master/tableView/cell/detail) built from what a \
             UI does, and runs the tasks in a tasks directory whenever an event is recorded on \
@@ -24,6 +24,10 @@ struct Focal: AsyncParsableCommand {
               cat session.oplog | focal replay --tasks tasks --debug
               focal snapshot --tasks tasks --format json session.oplog
               focal check tasks
+              focal run --tasks tasks --snapshot Examples/scenarios/master-detail.yaml
+              focal test Examples/scenarios
+              focal replay --tasks tasks --deliver https://collector.example/v1/batch session.oplog
+              focal deliver --store .focal/outbox.sqlite --deliver https://collector.example/v1/batch
             """,
         subcommands: [ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self]
     )
