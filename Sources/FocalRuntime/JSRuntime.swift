@@ -330,5 +330,4 @@ final class PropertyNames {
     let sourceURL = InternedJSString("sourceURL")
     let line = InternedJSString("line")
     let column = InternedJSString("column")
-    let exports = InternedJSString("exports")
 }

@@ -1,13 +1,14 @@
 /// A small deterministic random number generator (SplitMix64), so that a receiver's
-/// random faults repeat for the same seed.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
+/// random faults (and the fuzz tests' input) repeat for the same seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    /// A generator whose sequence is fixed by `seed`.
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
