@@ -2,28 +2,31 @@ import FocalJSON
 import FocalOpLog
 import FocalRuntime
 
-/// The focus-path engine: a tree of named nodes, the tasks that watch it, and the
-/// JavaScript runtime that runs them.
+/// The focus-path engine: one JavaScript virtual machine hosting many sessions, each
+/// with its own tree of named nodes and its own tasks.
 ///
-/// An engine is **confined** to one thread or task at a time (it is not `Sendable`);
-/// ``Manager`` wraps one in an actor for concurrent use. Engines share nothing, so a
-/// server can run many in parallel.
+/// An engine is **confined** to one thread at a time (it is not `Sendable`);
+/// ``EnginePool`` runs engines on threads of their own for concurrent use. Engines share
+/// nothing, so a process can run many in parallel.
 ///
-/// Ops are applied with ``apply(_:line:)``. Results, errors and snapshots go to the
-/// ``observer`` synchronously, in order. Errors never stop the engine. Events on nodes
-/// that no task can match never enter JavaScript.
+/// Ops are applied with ``apply(_:session:line:)``. An op without a session belongs to
+/// the default session; every other session is created by its first op and released
+/// by an `end` op or ``endSession(_:)``. Sessions never see each other's nodes, ids or
+/// task state (a task file's top-level variables), but they share the compiled tasks,
+/// so a session costs little. Results, errors and snapshots go to the ``observer``
+/// synchronously, in order. Errors never stop the engine. Events on nodes that no task
+/// can match never enter JavaScript.
 public final class Engine {
     public let configuration: EngineConfiguration
     /// Receives results, errors and snapshots.
     public weak var observer: (any EngineObserver)?
 
     let runtime: JSRuntime
-    let tree = NodeTree()
-    let library: TaskLibrary
-    private let binding: NodeBinding
-    private var symbols = SymbolTable()
-    private var automaton: MatchAutomaton
-    private var currentLine: Int?
+    let scripts: TaskScripts
+    let binding: NodeBinding
+    let generations = GenerationSource()
+    private var defaultSession: SessionState?
+    private var sessions: [String: SessionState] = [:]
 
     /// Creates an engine for the tasks in `configuration.tasksDirectory`.
     /// - Throws: when the tasks directory does not exist.
@@ -32,190 +35,89 @@ public final class Engine {
         self.observer = observer
         runtime = JSRuntime(timeLimit: configuration.timeLimit, globalObjectClass: NodeBinding.globalClass)
         runtime.installConsole(logger: configuration.consoleLogger)
+        binding = NodeBinding(runtime: runtime)
         do throws(ScriptError) {
-            library = try TaskLibrary(runtime: runtime, tasksDirectory: configuration.tasksDirectory)
+            scripts = try TaskScripts(runtime: runtime)
+            // The default session exists from the start, so a missing tasks directory
+            // is reported here rather than at the first op.
+            defaultSession = try SessionState(id: nil, engine: self)
         } catch {
             throw EngineError(.taskFileFailed, error.message, script: error)
         }
-        binding = NodeBinding(runtime: runtime, tree: tree)
-        automaton = MatchAutomaton(tasks: [], symbols: &symbols)
-        library.report = { [unowned self] error in
-            var error = error
-            error.line = error.line ?? self.currentLine
-            self.report(error)
-        }
     }
 
-    /// The number of live nodes.
-    public var nodeCount: Int { tree.count }
+    /// The number of live nodes of the default session.
+    public var nodeCount: Int { defaultSession?.tree.count ?? 0 }
 
-    /// The number of loaded tasks.
-    public var taskCount: Int { library.tasks.count }
+    /// The number of tasks the default session loaded.
+    public var taskCount: Int { defaultSession?.library.tasks.count ?? 0 }
 
-    /// Applies one op. `line` is the op-log line it came from, for error messages.
-    public func apply(_ op: Op, line: Int? = nil) {
-        currentLine = line
-        defer { currentLine = nil }
-        switch op {
-        case .register(let registration): register(registration)
-        case .record(let recording): record(recording)
-        case .deregister(let deregistration): deregister(deregistration)
-        case .snapshot(let format): observer?.engine(self, didTakeSnapshot: snapshot(format: format), format: format)
+    /// The number of live sessions, the default one included once it has been used.
+    public var sessionCount: Int { sessions.count + (defaultSession == nil ? 0 : 1) }
+
+    /// Applies one op to `session` (the default session when `nil`). `line` is the
+    /// op-log line it came from, for error messages.
+    public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {
+        if case .end = op {
+            guard let session else { return }
+            guard sessions.removeValue(forKey: session) != nil else {
+                return reportUnknown(session, "cannot end session '\(session)': it has no live state", line: line)
+            }
+            return
         }
+        guard let state = state(of: session, line: line) else { return }
+        state.apply(op, line: line)
+    }
+
+    /// Applies one decoded op-log line.
+    public func apply(_ entry: OpLogEntry, line: Int? = nil) {
+        apply(entry.op, session: entry.session, line: line)
     }
 
     /// Decodes and applies one op-log line; a line that is not a valid op is reported.
     public func apply(line bytes: UnsafeRawBufferPointer, number: Int? = nil) {
         do throws(OpLogError) {
-            guard let op = try OpDecoder.decode(bytes) else { return }
-            apply(op, line: number)
+            guard let entry = try OpDecoder.decodeEntry(bytes) else { return }
+            apply(entry, line: number)
         } catch {
-            report(EngineError(.malformedOp, error.message, line: number))
+            observer?.engine(self, didReport: EngineError(.malformedOp, error.message, line: number))
         }
     }
 
-    // MARK: Ops
-
-    private func register(_ r: Registration) {
-        if configuration.debug, library.reloadIfChanged(line: currentLine) { rebuildAutomaton() }
-        guard !r.name.isEmpty, !r.name.contains("/") else {
-            return fail(.invalidOp, "invalid name '\(r.name)' for node \(r.node): a name must be non-empty and must not contain '/'")
-        }
-        var namespaceFile: String?
-        if let namespace = r.namespace {
-            switch TaskLibrary.file(forNamespace: namespace) {
-            case .success(let file): namespaceFile = file
-            case .failure(let error): return fail(error.kind, "node \(r.node): \(error.message)")
-            }
-        }
-        var parentIndex = NodeTree.none
-        if let parent = r.parent {
-            guard let found = tree.lookup(parent) else {
-                return fail(.invalidOp, "cannot register node \(r.node) ('\(r.name)'): its parent \(parent) is not registered")
-            }
-            parentIndex = found
-        }
-        let time = r.time ?? configuration.clock.now()
-        if let existing = tree.lookup(r.node) {
-            guard r.node.isKeyed else {
-                return fail(.invalidOp, "node \(r.node) ('\(r.name)') is already registered; an owned id can be registered only once")
-            }
-            guard reuse(existing, r, parentIndex) else { return }
-        } else {
-            if r.parent == nil, tree.root != NodeTree.none {
-                return fail(.invalidOp, "cannot register node \(r.node) ('\(r.name)') as a root: the root \(tree[tree.root].id) is already registered")
-            }
-            let symbol = symbols.symbol(for: r.name)
-            let state = parentIndex == NodeTree.none ? automaton.rootState : automaton.transition(from: tree[parentIndex].matchState, name: symbol)
-            let record = NodeTree.Record(
-                id: r.node, name: r.name, symbol: symbol, index: r.index, namespace: r.namespace,
-                attributes: r.attributes, createdAt: time, matchState: state)
-            _ = tree.insert(record, under: parentIndex)
-        }
-        var changed = false
-        if r.parent == nil { changed = library.loadOnce("index.js", line: currentLine) || changed }
-        if let namespaceFile { changed = library.loadOnce(namespaceFile, line: currentLine) || changed }
-        if changed { rebuildAutomaton() }
+    /// Releases `session` and everything it holds. Returns whether it was live.
+    @discardableResult
+    public func endSession(_ session: String) -> Bool {
+        sessions.removeValue(forKey: session) != nil
     }
 
-    /// Registers a keyed id again: the node keeps its state; its index and attributes are
-    /// updated, and a new parent or name moves it (its subtree follows).
-    private func reuse(_ index: Int32, _ r: Registration, _ parentIndex: Int32) -> Bool {
-        tree[index].index = r.index
-        if r.attributes != nil { tree[index].attributes = r.attributes }
-        let record = tree[index]
-        guard record.parent != parentIndex || record.name != r.name else { return true }
-        if parentIndex != NodeTree.none, tree.isAncestor(index, of: parentIndex) {
-            fail(.invalidOp, "cannot move node \(r.node) under \(r.parent.map(String.init(describing:)) ?? "nothing"): that is inside its own subtree")
-            return false
-        }
-        if parentIndex == NodeTree.none, tree.root != NodeTree.none, tree.root != index {
-            fail(.invalidOp, "cannot make node \(r.node) a root: the root \(tree[tree.root].id) is already registered")
-            return false
-        }
-        tree.unlink(index)
-        tree[index].name = r.name
-        tree[index].symbol = symbols.symbol(for: r.name)
-        tree.link(index, under: parentIndex)
-        recomputeStates(from: index)
-        return true
+    /// Whether `session` (the default session when `nil`) has live state.
+    public func hasSession(_ session: String?) -> Bool {
+        liveState(of: session) != nil
     }
 
-    private func record(_ r: Recording) {
-        guard let index = tree.lookup(r.node) else {
-            return fail(.invalidOp, "cannot record '\(r.event)' on node \(r.node): it is not registered")
-        }
-        guard !r.event.isEmpty else {
-            return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
-        }
-        let event = Event(name: r.event, properties: r.properties, time: r.time ?? configuration.clock.now())
-        tree[index].state.apply(event)
-        let state = tree[index].matchState
-        guard automaton.hasTasks(state) else { return }
-        let matching = automaton.tasks(in: state, event: r.event)
-        guard !matching.isEmpty else { return }
-        let node = binding.makeNode(index)
-        defer { binding.endDispatch() }
-        var path: String?
-        for taskIndex in matching {
-            let task = library.tasks[Int(taskIndex)]
-            guard let function = task.function.object else { continue }
-            let json: String?
-            do throws(ScriptError) {
-                json = runtime.string(try runtime.call(function, arguments: [node]))
-            } catch {
-                let what = error.isTimeout ? "timed out" : error.name == TaskLibrary.nonJSONErrorName ? "returned a value that is not JSON" : "threw"
-                taskFailed(task, what, r, error.name == TaskLibrary.nonJSONErrorName ? ScriptError(name: "TypeError", message: error.message) : error)
-                continue
-            }
-            guard let json else { continue }
-            if path == nil { path = tree.path(of: index) }
-            observer?.engine(self, didProduce: TaskResult(
-                json: json, event: r.event, path: path!, node: r.node, time: event.time, task: task.reference, line: currentLine))
+    /// The session's state if it is live; never creates one.
+    func liveState(of session: String?) -> SessionState? {
+        guard let session else { return defaultSession }
+        return sessions[session]
+    }
+
+    /// The session's state, created on first use.
+    func state(of session: String?, line: Int? = nil) -> SessionState? {
+        guard let session else { return defaultSession }
+        if let state = sessions[session] { return state }
+        do throws(ScriptError) {
+            let state = try SessionState(id: session, engine: self)
+            sessions[session] = state
+            return state
+        } catch {
+            reportUnknown(session, "cannot start session '\(session)': \(error.message)", line: line)
+            return nil
         }
     }
 
-    private func deregister(_ d: Deregistration) {
-        let targets = tree.nodes(withPrefix: d.node)
-        guard !targets.isEmpty else {
-            return fail(.invalidOp, "cannot deregister \(d.node): no node is registered with this id or an id that starts with it")
-        }
-        for target in targets { tree.removeSubtree(target) }
-    }
-
-    // MARK: Matching
-
-    /// Recompiles the patterns after the tasks changed and recomputes every node's state.
-    private func rebuildAutomaton() {
-        automaton = MatchAutomaton(tasks: library.tasks, symbols: &symbols)
-        if tree.root != NodeTree.none { recomputeStates(from: tree.root) }
-    }
-
-    private func recomputeStates(from index: Int32) {
-        tree.walk(from: index, enter: { node, _ in
-            let parent = self.tree[node].parent
-            self.tree[node].matchState = parent == NodeTree.none
-                ? self.automaton.rootState
-                : self.automaton.transition(from: self.tree[parent].matchState, name: self.tree[node].symbol)
-        }, exit: { _, _ in })
-    }
-
-    /// The patterns (with their tasks) that can fire on the node at `index`.
-    func taskPatterns(at index: Int32) -> [(pattern: Pattern, task: TaskReference)] {
-        automaton.patterns(in: tree[index].matchState).map { ($0.pattern, library.tasks[$0.taskIndex].reference) }
-    }
-
-    // MARK: Errors
-
-    private func taskFailed(_ task: Task, _ what: String, _ r: Recording, _ error: ScriptError) {
-        report(EngineError(.taskFailed, "\(task.reference) \(what) on '\(r.event)' at node \(r.node): \(error)", line: currentLine, script: error, task: task.reference))
-    }
-
-    private func fail(_ kind: EngineError.Kind, _ message: String) {
-        report(EngineError(kind, message, line: currentLine))
-    }
-
-    private func report(_ error: EngineError) {
+    private func reportUnknown(_ session: String, _ message: String, line: Int?) {
+        var error = EngineError(.invalidOp, message, line: line)
+        error.session = session
         observer?.engine(self, didReport: error)
     }
 }

@@ -22,6 +22,8 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
     public var script: ScriptError?
     /// The task, for task failures.
     public var task: TaskReference?
+    /// The session the op belonged to, or `nil` for the default session.
+    public var session: String?
 
     public init(_ kind: Kind, _ message: String, line: Int? = nil, script: ScriptError? = nil, task: TaskReference? = nil) {
         self.kind = kind
@@ -31,8 +33,11 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         self.task = task
     }
 
-    /// `line N: message` (or just the message when there is no line).
+    /// `line N, session 'ID': message`, naming what is known of the line and the session.
     public var description: String {
-        line.map { "line \($0): \(message)" } ?? message
+        var place: [String] = []
+        if let line { place.append("line \(line)") }
+        if let session { place.append("session '\(session)'") }
+        return place.isEmpty ? message : place.joined(separator: ", ") + ": " + message
     }
 }

@@ -6,10 +6,11 @@ public protocol EngineObserver: AnyObject {
     func engine(_ engine: Engine, didProduce result: TaskResult)
     /// Something went wrong; the engine went on with the next op.
     func engine(_ engine: Engine, didReport error: EngineError)
-    /// A `snapshot` op asked for the tree; `text` is the snapshot in `format`.
-    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat)
+    /// A `snapshot` op of `session` (`nil` for the default session) asked for its tree;
+    /// `text` is the snapshot in `format`.
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?)
 }
 
 extension EngineObserver {
-    public func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat) {}
+    public func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {}
 }

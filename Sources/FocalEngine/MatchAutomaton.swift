@@ -9,9 +9,13 @@
 /// Each node stores one *state*: the set of positions active at it. States are
 /// interned and their transitions cached, so registering a node costs one dictionary
 /// lookup and recording an event costs one more to find the tasks for its name — the
-/// lazily built deterministic automaton. The automaton is rebuilt whenever the set of
-/// tasks changes, and the engine then recomputes every live node's state.
-struct MatchAutomaton {
+/// lazily built deterministic automaton. A session gets a new automaton whenever its set
+/// of tasks changes, and then recomputes every live node's state. Sessions whose tasks
+/// have the same patterns share one automaton (see ``TaskScripts``).
+///
+/// Only names that appear in a pattern are interned; every other name is the same
+/// symbol, ``otherName``, so a session with unique names does not grow the automaton.
+final class MatchAutomaton {
     typealias State = Int32
 
     private struct CompiledPattern {
@@ -33,6 +37,9 @@ struct MatchAutomaton {
     }
 
     private static let wildcard: Int32 = -1
+    /// The symbol of every name that no pattern mentions.
+    static let otherName: Int32 = -2
+    private var symbols: [String: Int32] = [:]
 
     private var patterns: [CompiledPattern] = []
     private var positionPattern: [Int32] = []  // position → pattern
@@ -42,12 +49,18 @@ struct MatchAutomaton {
     private var stateIDs: [[Int32]: State] = [:]
     private(set) var rootState: State = 0
 
-    /// Compiles the patterns of `tasks` (in load order).
-    init(tasks: [Task], symbols: inout SymbolTable) {
-        for (taskIndex, task) in tasks.enumerated() {
-            for pattern in task.patterns {
+    /// Compiles `patterns`: for each task in load order, its patterns.
+    init(patterns taskPatterns: [[Pattern]]) {
+        for (taskIndex, taskPatterns) in taskPatterns.enumerated() {
+            for pattern in taskPatterns {
                 let first = Int32(positionPattern.count)
-                let segments = pattern.nodes.map { $0 == Pattern.wildcard ? Self.wildcard : symbols.symbol(for: $0) }
+                let segments = pattern.nodes.map { name -> Int32 in
+                    if name == Pattern.wildcard { return Self.wildcard }
+                    if let symbol = symbols[name] { return symbol }
+                    let symbol = Int32(symbols.count)
+                    symbols[name] = symbol
+                    return symbol
+                }
                 let index = Int32(patterns.count)
                 patterns.append(CompiledPattern(taskIndex: Int32(taskIndex), pattern: pattern, segments: segments, firstPosition: first))
                 positionPattern.append(contentsOf: repeatElement(index, count: segments.count + 1))
@@ -60,8 +73,18 @@ struct MatchAutomaton {
         rootState = intern(rootPositions)
     }
 
-    /// The state of a child named `name` (a symbol) of a node in `state`.
-    mutating func transition(from state: State, name: Int32) -> State {
+    /// The symbol of a node name: its own when a pattern mentions it, ``otherName`` otherwise.
+    func symbol(for name: String) -> Int32 {
+        symbols[name] ?? Self.otherName
+    }
+
+    /// The state of a child named `name` of a node in `state`.
+    func transition(from state: State, name: String) -> State {
+        transition(from: state, symbol: symbol(for: name))
+    }
+
+    /// The state of a child whose name has `symbol` of a node in `state`.
+    func transition(from state: State, symbol name: Int32) -> State {
         if let next = states[Int(state)].transitions[name] { return next }
         var next: [Int32] = []
         func advance(_ position: Int32) {
@@ -98,7 +121,7 @@ struct MatchAutomaton {
         states[Int(state)].finalPatterns.map { (Int(patterns[Int($0)].taskIndex), patterns[Int($0)].pattern) }
     }
 
-    private mutating func intern(_ positions: [Int32]) -> State {
+    private func intern(_ positions: [Int32]) -> State {
         if let id = stateIDs[positions] { return id }
         var finals: [Int32] = everywhere
         for position in positions {

@@ -18,16 +18,17 @@ import FocalRuntime
 /// they are the same event).
 final class NodeBinding {
     unowned let runtime: JSRuntime
-    unowned let tree: NodeTree
+    /// The tree of the session whose event is being dispatched. A node handle from
+    /// another session fails the generation check instead of reading this tree.
+    var tree = NodeTree(generations: GenerationSource())
     /// Event objects made during the current dispatch (protected until it ends), so a
     /// task sees one object per event.
     private var eventObjects: [(event: Event, object: JSObjectRef)] = []
     /// Attribute objects made during the current dispatch, one per event.
     private var attributeObjects: [(event: Event, object: JSValueRef)] = []
 
-    init(runtime: JSRuntime, tree: NodeTree) {
+    init(runtime: JSRuntime) {
         self.runtime = runtime
-        self.tree = tree
         JSObjectSetPrivate(runtime.globalObject, Unmanaged.passUnretained(self).toOpaque())
     }
 

@@ -6,16 +6,16 @@ import FocalOpLog
 /// Nodes live in one array and refer to each other by index, so the tree costs no
 /// reference counting and no recursion: a tree 100,000 levels deep is removed, walked
 /// and printed with explicit stacks. Children form a doubly linked list in
-/// registration order, so removing one of a million siblings is O(1). Keyed ids are
-/// also kept in a trie per owner, which finds "every id that starts with this id"
-/// without scanning.
+/// registration order, so removing one of a million siblings is O(1). Every proper
+/// prefix of a live keyed id indexes the nodes that extend it, so "every id that starts
+/// with this id" is found without scanning, and removing a keyed node costs one step per
+/// key (ids have at most ``OpLogLimits/keyCount`` keys).
 final class NodeTree {
     static let none: Int32 = -1
 
     struct Record {
         var id: NodeID
         var name: String
-        var symbol: Int32
         var index: Int?
         var namespace: String?
         var attributes: JSONObject?
@@ -34,11 +34,16 @@ final class NodeTree {
     private(set) var records: [Record] = []
     private var freeSlots: [Int32] = []
     private var ids: [NodeID: Int32] = [:]
-    /// For every id that a keyed id extends, how many live ids extend it.
-    private var extensions: [NodeID: Int] = [:]
-    /// The live keyed nodes of each owner.
-    private var keyedNodes: [Int64: Set<Int32>] = [:]
+    /// For every proper prefix of a live keyed id, the nodes whose ids extend it.
+    private var extensions: [NodeID: Set<Int32>] = [:]
     private(set) var root: Int32 = NodeTree.none
+    /// Where node generations come from: one source for every tree of an engine, so a
+    /// node handle kept by a task never reads a node of another session.
+    private let generations: GenerationSource
+
+    init(generations: GenerationSource) {
+        self.generations = generations
+    }
 
     /// The number of live nodes.
     var count: Int { ids.count }
@@ -59,20 +64,17 @@ final class NodeTree {
     /// Adds a node as the last child of `parent` (or as the root) and returns its index.
     func insert(_ record: Record, under parent: Int32) -> Int32 {
         var record = record
+        record.generation = generations.next()
         let index: Int32
         if let slot = freeSlots.popLast() {
             index = slot
-            record.generation = records[Int(slot)].generation &+ 1
             records[Int(slot)] = record
         } else {
             index = Int32(records.count)
             records.append(record)
         }
         ids[record.id] = index
-        if record.id.isKeyed {
-            record.id.forEachProperPrefix { extensions[$0, default: 0] += 1 }
-            keyedNodes[record.id.owner, default: []].insert(index)
-        }
+        record.id.forEachProperPrefix { extensions[$0, default: []].insert(index) }
         link(index, under: parent)
         return index
     }
@@ -110,11 +112,7 @@ final class NodeTree {
     func nodes(withPrefix id: NodeID) -> [Int32] {
         var found: [Int32] = []
         if let exact = ids[id] { found.append(exact) }
-        if extensions[id] != nil, let candidates = keyedNodes[id.owner] {
-            for candidate in candidates where records[Int(candidate)].id.keyCount > id.keyCount && records[Int(candidate)].id.hasPrefix(id) {
-                found.append(candidate)
-            }
-        }
+        if let extending = extensions[id] { found.append(contentsOf: extending) }
         return found
     }
 
@@ -133,15 +131,11 @@ final class NodeTree {
             }
             let id = self[current].id
             ids[id] = nil
-            if id.isKeyed {
-                id.forEachProperPrefix { prefix in
-                    if let count = extensions[prefix], count > 1 { extensions[prefix] = count - 1 } else { extensions[prefix] = nil }
-                }
-                keyedNodes[id.owner]?.remove(current)
-                if keyedNodes[id.owner]?.isEmpty == true { keyedNodes[id.owner] = nil }
+            id.forEachProperPrefix { prefix in
+                extensions[prefix]?.remove(current)
+                if extensions[prefix]?.isEmpty == true { extensions[prefix] = nil }
             }
-            let generation = self[current].generation
-            records[Int(current)] = Record(id: NodeID(owner: 0), name: "", symbol: 0, createdAt: 0, matchState: 0, generation: generation, isLive: false)
+            records[Int(current)] = Record(id: NodeID(owner: 0), name: "", createdAt: 0, matchState: 0, isLive: false)
             freeSlots.append(current)
             removed += 1
         }
@@ -191,5 +185,15 @@ final class NodeTree {
                 child = self[child].previousSibling
             }
         }
+    }
+}
+
+/// Hands out node generations, unique within an engine (they wrap after 2³² nodes).
+final class GenerationSource {
+    private var last: UInt32 = 0
+
+    func next() -> UInt32 {
+        last &+= 1
+        return last
     }
 }

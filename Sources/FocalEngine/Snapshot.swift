@@ -6,8 +6,20 @@ extension Engine {
     /// nested as the tree. Each node carries its name, id, index (when set), namespace,
     /// `createdAt`, attributes, visibility, the task patterns that can fire on it, its
     /// current values and its last ten events (name, properties, time). An empty tree is
-    /// `<snapshot/>` or `{"root":null}`.
-    public func snapshot(format: SnapshotFormat) -> String {
+    /// `<snapshot/>` or `{"root":null}`, as is the snapshot of a session that has no state.
+    public func snapshot(format: SnapshotFormat, session: String? = nil) -> String {
+        guard let state = liveState(of: session) else {
+            var writer = SnapshotWriter(format: format)
+            writer.begin()
+            writer.end()
+            return writer.text
+        }
+        return state.snapshot(format: format)
+    }
+}
+
+extension SessionState {
+    func snapshot(format: SnapshotFormat) -> String {
         var writer = SnapshotWriter(format: format)
         writer.begin()
         if tree.root != NodeTree.none {

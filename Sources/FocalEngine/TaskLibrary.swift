@@ -1,7 +1,11 @@
 import CJavaScriptCore
 import FocalRuntime
 
-/// The tasks loaded from a tasks directory, and the loading itself.
+/// The tasks one session loaded from the tasks directory, and the loading itself.
+///
+/// Every session evaluates the task files itself, so a task file's top-level variables
+/// belong to the session; the `match` function and the result wrapper are the engine's
+/// (see ``TaskScripts``).
 ///
 /// `index.js` and namespace files (`A.B` → `A/B.js`) are evaluated as CommonJS modules
 /// with a global `match` that exists only while a task file is being evaluated. A
@@ -11,6 +15,7 @@ import FocalRuntime
 final class TaskLibrary {
     let runtime: JSRuntime
     let modules: ModuleSystem
+    private let scripts: TaskScripts
     /// Tasks in load order.
     private(set) var tasks: [Task] = []
     /// Task files (relative to the tasks directory) in the order they were first asked for.
@@ -18,36 +23,17 @@ final class TaskLibrary {
     private var requested: Set<String> = []
     private var loading: String?
     private var nextOrder = 0
-    private var matchFunction: ProtectedValue?
-    /// Wraps a task function so that one call into JavaScript runs the task and turns
-    /// its result into JSON text (or `undefined`).
-    private var jsonWrapper: ProtectedValue?
-    /// The name of the error the wrapper throws when a result is not JSON.
-    static let nonJSONErrorName = "FocalNonJSONResult"
     /// Receives every error found while loading.
     var report: (EngineError) -> Void = { _ in }
 
-    init(runtime: JSRuntime, tasksDirectory: String) throws(ScriptError) {
-        self.runtime = runtime
-        self.modules = try ModuleSystem(runtime: runtime, root: tasksDirectory)
-        matchFunction = makeMatch()
-        jsonWrapper = (try? runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")).map { runtime.protect($0) }
+    init(scripts: TaskScripts, tasksDirectory: String) throws(ScriptError) {
+        self.runtime = scripts.runtime
+        self.scripts = scripts
+        self.modules = try ModuleSystem(runtime: scripts.runtime, root: tasksDirectory)
     }
 
-    private static let jsonWrapperSource = """
-        (function (fn) {
-          function fail(message) { const e = new TypeError(message); e.name = '\(nonJSONErrorName)'; throw e; }
-          return function (node) {
-            const result = fn(node);
-            if (result === undefined) return undefined;
-            if (typeof result === 'function' || typeof result === 'symbol') fail('a ' + typeof result + ' is not a JSON value');
-            let text;
-            try { text = JSON.stringify(result); } catch (e) { fail(e.message); }
-            if (text === undefined) fail(String(result) + ' is not a JSON value');
-            return text;
-          };
-        })
-        """
+    /// The patterns of every task, in load order (what the automaton is built from).
+    var patterns: [[Pattern]] { tasks.map(\.patterns) }
 
     /// The task file for a namespace, or an error message when the namespace is invalid.
     static func file(forNamespace namespace: String) -> Result<String, EngineError> {
@@ -89,9 +75,11 @@ final class TaskLibrary {
         guard FileStamp(path: path) != nil else { return false }
         let before = tasks.count
         loading = file
-        runtime.setGlobal("match", matchFunction?.value)
+        scripts.loading = self
+        runtime.setGlobal("match", scripts.match.value)
         defer {
             runtime.setGlobal("match", nil)
+            scripts.loading = nil
             loading = nil
         }
         do throws(ScriptError) {
@@ -102,24 +90,10 @@ final class TaskLibrary {
         return tasks.count != before
     }
 
-    /// `match(pattern, fn)`: a JavaScript wrapper that passes the caller's stack to Swift,
-    /// so each task knows the file and line of its `match` call.
-    private func makeMatch() -> ProtectedValue? {
-        let native = runtime.makeFunction(name: "match") { [unowned self] _, arguments throws(ScriptError) in
-            try self.match(arguments)
-            return nil
-        }
-        let source = "(function (native) { return function match(pattern, fn) { native(pattern, fn, new Error().stack); }; })"
-        guard let factory = try? runtime.evaluate(source, sourceURL: "<focal>"), let function = runtime.object(factory),
-            let match = try? runtime.call(function, arguments: [native])
-        else { return nil }
-        return runtime.protect(match)
-    }
-
-    private func match(_ arguments: [JSValueRef]) throws(ScriptError) {
-        guard let loading else {
-            throw ScriptError(name: "Error", message: "match() can only be called while a task file is being evaluated")
-        }
+    /// One `match(pattern, fn, stack)` call from the file being evaluated: adds a task, or
+    /// reports what is wrong with the call.
+    func match(_ arguments: [JSValueRef]) {
+        guard let loading else { return }
         let site = arguments.count > 2 ? callSite(runtime.describe(arguments[2])) : nil
         let file = site?.file ?? loading
         let location = site.map { "\($0.file):\($0.line)" } ?? loading
@@ -154,10 +128,13 @@ final class TaskLibrary {
             return reject("the second argument must be a function (node) => result")
         }
         let reference = TaskReference(patterns: texts, file: file, line: site?.line)
-        guard let wrap = jsonWrapper?.object, let wrapped = try? runtime.call(wrap, arguments: [arguments[1]]) else {
-            return reject("the task function could not be prepared")
+        let wrapped: ProtectedValue
+        do throws(ScriptError) {
+            wrapped = try scripts.wrap(arguments[1])
+        } catch {
+            return reject("the task function could not be prepared: \(error)")
         }
-        tasks.append(Task(order: nextOrder, patterns: patterns, function: runtime.protect(wrapped), reference: reference))
+        tasks.append(Task(order: nextOrder, patterns: patterns, function: wrapped, reference: reference))
         nextOrder += 1
     }
 

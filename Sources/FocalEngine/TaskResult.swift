@@ -16,8 +16,13 @@ public struct TaskResult: Sendable {
     public var task: TaskReference
     /// The op-log line that caused it, when the op came from a log.
     public var line: Int?
+    /// The session of the event, or `nil` for the default session.
+    public var session: String?
 
-    public init(json: String, event: String, path: String, node: NodeID, time: Int64, task: TaskReference, line: Int? = nil) {
+    public init(
+        json: String, event: String, path: String, node: NodeID, time: Int64, task: TaskReference, line: Int? = nil,
+        session: String? = nil
+    ) {
         self.json = json
         self.event = event
         self.path = path
@@ -25,6 +30,7 @@ public struct TaskResult: Sendable {
         self.time = time
         self.task = task
         self.line = line
+        self.session = session
     }
 
     /// The result as a JSON value.

@@ -41,7 +41,7 @@ public final class LineReader {
 
     private enum State { case reading, ended, paused, done }
 
-    public init(fileDescriptor: Int32, maximumLineLength: Int = 16 << 20, blockSize: Int = 1 << 20) {
+    public init(fileDescriptor: Int32, maximumLineLength: Int = OpLogLimits.lineLength, blockSize: Int = 1 << 20) {
         self.fileDescriptor = fileDescriptor
         self.maximumLineLength = maximumLineLength
         block = UnsafeMutableRawBufferPointer.allocate(byteCount: max(blockSize, 16), alignment: 16)

@@ -10,6 +10,23 @@ public enum Op: Sendable, Equatable {
     case deregister(Deregistration)
     /// Write the current snapshot to the diagnostic stream.
     case snapshot(SnapshotFormat)
+    /// Release the session the op belongs to (only with a `session`).
+    case end
+}
+
+/// One line of the op log: an op and the session it belongs to.
+///
+/// Ops without a `session` belong to the default session (`session == nil`), which
+/// behaves exactly as a log without sessions.
+public struct OpLogEntry: Sendable, Equatable {
+    /// The session, or `nil` for the default session.
+    public var session: String?
+    public var op: Op
+
+    public init(session: String? = nil, _ op: Op) {
+        self.session = session
+        self.op = op
+    }
 }
 
 /// The `register` op.

@@ -10,6 +10,11 @@ import FocalJSON
 public enum OpDecoder {
     /// Decodes one line. Returns `nil` for a blank line.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(OpLogError) -> Op? {
+        try decodeEntry(line)?.op
+    }
+
+    /// Decodes one line with its session. Returns `nil` for a blank line.
+    public static func decodeEntry(_ line: UnsafeRawBufferPointer) throws(OpLogError) -> OpLogEntry? {
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()
@@ -35,15 +40,20 @@ public enum OpDecoder {
         } catch {
             throw OpLogError("invalid JSON: \(error)")
         }
-        return try fields.makeOp()
+        return try fields.makeEntry()
     }
 
     /// Decodes one line of text.
     public static func decode(_ line: String) throws(OpLogError) -> Op? {
+        try decodeEntry(line)?.op
+    }
+
+    /// Decodes one line of text with its session.
+    public static func decodeEntry(_ line: String) throws(OpLogError) -> OpLogEntry? {
         var line = line
-        let result: Result<Op?, OpLogError> = line.withUTF8 { buffer in
+        let result: Result<OpLogEntry?, OpLogError> = line.withUTF8 { buffer in
             do throws(OpLogError) {
-                return .success(try decode(UnsafeRawBufferPointer(buffer)))
+                return .success(try decodeEntry(UnsafeRawBufferPointer(buffer)))
             } catch {
                 return .failure(error)
             }
@@ -54,7 +64,7 @@ public enum OpDecoder {
 
 /// The keys the op log defines.
 private enum Key {
-    case op, node, parent, name, index, namespace, attributes, event, properties, time, format, other
+    case op, node, parent, name, index, namespace, attributes, event, properties, time, format, session, other
 
     init(_ scanner: inout JSONScanner) throws(JSONParseError) {
         if let bytes = try scanner.readUnescapedStringBytes() {
@@ -81,6 +91,7 @@ private enum Key {
         case 5 where equals("event"): self = .event
         case 6 where equals("parent"): self = .parent
         case 6 where equals("format"): self = .format
+        case 7 where equals("session"): self = .session
         case 9 where equals("namespace"): self = .namespace
         case 10 where equals("attributes"): self = .attributes
         case 10 where equals("properties"): self = .properties
@@ -95,6 +106,8 @@ private enum Field<T> {
     case null
     case value(T)
     case wrongType(JSONValue)
+    /// A value over a limit of ``OpLogLimits``; the reason completes "the value …".
+    case tooLarge(String)
 }
 
 /// The members of an op object, as read.
@@ -110,6 +123,7 @@ private struct Fields {
     var properties: Field<JSONObject> = .absent
     var time: Field<Double> = .absent
     var format: Field<String> = .absent
+    var session: Field<String> = .absent
 
     mutating func read(_ key: Key, _ s: inout JSONScanner) throws(JSONParseError) {
         switch key {
@@ -124,6 +138,7 @@ private struct Fields {
         case .properties: properties = try Self.object(&s)
         case .time: time = try Self.number(&s)
         case .format: format = try Self.string(&s)
+        case .session: session = try Self.string(&s)
         case .other: try s.skipValue()
         }
     }
@@ -167,9 +182,12 @@ private struct Fields {
             else { break }
             var id = NodeID(owner: owner)
             while try s.consumeSeparator(closing: 0x5D) {
+                guard id.keyCount < OpLogLimits.keyCount else { return try tooLarge(&s, from: start, "has more than \(OpLogLimits.keyCount) keys") }
                 switch s.peek() ?? 0 {
                 case 0x22:
-                    id = id.appending(try s.readString())
+                    let key = try s.readString()
+                    guard key.utf8.count <= OpLogLimits.keyLength else { return try tooLarge(&s, from: start, "has a key longer than \(OpLogLimits.keyLength) bytes") }
+                    id = id.appending(key)
                 case 0x2D, 0x30...0x39:
                     guard let key = exactInteger(try s.readNumber()) else { return invalid(&s, from: start) }
                     id = id.appending(String(key))
@@ -186,6 +204,13 @@ private struct Fields {
         return invalid(&s, from: start)
     }
 
+    /// Skips the whole member after a limit was crossed inside it.
+    private static func tooLarge(_ s: inout JSONScanner, from start: Int, _ reason: String) throws(JSONParseError) -> Field<NodeID> {
+        s.rewind(to: start)
+        try s.skipValue()
+        return .tooLarge(reason)
+    }
+
     /// Reads the member again as a plain value, to say what it was.
     private static func invalid(_ s: inout JSONScanner, from start: Int) -> Field<NodeID> {
         s.rewind(to: start)
@@ -197,6 +222,19 @@ private struct Fields {
         return Int64(n)
     }
 
+    func makeEntry() throws(OpLogError) -> OpLogEntry {
+        let session = try optional("session", session, "a non-empty string")
+        if let session {
+            guard !session.isEmpty else { throw OpLogError("'session' must be a non-empty string") }
+            guard session.utf8.count <= OpLogLimits.sessionLength else {
+                throw OpLogError("'session' is longer than the limit of \(OpLogLimits.sessionLength) bytes")
+            }
+        }
+        let op = try makeOp()
+        if case .end = op, session == nil { throw OpLogError("'end' needs a 'session' to end") }
+        return OpLogEntry(session: session, op)
+    }
+
     func makeOp() throws(OpLogError) -> Op {
         guard case .value(let kind) = op else {
             if case .wrongType(let v) = op { throw OpLogError("'op' must be a string, not \(v.jsonString)") }
@@ -205,7 +243,7 @@ private struct Fields {
         switch kind {
         case "record":
             return .record(Recording(
-                node: try required("node", node, idDescription), event: try required("event", event, "a string"),
+                node: try required("node", node, idDescription), event: try limited("event", required("event", event, "a string")),
                 properties: try optional("properties", properties, "an object") ?? JSONObject(), time: try timestamp()))
         case "register":
             guard case let parentField = parent, !(parentField.isAbsent) else {
@@ -214,16 +252,18 @@ private struct Fields {
             return .register(Registration(
                 node: try required("node", node, idDescription),
                 parent: try optional("parent", parent, idDescription),
-                name: try required("name", name, "a string"),
+                name: try limited("name", required("name", name, "a string")),
                 index: try optional("index", index, "an integer").map { (n: Double) throws(OpLogError) -> Int in
                     guard let i = Self.exactInteger(n), let index = Int(exactly: i) else { throw OpLogError("'index' must be an integer, not \(JSONValue.number(n).jsonString)") }
                     return index
                 },
-                namespace: try optional("namespace", namespace, "a string"),
+                namespace: try optional("namespace", namespace, "a string").map { (n: String) throws(OpLogError) in try limited("namespace", n) },
                 attributes: try optional("attributes", attributes, "an object"),
                 time: try timestamp()))
         case "deregister":
             return .deregister(Deregistration(node: try required("node", node, idDescription), time: try timestamp()))
+        case "end":
+            return .end
         case "snapshot":
             guard let name = try optional("format", format, "a string") else { return .snapshot(.xml) }
             guard let format = SnapshotFormat(rawValue: name) else {
@@ -231,7 +271,7 @@ private struct Fields {
             }
             return .snapshot(format)
         default:
-            throw OpLogError("unknown op '\(kind)' (expected register, record, deregister or snapshot)")
+            throw OpLogError("unknown op '\(kind)' (expected register, record, deregister, snapshot or end)")
         }
     }
 
@@ -243,7 +283,15 @@ private struct Fields {
         case .absent: throw OpLogError("missing key '\(key)'")
         case .null: throw OpLogError("'\(key)' must be \(expected), not null")
         case .wrongType(let other): throw OpLogError("'\(key)' must be \(expected), not \(other.jsonString)")
+        case .tooLarge(let reason): throw OpLogError("'\(key)' \(reason)")
         }
+    }
+
+    private func limited(_ key: String, _ text: String) throws(OpLogError) -> String {
+        guard text.utf8.count <= OpLogLimits.nameLength else {
+            throw OpLogError("'\(key)' is longer than the limit of \(OpLogLimits.nameLength) bytes")
+        }
+        return text
     }
 
     private func optional<T>(_ key: String, _ field: Field<T>, _ expected: String) throws(OpLogError) -> T? {
@@ -251,6 +299,7 @@ private struct Fields {
         case .value(let value): return value
         case .absent, .null: return nil
         case .wrongType(let other): throw OpLogError("'\(key)' must be \(expected), not \(other.jsonString)")
+        case .tooLarge(let reason): throw OpLogError("'\(key)' \(reason)")
         }
     }
 

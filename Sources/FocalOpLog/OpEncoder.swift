@@ -30,7 +30,18 @@ extension Op {
         case .snapshot(let format):
             o["op"] = "snapshot"
             o["format"] = .string(format.rawValue)
+        case .end:
+            o["op"] = "end"
         }
         return .object(o)
+    }
+}
+
+extension OpLogEntry {
+    /// The entry as one line of the op log (without the newline).
+    public var jsonLine: String {
+        guard let session, case .object(var o) = op.jsonValue else { return op.jsonLine }
+        o["session"] = .string(session)
+        return JSONValue.object(o).jsonString
     }
 }

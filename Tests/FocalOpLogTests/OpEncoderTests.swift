@@ -35,6 +35,7 @@ struct OpEncoderTests {
         case .record: "record"
         case .deregister: "deregister"
         case .snapshot: "snapshot"
+        case .end: "end"
         }
         #expect(value["op"] == .string(name))
         #expect(value == op.jsonValue)

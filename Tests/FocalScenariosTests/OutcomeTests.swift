@@ -77,7 +77,7 @@ import Testing
             case .register(let registration): #expect(registration.time != nil)
             case .record(let recording): #expect(recording.time != nil)
             case .deregister(let deregistration): #expect(deregistration.time != nil)
-            case .snapshot: break
+            case .snapshot, .end: break
             }
         }
     }

@@ -153,7 +153,7 @@ import Testing
             case .register(let registration): registration.time
             case .record(let recording): recording.time
             case .deregister(let deregistration): deregistration.time
-            case .snapshot: nil
+            case .snapshot, .end: nil
             }
         }
         #expect(times.first == 5000)

@@ -43,6 +43,8 @@ struct Played {
                 return "deregister \(paths[deregistration.node] ?? "?")"
             case .snapshot:
                 return "snapshot"
+            case .end:
+                return "end"
             }
         }
     }

@@ -14,7 +14,7 @@ struct NodePaths {
             for id in nodes.keys where id.hasPrefix(deregistration.node) {
                 nodes[id] = nil
             }
-        case .record, .snapshot:
+        case .record, .snapshot, .end:
             break
         }
     }

@@ -25,7 +25,7 @@ final class OpRecorder {
         case .deregister(let deregistration):
             structure.append("-\(path(of: deregistration.node) ?? deregistration.node.description)")
             for id in Array(nodes.keys) where id.hasPrefix(deregistration.node) { removeSubtree(id) }
-        case .snapshot:
+        case .snapshot, .end:
             break
         }
     }

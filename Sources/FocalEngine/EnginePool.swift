@@ -1,0 +1,106 @@
+import FocalOpLog
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Many sessions on a fixed number of engines, each engine pinned to a thread of its own.
+///
+/// This is the engine for a server: one pool per process (or per tasks directory),
+/// created once; each app session gets an ``EngineSession`` from ``session(_:)``, which
+/// costs no JavaScript until its first op. A session always runs on the same thread, so
+/// its ops apply in order; different sessions run in parallel on every thread. Sessions
+/// share the compiled tasks of their engine but nothing else: each has its own tree, ids,
+/// clock and task state.
+///
+/// ```swift
+/// let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: "tasks"))
+/// let session = try pool.session("user-42")
+/// let outcome = try await session.apply(opLog: Array(body))
+/// for result in outcome.results { print(result.json) }
+/// await session.close()
+/// await pool.close()
+/// ```
+public final class EnginePool: Sendable {
+    private let group: MultiThreadedEventLoopGroup
+    private let workers: [EngineWorker]
+    private let registry = Mutex(Registry())
+
+    private struct Registry {
+        var sessions: [String: EngineSession] = [:]
+        var isClosed = false
+    }
+
+    /// Starts `threads` engines (by default one per core), each on a thread of its own.
+    /// - Throws: ``EngineError`` when an engine cannot start (a missing tasks directory).
+    public init(configuration: EngineConfiguration, threads: Int = System.coreCount) async throws(EngineError) {
+        let count = min(max(threads, 1), 256)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: count)
+        var workers: [EngineWorker] = []
+        do throws(EngineError) {
+            for _ in 0..<count {
+                workers.append(try await EngineWorker(configuration: configuration, loop: group.next()))
+            }
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        self.workers = workers
+    }
+
+    /// The number of engine threads.
+    public var threadCount: Int { workers.count }
+
+    /// The number of sessions handed out and not closed.
+    public var sessionCount: Int { registry.withLock { $0.sessions.count } }
+
+    /// The session named `id`, created on first use.
+    /// - Throws: ``EnginePoolError/closed`` after ``close()``; ``EnginePoolError/invalidSessionID(_:)``
+    ///   for an empty id or one longer than ``OpLogLimits/sessionLength`` bytes.
+    public func session(_ id: String) throws(EnginePoolError) -> EngineSession {
+        guard !id.isEmpty else { throw .invalidSessionID("it is empty") }
+        guard id.utf8.count <= OpLogLimits.sessionLength else {
+            throw .invalidSessionID("it is longer than \(OpLogLimits.sessionLength) bytes")
+        }
+        return try registry.withLock { registry throws(EnginePoolError) in
+            guard !registry.isClosed else { throw .closed }
+            if let session = registry.sessions[id] { return session }
+            let session = EngineSession(id: id, worker: workers[Self.workerIndex(for: id, count: workers.count)], pool: self)
+            registry.sessions[id] = session
+            return session
+        }
+    }
+
+    /// The session named `id` if it was handed out and not closed, without creating one.
+    public func existingSession(_ id: String) -> EngineSession? {
+        registry.withLock { $0.sessions[id] }
+    }
+
+    /// Closes every session, then stops the engines and their threads. Calls made after
+    /// this throw ``EnginePoolError/closed``.
+    public func close() async {
+        let sessions = registry.withLock { registry in
+            registry.isClosed = true
+            return Array(registry.sessions.values)
+        }
+        for session in sessions { await session.close() }
+        try? await group.shutdownGracefully()
+    }
+
+    /// Forgets a closed session, unless its id was handed out again since.
+    func remove(_ session: EngineSession) {
+        registry.withLock { registry in
+            if registry.sessions[session.id] === session { registry.sessions[session.id] = nil }
+        }
+    }
+
+    /// The worker of a session: a stable hash of its id (FNV-1a), so a session's place
+    /// does not depend on what else is running.
+    static func workerIndex(for id: String, count: Int) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x100_0000_01b3
+        }
+        return Int(hash % UInt64(count))
+    }
+}

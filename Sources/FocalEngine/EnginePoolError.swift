@@ -1,0 +1,14 @@
+/// Why an ``EnginePool`` or ``EngineSession`` refused a call.
+public enum EnginePoolError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The pool or the session was closed; no more work is accepted.
+    case closed
+    /// A session id must be a non-empty string of at most ``FocalOpLog/OpLogLimits/sessionLength`` bytes.
+    case invalidSessionID(String)
+
+    public var description: String {
+        switch self {
+        case .closed: "closed: no more work is accepted"
+        case .invalidSessionID(let reason): "invalid session id: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import FocalOpLog
+
+extension EngineWorker {
+    /// Applies ops to a pool session, collecting what they produce.
+    func apply(_ ops: [Op], to session: EngineSession) -> ApplyOutcome {
+        collect(for: session) { collector in
+            for op in ops {
+                if collector.outcome.applied & 255 == 0, _Concurrency.Task.isCancelled {
+                    collector.outcome.isCancelled = true
+                    return
+                }
+                engine.apply(op, session: session.id)
+                collector.outcome.applied += 1
+            }
+        }
+    }
+
+    /// Decodes and applies op-log lines to a pool session.
+    func apply(opLog bytes: [UInt8], to session: EngineSession) -> ApplyOutcome {
+        collect(for: session) { collector in
+            bytes.withUnsafeBytes { buffer in
+                var number = 0
+                for line in buffer.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                    number += 1
+                    if number & 255 == 0, _Concurrency.Task.isCancelled {
+                        collector.outcome.isCancelled = true
+                        return
+                    }
+                    let line = UnsafeRawBufferPointer(rebasing: line)
+                    do throws(OpLogError) {
+                        if let entry = try OpDecoder.decodeEntry(line) {
+                            if let other = entry.session, other != session.id {
+                                throw OpLogError("the op is for session '\(other)', not '\(session.id)'")
+                            }
+                            engine.apply(entry.op, session: session.id, line: number)
+                        }
+                    } catch {
+                        var failure = EngineError(.malformedOp, error.message, line: number)
+                        failure.session = session.id
+                        engine.observer?.engine(engine, didReport: failure)
+                    }
+                    collector.outcome.applied += 1
+                }
+            }
+        }
+    }
+
+    /// The session's snapshot, or `nil` when it has no state.
+    func snapshot(of session: String, format: SnapshotFormat) -> String? {
+        engine.hasSession(session) ? engine.snapshot(format: format, session: session) : nil
+    }
+
+    /// Releases a session's state.
+    func end(_ session: String) {
+        engine.endSession(session)
+    }
+
+    /// Runs `body` with the engine's outputs going to an outcome and to the session's streams.
+    private func collect(for session: EngineSession, _ body: (OutcomeCollector) -> Void) -> ApplyOutcome {
+        let collector = OutcomeCollector(session: session)
+        engine.observer = collector
+        defer { engine.observer = nil }
+        body(collector)
+        return collector.outcome
+    }
+}
+
+/// Gathers one batch's outputs for its outcome and the session's streams.
+final class OutcomeCollector: EngineObserver {
+    let session: EngineSession
+    var outcome = ApplyOutcome()
+
+    init(session: EngineSession) {
+        self.session = session
+    }
+
+    func engine(_ engine: Engine, didProduce result: TaskResult) {
+        outcome.results.append(result)
+        session.publish(.result(result))
+    }
+
+    func engine(_ engine: Engine, didReport error: EngineError) {
+        outcome.errors.append(error)
+        session.publish(.error(error))
+    }
+}

@@ -1,0 +1,42 @@
+import NIOCore
+
+/// An ``Engine`` pinned to a thread of its own.
+///
+/// JavaScriptCore registers every thread that takes a virtual machine's lock with its
+/// garbage collector, and its time limit must be able to interrupt the thread running a
+/// task; Swift's cooperative pool is neither. A worker is an actor whose executor is one
+/// event loop (a dedicated thread): the engine is created there and only ever used
+/// there, so no JavaScript runs on the cooperative pool.
+///
+/// ``EnginePool`` spreads sessions over a fixed number of workers. A command-line tool
+/// that runs one engine uses a worker directly with ``run(_:)``.
+public actor EngineWorker {
+    private nonisolated let loop: any EventLoop
+    private let bound: NIOLoopBound<Engine>
+
+    /// Creates the engine on `loop`'s thread.
+    /// - Throws: ``EngineError`` when the engine cannot start (a missing tasks directory).
+    public init(configuration: EngineConfiguration, loop: any EventLoop) async throws(EngineError) {
+        self.loop = loop
+        do {
+            bound = try await loop.submit { NIOLoopBound(try Engine(configuration: configuration), eventLoop: loop) }.get()
+        } catch let error as EngineError {
+            throw error
+        } catch {
+            throw EngineError(.taskFileFailed, "the engine could not start: \(error)")
+        }
+    }
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        loop.executor.asUnownedSerialExecutor()
+    }
+
+    /// The engine (only reachable on the worker's thread).
+    public var engine: Engine { bound.value }
+
+    /// Runs `body` on the worker's thread, with exclusive use of the engine. Values made
+    /// inside `body` stay on that thread.
+    public func run<Result: Sendable>(_ body: @Sendable (isolated EngineWorker) async throws -> Result) async rethrows -> Result {
+        try await body(self)
+    }
+}

@@ -1,0 +1,197 @@
+import FocalJSON
+import FocalOpLog
+import FocalRuntime
+
+/// Everything one session owns: its node tree, the tasks it loaded (with their
+/// top-level variables), and the automaton that says which tasks can fire where.
+///
+/// A session applies ops exactly as if its ops were replayed alone; it shares only the
+/// engine's virtual machine, compiled scripts and automata with other sessions.
+final class SessionState {
+    /// `nil` for the default session.
+    let id: String?
+    let tree: NodeTree
+    let library: TaskLibrary
+    private(set) var automaton: MatchAutomaton
+    private unowned let engine: Engine
+    /// The op-log line being applied, for error messages.
+    private var currentLine: Int?
+
+    init(id: String?, engine: Engine) throws(ScriptError) {
+        self.id = id
+        self.engine = engine
+        tree = NodeTree(generations: engine.generations)
+        library = try TaskLibrary(scripts: engine.scripts, tasksDirectory: engine.configuration.tasksDirectory)
+        automaton = engine.scripts.automaton(for: [])
+        library.report = { [unowned self] error in
+            var error = error
+            error.line = error.line ?? self.currentLine
+            self.report(error)
+        }
+    }
+
+    private var configuration: EngineConfiguration { engine.configuration }
+    private var runtime: JSRuntime { engine.runtime }
+
+    /// Applies one op of this session.
+    func apply(_ op: Op, line: Int?) {
+        currentLine = line
+        defer { currentLine = nil }
+        switch op {
+        case .register(let registration): register(registration)
+        case .record(let recording): record(recording)
+        case .deregister(let deregistration): deregister(deregistration)
+        case .snapshot(let format): engine.observer?.engine(engine, didTakeSnapshot: snapshot(format: format), format: format, session: id)
+        case .end: break  // the engine releases the session
+        }
+    }
+
+    // MARK: Ops
+
+    private func register(_ r: Registration) {
+        if configuration.debug, library.reloadIfChanged(line: currentLine) { rebuildAutomaton() }
+        guard !r.name.isEmpty, !r.name.contains("/") else {
+            return fail(.invalidOp, "invalid name '\(r.name)' for node \(r.node): a name must be non-empty and must not contain '/'")
+        }
+        var namespaceFile: String?
+        if let namespace = r.namespace {
+            switch TaskLibrary.file(forNamespace: namespace) {
+            case .success(let file): namespaceFile = file
+            case .failure(let error): return fail(error.kind, "node \(r.node): \(error.message)")
+            }
+        }
+        var parentIndex = NodeTree.none
+        if let parent = r.parent {
+            guard let found = tree.lookup(parent) else {
+                return fail(.invalidOp, "cannot register node \(r.node) ('\(r.name)'): its parent \(parent) is not registered")
+            }
+            parentIndex = found
+        }
+        let time = r.time ?? configuration.clock.now()
+        if let existing = tree.lookup(r.node) {
+            guard r.node.isKeyed else {
+                return fail(.invalidOp, "node \(r.node) ('\(r.name)') is already registered; an owned id can be registered only once")
+            }
+            guard reuse(existing, r, parentIndex) else { return }
+        } else {
+            if r.parent == nil, tree.root != NodeTree.none {
+                return fail(.invalidOp, "cannot register node \(r.node) ('\(r.name)') as a root: the root \(tree[tree.root].id) is already registered")
+            }
+            let state = parentIndex == NodeTree.none ? automaton.rootState : automaton.transition(from: tree[parentIndex].matchState, name: r.name)
+            let record = NodeTree.Record(
+                id: r.node, name: r.name, index: r.index, namespace: r.namespace,
+                attributes: r.attributes, createdAt: time, matchState: state)
+            _ = tree.insert(record, under: parentIndex)
+        }
+        var changed = false
+        if r.parent == nil { changed = library.loadOnce("index.js", line: currentLine) || changed }
+        if let namespaceFile { changed = library.loadOnce(namespaceFile, line: currentLine) || changed }
+        if changed { rebuildAutomaton() }
+    }
+
+    /// Registers a keyed id again: the node keeps its state; its index and attributes are
+    /// updated, and a new parent or name moves it (its subtree follows).
+    private func reuse(_ index: Int32, _ r: Registration, _ parentIndex: Int32) -> Bool {
+        tree[index].index = r.index
+        if r.attributes != nil { tree[index].attributes = r.attributes }
+        let record = tree[index]
+        guard record.parent != parentIndex || record.name != r.name else { return true }
+        if parentIndex != NodeTree.none, tree.isAncestor(index, of: parentIndex) {
+            fail(.invalidOp, "cannot move node \(r.node) under \(r.parent.map(String.init(describing:)) ?? "nothing"): that is inside its own subtree")
+            return false
+        }
+        if parentIndex == NodeTree.none, tree.root != NodeTree.none, tree.root != index {
+            fail(.invalidOp, "cannot make node \(r.node) a root: the root \(tree[tree.root].id) is already registered")
+            return false
+        }
+        tree.unlink(index)
+        tree[index].name = r.name
+        tree.link(index, under: parentIndex)
+        recomputeStates(from: index)
+        return true
+    }
+
+    private func record(_ r: Recording) {
+        guard let index = tree.lookup(r.node) else {
+            return fail(.invalidOp, "cannot record '\(r.event)' on node \(r.node): it is not registered")
+        }
+        guard !r.event.isEmpty else {
+            return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
+        }
+        let event = Event(name: r.event, properties: r.properties, time: r.time ?? configuration.clock.now())
+        tree[index].state.apply(event)
+        let state = tree[index].matchState
+        guard automaton.hasTasks(state) else { return }
+        let matching = automaton.tasks(in: state, event: r.event)
+        guard !matching.isEmpty else { return }
+        let binding = engine.binding
+        binding.tree = tree
+        let node = binding.makeNode(index)
+        defer { binding.endDispatch() }
+        var path: String?
+        for taskIndex in matching {
+            let task = library.tasks[Int(taskIndex)]
+            guard let function = task.function.object else { continue }
+            let json: String?
+            do throws(ScriptError) {
+                json = runtime.string(try runtime.call(function, arguments: [node]))
+            } catch {
+                let notJSON = error.name == TaskScripts.nonJSONErrorName
+                let what = error.isTimeout ? "timed out" : notJSON ? "returned a value that is not JSON" : "threw"
+                taskFailed(task, what, r, notJSON ? ScriptError(name: "TypeError", message: error.message) : error)
+                continue
+            }
+            guard let json else { continue }
+            if path == nil { path = tree.path(of: index) }
+            engine.observer?.engine(engine, didProduce: TaskResult(
+                json: json, event: r.event, path: path!, node: r.node, time: event.time, task: task.reference,
+                line: currentLine, session: id))
+        }
+    }
+
+    private func deregister(_ d: Deregistration) {
+        let targets = tree.nodes(withPrefix: d.node)
+        guard !targets.isEmpty else {
+            return fail(.invalidOp, "cannot deregister \(d.node): no node is registered with this id or an id that starts with it")
+        }
+        for target in targets { tree.removeSubtree(target) }
+    }
+
+    // MARK: Matching
+
+    /// Takes the automaton for the session's current tasks and recomputes every node's state.
+    func rebuildAutomaton() {
+        automaton = engine.scripts.automaton(for: library.patterns)
+        if tree.root != NodeTree.none { recomputeStates(from: tree.root) }
+    }
+
+    private func recomputeStates(from index: Int32) {
+        tree.walk(from: index, enter: { node, _ in
+            let parent = self.tree[node].parent
+            self.tree[node].matchState = parent == NodeTree.none
+                ? self.automaton.rootState
+                : self.automaton.transition(from: self.tree[parent].matchState, name: self.tree[node].name)
+        }, exit: { _, _ in })
+    }
+
+    /// The patterns (with their tasks) that can fire on the node at `index`.
+    func taskPatterns(at index: Int32) -> [(pattern: Pattern, task: TaskReference)] {
+        automaton.patterns(in: tree[index].matchState).map { ($0.pattern, library.tasks[$0.taskIndex].reference) }
+    }
+
+    // MARK: Errors
+
+    private func taskFailed(_ task: Task, _ what: String, _ r: Recording, _ error: ScriptError) {
+        report(EngineError(.taskFailed, "\(task.reference) \(what) on '\(r.event)' at node \(r.node): \(error)", line: currentLine, script: error, task: task.reference))
+    }
+
+    private func fail(_ kind: EngineError.Kind, _ message: String) {
+        report(EngineError(kind, message, line: currentLine))
+    }
+
+    func report(_ error: EngineError) {
+        var error = error
+        error.session = id
+        engine.observer?.engine(engine, didReport: error)
+    }
+}

@@ -1,0 +1,87 @@
+import CJavaScriptCore
+import FocalRuntime
+
+/// What every session of an engine shares in its JavaScript virtual machine: the `match`
+/// function, the wrapper that turns a task's result into JSON text, and the compiled
+/// pattern automata.
+///
+/// Both functions are made when the engine starts, before any task code runs, so a task
+/// cannot replace what they call: the wrapper holds the original `JSON.stringify`, and
+/// the text it returns is what Focal writes.
+final class TaskScripts {
+    let runtime: JSRuntime
+    /// The `match` function tasks call while a task file is being evaluated.
+    private(set) var match: ProtectedValue!
+    /// Wraps a task function so that one call into JavaScript runs the task and turns
+    /// its result into JSON text (or `undefined`).
+    private var jsonWrapper: ProtectedValue!
+    /// The library whose task file is being evaluated, which `match` adds tasks to.
+    var loading: TaskLibrary?
+    /// Automata by the patterns they were compiled from: sessions that loaded the same
+    /// tasks share one.
+    private var automata: [[[Pattern]]: MatchAutomaton] = [:]
+    /// How many automata are kept; past this (debug reloads, tasks that register
+    /// patterns conditionally) the cache starts afresh.
+    static let automatonCacheLimit = 64
+
+    /// The name of the error the wrapper throws when a result is not JSON.
+    static let nonJSONErrorName = "FocalNonJSONResult"
+
+    init(runtime: JSRuntime) throws(ScriptError) {
+        self.runtime = runtime
+        let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
+        jsonWrapper = runtime.protect(wrapperFactory)
+        match = try makeMatch()
+    }
+
+    private static let jsonWrapperSource = """
+        (function (stringify) {
+          function fail(message) { const e = new TypeError(message); e.name = '\(nonJSONErrorName)'; throw e; }
+          return function (fn) {
+            return function (node) {
+              const result = fn(node);
+              if (result === undefined) return undefined;
+              if (typeof result === 'function' || typeof result === 'symbol') fail('a ' + typeof result + ' is not a JSON value');
+              let text;
+              try { text = stringify(result); } catch (e) { fail(e.message); }
+              if (typeof text !== 'string') fail(String(result) + ' is not a JSON value');
+              return text;
+            };
+          };
+        })(JSON.stringify)
+        """
+
+    /// `fn` wrapped so that calling it returns the JSON text of its result.
+    func wrap(_ function: JSValueRef) throws(ScriptError) -> ProtectedValue {
+        guard let wrap = jsonWrapper.object else {
+            throw ScriptError(name: "Error", message: "the task wrapper is gone")
+        }
+        return runtime.protect(try runtime.call(wrap, arguments: [function]))
+    }
+
+    /// The automaton for tasks with these patterns (in load order), compiled once.
+    func automaton(for patterns: [[Pattern]]) -> MatchAutomaton {
+        if let automaton = automata[patterns] { return automaton }
+        if automata.count >= Self.automatonCacheLimit { automata.removeAll() }
+        let automaton = MatchAutomaton(patterns: patterns)
+        automata[patterns] = automaton
+        return automaton
+    }
+
+    /// `match(pattern, fn)`: a JavaScript wrapper that passes the caller's stack to Swift,
+    /// so each task knows the file and line of its `match` call.
+    private func makeMatch() throws(ScriptError) -> ProtectedValue {
+        let native = runtime.makeFunction(name: "match") { [unowned self] _, arguments throws(ScriptError) in
+            guard let loading = self.loading else {
+                throw ScriptError(name: "Error", message: "match() can only be called while a task file is being evaluated")
+            }
+            loading.match(arguments)
+            return nil
+        }
+        let source = "(function (native) { return function match(pattern, fn) { native(pattern, fn, new Error().stack); }; })"
+        guard let factory = runtime.object(try runtime.evaluate(source, sourceURL: "<focal>")) else {
+            throw ScriptError(name: "Error", message: "could not make match()")
+        }
+        return runtime.protect(try runtime.call(factory, arguments: [native]))
+    }
+}

@@ -1,0 +1,18 @@
+/// The sizes the op-log reader accepts, checked as each line is read.
+///
+/// Every limit bounds work and memory per op: ids, names and keys are hashed and
+/// compared on every op, so each has a maximum length, and a keyed id has a maximum
+/// number of keys (the engine indexes every prefix of a keyed id). A line over the
+/// line limit is skipped without being buffered (see ``LineReader``).
+public enum OpLogLimits {
+    /// The longest line, in bytes (16 MiB).
+    public static let lineLength = 16 << 20
+    /// The longest session id, in bytes.
+    public static let sessionLength = 256
+    /// The longest node name, event name or namespace, in bytes.
+    public static let nameLength = 1024
+    /// The most keys a keyed id may have after its owner.
+    public static let keyCount = 32
+    /// The longest key of a keyed id, in bytes.
+    public static let keyLength = 1024
+}
