@@ -85,10 +85,13 @@ let package = Package(
         .executableTarget(
             name: "focal",
             dependencies: [
-                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery",
+                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            // Async functions run where they are called: the replay loop stays on the engine's thread.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
         .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog"]),

@@ -1,15 +1,29 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
+import FocalEngine
 
-/// `focal replay`: runs an op log through the tasks and prints their results.
+/// `focal replay`: runs op logs through the tasks and prints their results.
 struct ReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
         abstract: "Replay an op log through the tasks and print every result as a JSON line.",
         discussion: """
             Reads the op log (one JSON object per line: register, record, deregister, \
-            snapshot) as a stream, so results appear while input is still arriving. \
+            snapshot, end) as a stream, so results appear while input is still arriving. \
             Standard output carries results and nothing else; errors go to standard error \
             as 'error: line N: …' and never stop the run.
+
+            Ops that carry a 'session' act on that session's own tree and task state; their \
+            results are written as {"session": ID, "result": VALUE}. An 'end' op releases a \
+            session.
+
+            Several files are replayed at once with --jobs, each on an engine of its own; \
+            the results of each file are written together, in the order the files were \
+            given, and its error lines start with the file name.
 
             With --deliver, results go through a durable outbox (--store) to HTTP \
             endpoints or files instead of standard output, and a summary (produced, \
@@ -22,18 +36,137 @@ struct ReplayCommand: AsyncParsableCommand {
               focal replay --tasks tasks session.oplog
               focal replay --tasks tasks --time-limit 200 - < session.oplog
               tail -f live.oplog | focal replay --tasks tasks --debug
+              focal replay --tasks tasks --jobs 4 day1.oplog day2.oplog day3.oplog
               focal replay --tasks tasks --deliver https://collector.example/v1/batch session.oplog
             """
     )
 
     @OptionGroup var options: TaskOptions
     @OptionGroup var delivery: DeliveryArguments
-    @OptionGroup var input: InputArgument
+
+    @Option(name: .long, help: ArgumentHelp("Replay this many files at once, each on an engine of its own (1–256).", valueName: "n"))
+    var jobs: Int = 1
+
+    @Argument(help: ArgumentHelp("The op logs (JSON Lines); standard input when '-' or none.", valueName: "file"))
+    var files: [String] = []
+
+    func validate() throws {
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be a whole number from 1 to 256") }
+        if files.count > 1, delivery.isDelivering {
+            throw ValidationError("--deliver takes one op log per run; replay the files one after another")
+        }
+        if files.count > 1, files.contains("-") {
+            throw ValidationError("standard input ('-') cannot be replayed together with other files")
+        }
+    }
 
     func run() async throws {
-        let sink: any ResultSink =
-            delivery.isDelivering ? await OutboxSink(pipeline: try delivery.makePipeline(), store: delivery.store) : StandardOutputSink()
-        let session = try ReplaySession(options: options, sink: sink)
-        throw try await session.replay(input)
+        let threads = EngineThreads(count: min(jobs, max(files.count, 1)))
+        defer { Task { await threads.shutdown() } }
+        let configuration = options.engineConfiguration
+        if files.count <= 1 {
+            let path = files.first.flatMap { $0 == "-" ? nil : $0 }
+            let worker = try await threads.makeWorker(configuration)
+            let pipeline = delivery.isDelivering ? try delivery.makePipeline() : nil
+            let store = delivery.store
+            throw try await worker.run { worker in
+                let sink: any ResultSink = if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
+                return try await ReplaySession(engine: worker.engine, sink: sink).replay(path: path)
+            }
+        }
+        throw try await replayConcurrently(files, threads: threads, configuration: configuration)
+    }
+
+    /// Replays every file on its own engine, `jobs` at a time. Each file's results and
+    /// errors are spooled to temporary files and written out in the order of `files`.
+    private func replayConcurrently(_ files: [String], threads: EngineThreads, configuration: EngineConfiguration) async throws -> ExitCode {
+        let statuses = try await withThrowingTaskGroup(of: (Int, ExitCode, Spool).self) { group in
+            var next = 0
+            var finished: [Int: (ExitCode, Spool)] = [:]
+            var written = 0
+            var statuses: [ExitCode] = []
+            func start() async throws {
+                let index = next
+                next += 1
+                let worker = try await threads.makeWorker(configuration)
+                group.addTask {
+                    try await worker.run { worker in
+                        let spool = try Spool()
+                        let session = ReplaySession(
+                            engine: worker.engine, sink: StandardOutputSink(stream: spool.output),
+                            diagnostics: spool.errors, label: files[index])
+                        let status: ExitCode
+                        do {
+                            status = try await session.replay(path: files[index])
+                        } catch let code as ExitCode {
+                            status = code  // said why in the spool; the other files go on
+                        }
+                        spool.output.flush()
+                        spool.errors.flush()
+                        return (index, status, spool)
+                    }
+                }
+            }
+            while next < min(jobs, files.count) { try await start() }
+            while let (index, status, spool) = try await group.next() {
+                finished[index] = (status, spool)
+                if next < files.count { try await start() }
+                while let (status, spool) = finished.removeValue(forKey: written) {
+                    spool.copy()
+                    statuses.append(status)
+                    written += 1
+                }
+            }
+            return statuses
+        }
+        if statuses.contains(where: { $0.rawValue == 2 }) { return ExitCode(2) }
+        return statuses.allSatisfy { $0 == .success } ? .success : .failure
+    }
+}
+
+/// One file's standard output and error, kept in unlinked temporary files until they
+/// can be written in order.
+final class Spool: Sendable {
+    let output: StandardStream
+    let errors: StandardStream
+
+    init() throws {
+        output = StandardStream(fileDescriptor: try Self.temporaryFile())
+        errors = StandardStream(fileDescriptor: try Self.temporaryFile())
+    }
+
+    deinit {
+        close(output.fileDescriptor)
+        close(errors.fileDescriptor)
+    }
+
+    /// Writes what was spooled to standard output and standard error.
+    func copy() {
+        Self.copy(output.fileDescriptor, to: .output)
+        Self.copy(errors.fileDescriptor, to: .error)
+        StandardStream.output.flush()
+        StandardStream.error.flush()
+    }
+
+    private static func copy(_ fd: Int32, to stream: StandardStream) {
+        lseek(fd, 0, SEEK_SET)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return }
+            buffer.withUnsafeBytes { stream.write(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+        }
+    }
+
+    private static func temporaryFile() throws -> Int32 {
+        var template = Array("/tmp/focal-spool-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            StandardStream.error.writeLine("error: cannot create a temporary file: \(String(cString: strerror(errno)))")
+            throw ExitCode(2)
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return fd
     }
 }

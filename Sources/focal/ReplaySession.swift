@@ -9,41 +9,43 @@ import FocalOpLog
 
 /// Replays an op log through an engine: the loop shared by `replay` and `snapshot`.
 ///
-/// Input is streamed (results reach the sink while it is still arriving); every error
-/// is reported on standard error as `error: line N: …` and processing goes on.
+/// It runs on the engine's own thread (see ``EngineWorker``), where reading the log
+/// and running tasks block nothing else. Input is streamed (results reach the sink
+/// while it is still arriving); every error is reported as `error: line N: …` and
+/// processing goes on.
 final class ReplaySession: EngineObserver {
     let engine: Engine
     private(set) var errorCount = 0
     /// Where results go; `nil` discards them.
     private let sink: (any ResultSink)?
+    /// Where errors and snapshots go.
+    private let diagnostics: StandardStream
+    /// Names the log in error lines when several logs are replayed at once.
+    private let label: String?
 
-    /// - Throws: `ExitCode(2)` when the engine cannot start (for example a missing tasks directory).
-    init(options: TaskOptions, sink: (any ResultSink)?) throws {
+    init(engine: Engine, sink: (any ResultSink)?, diagnostics: StandardStream = .error, label: String? = nil) {
+        self.engine = engine
         self.sink = sink
-        do {
-            engine = try Engine(configuration: options.engineConfiguration)
-        } catch {
-            StandardStream.error.writeLine("error: \(error.message)")
-            throw ExitCode(2)
-        }
+        self.diagnostics = diagnostics
+        self.label = label
         engine.observer = self
     }
 
-    /// Replays `input` to its end and finishes the sink. Returns the exit status: 0
-    /// without errors, 1 with errors or lost results.
-    func replay(_ input: InputArgument) async throws -> ExitCode {
+    /// Replays the log at `path` (standard input when `nil`) to its end and finishes the
+    /// sink. Returns the exit status: 0 without errors, 1 with errors or lost results.
+    func replay(path: String?) async throws -> ExitCode {
         let fd: Int32
-        if let path = input.path {
+        if let path {
             fd = open(path, O_RDONLY)
             guard fd >= 0 else {
-                StandardStream.error.writeLine("error: cannot open '\(path)': \(String(cString: strerror(errno)))")
+                diagnostics.writeLine("error: cannot open '\(path)': \(String(cString: strerror(errno)))")
                 throw ExitCode(2)
             }
         } else {
             fd = 0
         }
         defer { if fd != 0 { close(fd) } }
-        let progress = input.path.flatMap { Progress(path: $0, fileDescriptor: fd) }
+        let progress = label == nil ? path.flatMap { Progress(path: $0, fileDescriptor: fd) } : nil
         let reader = LineReader(fileDescriptor: fd)
         do {
             while let event = try reader.next() {
@@ -77,16 +79,16 @@ final class ReplaySession: EngineObserver {
         report(error.description)
     }
 
-    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat) {
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
         StandardStream.output.flush()
-        StandardStream.error.write(text)
-        StandardStream.error.flush()
+        diagnostics.write(text)
+        diagnostics.flush()
     }
 
     private func report(_ message: String) {
         errorCount += 1
         StandardStream.output.flush()
-        StandardStream.error.writeLine("error: \(message)")
-        StandardStream.error.flush()
+        diagnostics.writeLine("error: " + (label.map { "\($0): " } ?? "") + message)
+        diagnostics.flush()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocalDelivery
 import FocalEngine
+import FocalJSON
 
 /// Where a command's task results go.
 protocol ResultSink: AnyObject {
@@ -14,20 +15,28 @@ protocol ResultSink: AnyObject {
     func finish() async -> Bool
 }
 
-/// Prints each result as one JSON line on standard output.
+/// Prints each result as one JSON line on standard output: the result itself, or
+/// `{"session": ID, "result": VALUE}` for a result of a named session.
 final class StandardOutputSink: ResultSink {
+    private let stream: StandardStream
+
+    init(stream: StandardStream = .output) {
+        self.stream = stream
+    }
+
     var needsCommit: Bool { false }
 
     func add(_ result: TaskResult) {
-        StandardStream.output.writeLine(result.json)
+        guard let session = result.session else { return stream.writeLine(result.json) }
+        stream.writeLine("{\"session\":" + JSONValue.string(session).jsonString + ",\"result\":" + result.json + "}")
     }
 
     func commit() async throws {
-        StandardStream.output.flush()
+        stream.flush()
     }
 
     func finish() async -> Bool {
-        StandardStream.output.flush()
+        stream.flush()
         return false
     }
 }

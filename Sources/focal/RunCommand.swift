@@ -50,47 +50,54 @@ struct RunCommand: AsyncParsableCommand {
     var scenario: String
 
     func run() async throws {
-        let scenario: Scenario
-        do {
-            scenario = try Scenario.load(contentsOf: self.scenario)
-        } catch {
-            StandardStream.error.writeLine("error: \(error)")
-            throw ExitCode(2)
-        }
-        let sink: any ResultSink =
-            delivery.isDelivering ? await OutboxSink(pipeline: try delivery.makePipeline(), store: delivery.store) : StandardOutputSink()
-        let session = try ReplaySession(options: options, sink: sink)
-        let oplog = try emitOplog.map(Self.openForWriting)
-        var lineNumber = 0
-        let run = ScenarioRun(scenario: scenario) { op in
-            lineNumber += 1
-            oplog?.writeLine(op.jsonLine)
-            session.engine.apply(op, line: lineNumber)
-        }
-        run.warningHandler = { warning in
-            StandardStream.error.writeLine("warning: \(warning)")
-        }
-        var failed = false
-        while !run.isFinished {
+        let threads = EngineThreads(count: 1)
+        defer { Task { await threads.shutdown() } }
+        let worker = try await threads.makeWorker(options.engineConfiguration)
+        let pipeline = delivery.isDelivering ? try delivery.makePipeline() : nil
+        let (store, path, emitOplog, snapshot, format) = (delivery.store, scenario, emitOplog, snapshot, format)
+        // The simulator and the engine run together on the engine's thread.
+        throw try await worker.run { worker in
+            let scenario: Scenario
             do {
-                try run.playNextStep()
+                scenario = try Scenario.load(contentsOf: path)
             } catch {
-                failed = true
-                try await sink.commit()
                 StandardStream.error.writeLine("error: \(error)")
-                StandardStream.error.flush()
-                break
+                throw ExitCode(2)
             }
-            try await sink.commit()
+            let sink: any ResultSink = if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
+            let session = ReplaySession(engine: worker.engine, sink: sink)
+            let oplog = try emitOplog.map(Self.openForWriting)
+            var lineNumber = 0
+            let run = ScenarioRun(scenario: scenario) { op in
+                lineNumber += 1
+                oplog?.writeLine(op.jsonLine)
+                session.engine.apply(op, line: lineNumber)
+            }
+            run.warningHandler = { warning in
+                StandardStream.error.writeLine("warning: \(warning)")
+            }
+            var failed = false
+            while !run.isFinished {
+                do {
+                    try run.playNextStep()
+                } catch {
+                    failed = true
+                    try await sink.commit()
+                    StandardStream.error.writeLine("error: \(error)")
+                    StandardStream.error.flush()
+                    break
+                }
+                try await sink.commit()
+            }
+            oplog?.flush()
+            if let oplog { close(oplog.fileDescriptor) }
+            let lost = await sink.finish()
+            if snapshot {
+                StandardStream.output.write(session.engine.snapshot(format: format))
+                StandardStream.output.flush()
+            }
+            return failed || lost || session.errorCount > 0 ? ExitCode.failure : ExitCode.success
         }
-        oplog?.flush()
-        if let oplog { close(oplog.fileDescriptor) }
-        let lost = await sink.finish()
-        if snapshot {
-            StandardStream.output.write(session.engine.snapshot(format: format))
-            StandardStream.output.flush()
-        }
-        throw failed || lost || session.errorCount > 0 ? ExitCode.failure : ExitCode.success
     }
 
     /// A stream writing to `path`, created or truncated.

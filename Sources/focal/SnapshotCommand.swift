@@ -27,10 +27,15 @@ struct SnapshotCommand: AsyncParsableCommand {
     @OptionGroup var input: InputArgument
 
     func run() async throws {
-        let session = try ReplaySession(options: options, sink: nil)
-        let status = try await session.replay(input)
-        StandardStream.output.write(session.engine.snapshot(format: format))
-        StandardStream.output.flush()
-        throw status
+        let threads = EngineThreads(count: 1)
+        defer { Task { await threads.shutdown() } }
+        let worker = try await threads.makeWorker(options.engineConfiguration)
+        let (path, format) = (input.path, format)
+        throw try await worker.run { worker in
+            let status = try await ReplaySession(engine: worker.engine, sink: nil).replay(path: path)
+            StandardStream.output.write(worker.engine.snapshot(format: format))
+            StandardStream.output.flush()
+            return status
+        }
     }
 }
