@@ -1,0 +1,149 @@
+import FocalJSON
+import FocalTestSupport
+import Foundation
+import Testing
+
+/// Sessions in the op log (replay.md, "Sessions") and `focal replay --jobs`.
+@Suite("focal replay with sessions", .serialized)
+struct SessionReplayTests {
+    /// Top-level state in the task file: a session that saw another's events, or that
+    /// was not released by `end`, would count them.
+    static let tasks = [
+        "index.js": """
+            let seen = 0;
+            match('list/row/ev', n => ({ row: n.index, seen: ++seen, title: n.latestValue('title') }));
+            match('/gone', n => { throw new Error('boom'); });
+            """,
+    ]
+
+    /// One user's session: the same ids in every session, different indices and values.
+    static func session(_ n: Int, rows: Int) -> [String] {
+        var lines = [Line.root, Line.register("2", parent: "1", "list")]
+        for row in 0..<rows {
+            lines.append(Line.register("[3,\(row)]", parent: "2", "row", extra: #","index":\#(row * 10 + n)"#))
+            lines.append(Line.record("[3,\(row)]", "ana-updated", extra: #","properties":{"key-path":"title","value":"s\#(n)r\#(row)"}"#))
+        }
+        for row in (0..<rows).reversed() { lines.append(Line.record("[3,\(row)]", "ev")) }
+        lines.append(Line.record("1", "gone"))
+        for row in 0..<rows { lines.append(Line.record("[3,\(row)]", "ev")) }
+        return lines
+    }
+
+    /// `line` with `"session": id` added.
+    static func tag(_ line: String, _ id: String) -> String {
+        String(line.dropLast()) + #","session":"\#(id)"}"#
+    }
+
+    @Test("interleaved sessions each give exactly the results of their ops replayed alone")
+    func interleavedSessionsMatchReplayAlone() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let count = 12
+        let sessions = (0..<count).map { Self.session($0, rows: 5) }
+        var alone: [[JSONValue]] = []
+        for lines in sessions {
+            let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
+            #expect(run.status == 1, "\(run)")  // the throwing task
+            alone.append(try run.results)
+        }
+        // Interleave at random (seeded): every session's lines stay in order.
+        var generator = SeededGenerator(seed: 7)
+        var cursors = Array(repeating: 0, count: count)
+        var mixed: [String] = []
+        while let n = (0..<count).filter({ cursors[$0] < sessions[$0].count }).randomElement(using: &generator) {
+            mixed.append(Self.tag(sessions[n][cursors[n]], "user-\(n)"))
+            cursors[n] += 1
+        }
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(mixed))
+        #expect(run.status == 1, "\(run)")
+        var bySession: [String: [JSONValue]] = [:]
+        for line in try run.results {
+            guard case .object(let object) = line, object.count == 2, case .string(let id)? = object["session"], let result = object["result"] else {
+                Issue.record("not a session result line: \(line)")
+                continue
+            }
+            bySession[id, default: []].append(result)
+        }
+        for n in 0..<count {
+            #expect(bySession["user-\(n)"] == alone[n], "session user-\(n)")
+        }
+        #expect(run.errorLines.count == count)
+        for n in 0..<count {
+            #expect(run.errorLines.contains { $0.contains("session 'user-\(n)'") && $0.contains("line ") && $0.contains("boom") })
+        }
+    }
+
+    @Test("'end' releases a session: the same id then starts afresh, with new task state")
+    func endReleasesTheSession() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let once = Self.session(0, rows: 2).map { Self.tag($0, "u") }
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(once + [#"{"op":"end","session":"u"}"#] + once))
+        let results = try run.results
+        #expect(results.count == 8)
+        #expect(Array(results[0..<4]) == Array(results[4..<8]), "the second run of the session starts from nothing")
+        #expect(results.first?["result"]?["seen"] == .number(1))
+    }
+
+    @Test("after 'end', the session's ids are gone; ops without a session are unaffected and print bare results")
+    func endForgetsNodes() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let lines = Self.session(0, rows: 1).map { Self.tag($0, "u") } + [
+            #"{"op":"end","session":"u"}"#,
+            Self.tag(Line.record("[3,0]", "ev"), "u"),
+        ] + Self.session(1, rows: 1)
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
+        #expect(run.status == 1)
+        let endLine = Self.session(0, rows: 1).count + 2
+        #expect(run.errorLines.contains { $0.hasPrefix("error: line \(endLine), session 'u': cannot record 'ev' on node 3/0") }, "\(run)")
+        let bare = try run.results.filter { $0["session"] == nil }
+        #expect(bare.map { $0["row"] } == [.number(1), .number(1)])
+    }
+
+    @Test("a bad 'end' or session id is an error naming the line; the run goes on")
+    func badSessions() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let tooLong = String(repeating: "s", count: 257)
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([
+            #"{"op":"end"}"#,
+            #"{"op":"end","session":"never-seen"}"#,
+            Self.tag(Line.root, tooLong),
+            Self.tag(Line.root, ""),
+            #"{"op":"register","node":1,"parent":null,"name":"r","session":5}"#,
+            Self.tag(Line.root, "ok"),
+        ]))
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 5, "\(run)")
+        #expect(run.errorLines[0].hasPrefix("error: line 1: 'end' needs a 'session'"))
+        #expect(run.errorLines[1].hasPrefix("error: line 2, session 'never-seen':"))
+        #expect(run.errorLines[2].hasPrefix("error: line 3: 'session' is longer than the limit of 256 bytes"))
+        #expect(run.errorLines[3].hasPrefix("error: line 4: 'session' must be a non-empty string"))
+        #expect(run.errorLines[4].hasPrefix("error: line 5: 'session' must be a non-empty string, not 5"))
+    }
+
+    @Test("--jobs replays several logs at once; each file's results come out whole, in the order given")
+    func jobs() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        var files: [String] = []
+        var expected: [JSONValue] = []
+        for n in 0..<5 {
+            let lines = Self.session(n, rows: 3 + n)
+            files.append(try workspace.write("log\(n).oplog", log(lines)))
+            expected += try runFocal(["replay", "--tasks", workspace.tasks, files[n]]).results
+        }
+        let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", "3"] + files + [workspace.path + "/missing.oplog"])
+        #expect(run.status == 2, "a file that cannot be opened makes the run exit 2")
+        #expect(try run.results == expected)
+        #expect(run.errorLines.count == 6)
+        for n in 0..<5 {
+            #expect(run.errorLines[n].hasPrefix("error: \(files[n]): line "), "\(run.errorLines[n])")
+        }
+        #expect(run.errorLines[5].hasPrefix("error: cannot open"))
+    }
+
+    @Test("--jobs is range-checked", arguments: ["0", "257", "-1", "x"])
+    func jobsRange(value: String) throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", value, "-"])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("--jobs"))
+    }
+}

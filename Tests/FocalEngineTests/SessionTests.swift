@@ -1,0 +1,44 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import Testing
+
+/// Sessions of one engine (replay.md, "Sessions").
+@Suite("Sessions of one engine")
+struct SessionTests {
+    @Test("a node handle kept by one session cannot read another session's nodes")
+    func handlesDoNotCrossSessions() throws {
+        let harness = try EngineHarness(["index.js": """
+            match('/ev', n => {
+              if (globalThis.kept === undefined) { globalThis.kept = n; return 'kept'; }
+              try { return globalThis.kept.nodeName; } catch (e) { return e.name; }
+            });
+            """])
+        harness.engine.apply(register(root, under: nil, "first"), session: "a")
+        harness.engine.apply(record(root, "ev"), session: "a")
+        harness.engine.apply(register(root, under: nil, "second"), session: "b")
+        harness.engine.apply(record(root, "ev"), session: "b")
+        harness.engine.apply(record(root, "ev"), session: "a")
+        #expect(harness.takeResults() == ["kept", "ReferenceError", "first"])
+        #expect(harness.takeErrors().isEmpty)
+    }
+
+    @Test("sessions share nothing of the tree: the same ids, different nodes; ending one leaves the others")
+    func independentTrees() throws {
+        let harness = try EngineHarness(["index.js": "match('row/ev', n => n.path + '#' + n.index);"])
+        for (session, index) in [("a", 1), ("b", 2)] {
+            harness.engine.apply(registerRoot, session: session)
+            harness.engine.apply(register(2, under: root, "row", index: index), session: session)
+        }
+        harness.engine.apply(record(2, "ev"), session: "b")
+        harness.engine.apply(record(2, "ev"), session: "a")
+        #expect(harness.takeResults() == ["/row#2", "/row#1"])
+        #expect(harness.engine.sessionCount == 3)
+        #expect(harness.engine.endSession("a"))
+        #expect(!harness.engine.hasSession("a"))
+        #expect(harness.engine.snapshot(format: .json, session: "a") == "{\"root\":null}\n")
+        harness.engine.apply(record(2, "ev"), session: "b")
+        #expect(harness.takeResults() == ["/row#2"])
+        #expect(harness.engine.nodeCount == 0, "the default session saw none of it")
+    }
+}
