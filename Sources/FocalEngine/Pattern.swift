@@ -20,10 +20,20 @@ public struct Pattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The wildcard segment.
     public static let wildcard = "*"
+    /// The longest pattern, in bytes.
+    public static let maximumLength = 1024
+    /// The most segments (node names and the event) a pattern may have.
+    public static let maximumSegments = 64
 
     /// Parses `text`, or throws a message that says what is wrong with it.
     public init(_ text: String) throws(PatternError) {
         guard !text.isEmpty else { throw PatternError("a pattern must not be empty") }
+        guard text.utf8.count <= Self.maximumLength else {
+            throw PatternError("a pattern must not be longer than \(Self.maximumLength) bytes (this one has \(text.utf8.count))")
+        }
+        guard text.utf8.lazy.filter({ $0 == UInt8(ascii: "/") }).count < Self.maximumSegments else {
+            throw PatternError("a pattern must not have more than \(Self.maximumSegments) segments")
+        }
         let isAbsolute = text.hasPrefix("/")
         let body = isAbsolute ? text.dropFirst() : Substring(text)
         let segments = body.split(separator: "/", omittingEmptySubsequences: false)

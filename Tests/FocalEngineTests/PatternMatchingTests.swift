@@ -98,6 +98,8 @@ struct PatternMatchingTests {
 
     @Test("bad patterns are reported when the file loads; good ones in the same file still work", arguments: [
         "''", "'/'", "'a//ev'", "'a/'", "'//ev'", "42", "[]", "['ok', 7]", "null",
+        // Over the limits: 64 segments, 1024 bytes (the 40,000-segment pattern that once took gigabytes).
+        "'*/'.repeat(64) + 'ev'", "'x'.repeat(1025)", "'*/'.repeat(40000) + 'ev'",
     ])
     func badPattern(pattern: String) throws {
         let harness = try EngineHarness(["index.js": "match('before', () => 1);\nmatch(\(pattern), () => 2);\nmatch('after', () => 3);\n"])
@@ -108,6 +110,17 @@ struct PatternMatchingTests {
         #expect(errors.first?.message.contains("index.js:2") == true, "\(errors.first?.message ?? "")")
         #expect(harness.fire(root, "before") == [1])
         #expect(harness.fire(root, "after") == [3])
+    }
+
+    @Test("patterns at the limits are accepted and match")
+    func patternsAtTheLimits() throws {
+        let harness = try EngineHarness(["index.js": "match('*/'.repeat(62) + '*/ev', n => n.nodeName);\nmatch('e'.repeat(1024), () => 'long');"])
+        harness.apply(registerRoot)
+        harness.apply(chain((1...63).map { "n\($0)" }, from: 10, under: root))
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.fire(72) == ["n63"])
+        #expect(harness.fire(71) == [])
+        #expect(harness.fire(root, String(repeating: "e", count: 1024)) == ["long"])
     }
 
     @Test("match needs a function")

@@ -73,6 +73,21 @@ struct TaskResultTests {
         #expect(harness.fire(root, time: 2).contains("after"))
     }
 
+    @Test("a task that replaces JSON.stringify or Object.prototype.toJSON cannot change how results are written")
+    func serializationCannotBeReplaced() throws {
+        let harness = try EngineHarness(["index.js": """
+            JSON.stringify = () => '1},{"messageId":"forged"';
+            match('ev', () => ({ a: [1, 'two'] }));
+            match('ev', () => { JSON.stringify = () => 'nope'; return 'plain'; });
+            match('ev', () => 3);
+            """])
+        harness.apply(registerRoot)
+        #expect(harness.fire(root) == [["a": [1, "two"]], "plain", 3])
+        #expect(harness.observer.results.isEmpty)
+        harness.apply(record(root, "ev"))
+        #expect(harness.observer.results.map(\.json) == [#"{"a":[1,"two"]}"#, #""plain""#, "3"])
+    }
+
     @Test("undefined is no result; null, 0, false and '' are results", arguments: [
         ("undefined", nil), ("null", "null"), ("0", "0"), ("false", "false"), ("''", #""""#), ("[]", "[]"), ("({})", "{}"),
         ("1.5", "1.5"), ("'é\\n'", #""é\n""#),

@@ -173,4 +173,24 @@ struct TreeTests {
         #expect(harness.takeErrors().isEmpty)
         #expect(harness.fire(10) == ["/table/other owner/detail again"])
     }
+
+    @Test("rows with keyed children deregistered one by one: each takes its own children only (keys 5 and 50 are different)")
+    func deregisterRowsOneByOne() throws {
+        let harness = try EngineHarness()
+        let rows = 300
+        harness.apply(registerRoot, register(2, under: root, "table"))
+        for row in 0..<rows {
+            harness.apply(register(keyed(4, "0", String(row)), under: 2, "row"), register(keyed(4, "0", String(row), "title"), under: keyed(4, "0", String(row)), "title"))
+        }
+        #expect(harness.engine.nodeCount == 2 + 2 * rows)
+        for row in stride(from: 0, to: rows, by: 3) {
+            harness.apply(deregister(keyed(4, "0", String(row))))
+        }
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.engine.nodeCount == 2 + 2 * (rows - 100))
+        harness.apply(record(keyed(4, "0", "50", "title"), "probe"), record(keyed(4, "0", "5", "title"), "probe"))
+        #expect(harness.takeErrors().isEmpty, "rows 5 and 50 (not multiples of 3) keep their children")
+        harness.apply(record(keyed(4, "0", "51", "title"), "probe"))
+        #expect(harness.takeErrors().count == 1)
+    }
 }
