@@ -28,10 +28,14 @@ extension Analyzer {
         case .sub(let parent, let key, let index):
             id = resolveSub(of: parent.object, key: key, index: index, in: session)
         }
+        let created = id != nil && session.takeCreatedNode() == id
         if let id, !pending.isEmpty {
             for event in pending.takeAll() {
                 session.record(event.name, properties: event.properties, time: event.time, on: id)
             }
+        }
+        if created {
+            for handler in creationHandlers { handler(self) }
         }
         return id
     }
@@ -58,12 +62,23 @@ extension Analyzer {
     }
 
     /// A node placed through the responder chain stays where it was first placed for as long as it exists, even
-    /// if focus or the chain change later.
+    /// if focus or the chain change later, unless its parent's node is keyed (a row, or something under a row):
+    /// then the node is keyed under it (`row id + name`) and follows the parent, found again at every event, so
+    /// that a view inside a reused cell always records on the row the cell shows now, with that row's history
+    /// (UIKit reuses the same cell object, and so the same subviews, for whichever row scrolls in).
     private func resolveStandalone(name: String, in session: AnalyticsSession) -> NodeID? {
-        if let binding, isLive(binding, in: session) { return binding.id }
+        if let binding, binding.isOwned, isLive(binding, in: session) { return binding.id }
         guard let object, let parent = ParentLookup(session: session).parent(of: object),
             let parentID = parent.resolve()
         else { return nil }
+        if parentID.isKeyed {
+            let id = parentID.appending(name)
+            if let binding, binding.id == id, binding.parentID == parentID, isLive(binding, in: session) { return id }
+            unbind()
+            session.register(Registration(node: id, parent: parentID, name: name, namespace: namespace), isStandalone: false)
+            binding = Binding(id: id, parentID: parentID, parent: Weak(parent))
+            return id
+        }
         let id = NodeID(owner: owner)
         session.register(
             Registration(node: id, parent: parentID, name: name, namespace: namespace), isStandalone: true)

@@ -147,11 +147,14 @@ final class ListTracker {
     }
 
     /// Records `ana-appeared` / `ana-disappeared` on a named section's node when whether one of its cells is
-    /// visible on screen changed.
+    /// visible on screen changed. A named section gets its node as soon as one of its cells is displayed, whether
+    /// or not the cells have analyzers (UIKit shows a section as its rows and header scroll in).
     private func updateVisibility(ofSection section: Int) {
-        guard let anchor = anchors[section], anchor.name != nil, let list, let session,
+        guard let list, let session, anchors[section] != nil || list.analyticsName(forSection: section) != nil,
             let listID = analyzer?.resolve()
         else { return }
+        let anchor = anchor(forSection: section, in: session)
+        guard anchor.name != nil else { return }
         let isVisible = list.isVisibleOnScreen
             && list.visibleCells.contains { $0.indexPath?.section == section && $0.isVisibleOnScreen }
         guard isVisible != anchor.isVisible else { return }

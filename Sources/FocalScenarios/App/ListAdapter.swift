@@ -66,7 +66,11 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         }
         guard let cell = listView.cell(at: indexPath), let item = item(at: indexPath) else { return }
         (cell as? ScenarioCell)?.content?.show(item)
-        controller.app.analytics.report(value, for: key, on: cell)
+        let values = boundValues(of: item)
+        let reportedKeys = description.cell.bindings.map { $0.filter { $0.itemKey == key }.map(\.key) } ?? [key]
+        for reportedKey in reportedKeys {
+            controller.app.analytics.report(values[reportedKey] ?? .null, for: reportedKey, on: cell)
+        }
     }
 
     // MARK: Cells
@@ -93,14 +97,29 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     }
 
     private func makeContent(in cell: ReusableCell, title: Label) -> CellContent {
-        let views = ViewBuilder(controller: controller).add(description.cell.views, to: cell.contentView)
+        let views = ViewBuilder(controller: controller).build(description.cell.views, into: cell.contentView)
         return CellContent(title: title, templated: views)
     }
 
     private func configure(_ cell: ReusableCell, at indexPath: IndexPath) {
         guard let item = item(at: indexPath) else { return }
         (cell as? ScenarioCell)?.content?.show(item)
-        controller.app.analytics.configure(cell, description.cell.analytics, values: item.reportedValues)
+        controller.app.analytics.configure(cell, description.cell.analytics, values: boundValues(of: item))
+    }
+
+    /// The values a cell reports for `item`: the bound ones under their names, or the title and every value.
+    private func boundValues(of item: ItemDescription) -> JSONObject {
+        let all = item.reportedValues
+        guard let bindings = description.cell.bindings else { return all }
+        return JSONObject(bindings.map { ($0.key, all[$0.itemKey] ?? .null) })
+    }
+
+    /// Runs a cell callback's reactions on the row's node, with the row's values filling `{key}` placeholders.
+    private func run(_ reactions: [AppReaction], for cell: ReusableCell, at indexPath: IndexPath) {
+        guard !reactions.isEmpty, let item = item(at: indexPath), let analyzer = controller.app.analytics.analyzer(of: cell) else { return }
+        for reaction in reactions {
+            reaction.perform(on: analyzer, fill: item.fill)
+        }
     }
 
     private func didSelect(at indexPath: IndexPath) {
@@ -133,6 +152,14 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
 
     func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) { didSelect(at: indexPath) }
 
+    func tableView(_ tableView: TableView, willDisplay cell: TableViewCell, forRowAt indexPath: IndexPath) {
+        run(description.cell.onDisplay, for: cell, at: indexPath)
+    }
+
+    func tableView(_ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath) {
+        run(description.cell.onEndDisplay, for: cell, at: indexPath)
+    }
+
     // MARK: Collection
 
     func numberOfSections(in collectionView: CollectionView) -> Int { sections.count }
@@ -152,4 +179,12 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     }
 
     func collectionView(_ collectionView: CollectionView, didSelectItemAt indexPath: IndexPath) { didSelect(at: indexPath) }
+
+    func collectionView(_ collectionView: CollectionView, willDisplay cell: CollectionViewCell, forItemAt indexPath: IndexPath) {
+        run(description.cell.onDisplay, for: cell, at: indexPath)
+    }
+
+    func collectionView(_ collectionView: CollectionView, didEndDisplaying cell: CollectionViewCell, forItemAt indexPath: IndexPath) {
+        run(description.cell.onEndDisplay, for: cell, at: indexPath)
+    }
 }

@@ -27,18 +27,23 @@ final class ScenarioApp: Responder, ApplicationDelegate {
         window.makeKeyAndVisible()
     }
 
-    /// A new controller for `container`.
+    /// A new controller for `container`, with its analyzer.
     func makeController(for container: ContainerDescription) -> ViewController {
-        switch container {
+        let controller: ViewController
+        switch container.kind {
         case .screen(let name):
             return makeScreen(named: name)
         case .navigation(let root):
-            return NavigationController(rootViewController: makeScreen(named: root))
+            controller = NavigationController(rootViewController: makeController(for: root))
         case .tabs(let tabs):
             let tabBar = TabBarController()
             tabBar.setViewControllers(tabs.map(makeController(for:)))
-            return tabBar
+            controller = tabBar
+        case .custom(let children):
+            controller = StackedContainerController(children: children.map(makeController(for:)), size: screenSize)
         }
+        if let complaint = analytics.attach(to: controller, container.analytics) { reportFailure(complaint) }
+        return controller
     }
 
     /// A new instance of the screen named `name` (the parser has checked that it exists).
