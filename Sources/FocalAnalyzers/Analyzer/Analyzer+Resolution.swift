@@ -40,6 +40,19 @@ extension Analyzer {
         return id
     }
 
+    /// After the analyzed view moved to another superview: when the parent found through the responder chain is
+    /// now another analyzer, the view's node (with its subtree) is removed and a new one registered under the
+    /// new parent, appearing at once if the view is on screen. Cells, and views inside cells, already follow
+    /// their row.
+    func placeAgainIfParentChanged() {
+        guard case .standalone = placement, !(object is ReusableCell), let binding, binding.isOwned, let session,
+            let object, let parent = ParentLookup(session: session).parent(of: object), parent !== binding.parent.object
+        else { return }
+        unbind()
+        resolve()
+        ownHook?.recordCurrentVisibility()
+    }
+
     /// Forgets the node; an owned node is removed with its subtree.
     func unbind() {
         guard let binding else { return }

@@ -49,6 +49,76 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         return sections[indexPath.section].items[indexPath.item]
     }
 
+    /// The adapter of a list the scenario describes.
+    static func of(_ list: ListView) throws(StepFailure) -> ListAdapter {
+        guard let adapter = list.delegate as? ListAdapter else { throw StepFailure("the list was not described by the scenario") }
+        return adapter
+    }
+
+    /// Inserts `items` at `indexPath` (a position from 0 to the section's count).
+    func insert(_ items: [ItemDescription], at indexPath: IndexPath) throws(StepFailure) {
+        guard sections.indices.contains(indexPath.section) else { throw Self.noSection(indexPath.section, count: sections.count) }
+        let count = sections[indexPath.section].items.count
+        guard indexPath.item <= count else {
+            throw StepFailure("section \(indexPath.section) has \(count) items; insert at a position from 0 to \(count), not \(indexPath.item)")
+        }
+        try checkSize(adding: items.count)
+        sections[indexPath.section].items.insert(contentsOf: items, at: indexPath.item)
+        listView.insertItems(at: items.indices.map { IndexPath(item: indexPath.item + $0, section: indexPath.section) })
+    }
+
+    /// Inserts `newSections` at `position` (from 0 to the number of sections).
+    func insert(_ newSections: [SectionDescription], at position: Int) throws(StepFailure) {
+        guard position <= sections.count else {
+            throw StepFailure("the list has \(sections.count) sections; insert at a position from 0 to \(sections.count), not \(position)")
+        }
+        try checkSize(adding: newSections.reduce(0) { $0 + $1.items.count })
+        sections.insert(contentsOf: newSections, at: position)
+        listView.insertSections(Array(position..<position + newSections.count))
+    }
+
+    /// Deletes the items at `positions` of `section` (positions before the deletion).
+    func delete(_ positions: [Int], inSection section: Int) throws(StepFailure) {
+        for position in positions.sorted(by: >) {
+            sections[section].items.remove(at: position)
+        }
+        listView.deleteItems(at: positions.map { IndexPath(item: $0, section: section) })
+    }
+
+    /// Deletes sections (positions before the deletion).
+    func delete(sections positions: [Int]) throws(StepFailure) {
+        for position in positions where !sections.indices.contains(position) {
+            throw Self.noSection(position, count: sections.count)
+        }
+        for position in positions.sorted(by: >) {
+            sections.remove(at: position)
+        }
+        listView.deleteSections(positions)
+    }
+
+    /// Moves the item at `from` to `to` (a position in the list after the item was taken out).
+    func move(from: IndexPath, to: IndexPath) throws(StepFailure) {
+        guard sections.indices.contains(to.section) else { throw Self.noSection(to.section, count: sections.count) }
+        let limit = sections[to.section].items.count - (from.section == to.section ? 1 : 0)
+        guard to.item <= limit else {
+            throw StepFailure("section \(to.section) has room for positions 0 to \(limit); cannot move to \(to.item)")
+        }
+        let item = sections[from.section].items.remove(at: from.item)
+        sections[to.section].items.insert(item, at: to.item)
+        listView.moveItem(at: from, to: to)
+    }
+
+    private func checkSize(adding count: Int) throws(StepFailure) {
+        let total = sections.reduce(0) { $0 + $1.items.count } + count
+        guard total <= ItemDescription.maximumCount else {
+            throw StepFailure("the list would have \(total) items; a list holds at most \(ItemDescription.maximumCount)")
+        }
+    }
+
+    private static func noSection(_ section: Int, count: Int) -> StepFailure {
+        StepFailure("the list has \(count) section\(count == 1 ? "" : "s"); there is no section \(section)")
+    }
+
     /// Replaces the content and reloads the list.
     func reload(with newSections: [SectionDescription]?) {
         if let newSections { sections = newSections }

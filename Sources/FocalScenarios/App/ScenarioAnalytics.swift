@@ -10,7 +10,7 @@ final class ScenarioAnalytics {
     private(set) var session: AnalyticsSession!
     private var paths = NodePaths()
     /// The elements that were given an analyzer, oldest first.
-    private var elements: [WeakResponder] = []
+    private var elements: [Weak<Responder>] = []
     /// Whether ops are dropped instead of going to the sink.
     private var isClosed = false
 
@@ -49,7 +49,7 @@ final class ScenarioAnalytics {
             }
         }
         analyzer.enable(naming: name)
-        elements.append(WeakResponder(responder))
+        elements.append(Weak(responder))
         for (key, value) in description.values {
             analyzer.update(value, for: key)
         }
@@ -115,14 +115,5 @@ final class ScenarioAnalytics {
         return elements.compactMap { weak in
             weak.object.flatMap { element in path(of: element).map { (element, $0) } }
         }
-    }
-}
-
-/// A weak reference to a responder.
-struct WeakResponder {
-    weak var object: Responder?
-
-    init(_ object: Responder) {
-        self.object = object
     }
 }

@@ -52,6 +52,21 @@ final class ScenarioApp: Responder, ApplicationDelegate {
         return ScreenController(screen: screen, app: self)
     }
 
+    /// The views a `remove` step took out, with where they were, so that `add` can put them back.
+    private var removedViews: [(view: View, superview: Weak<View>, index: Int)] = []
+
+    /// Notes that `view` is being removed from `superview`.
+    func noteRemoved(_ view: View, from superview: View) {
+        removedViews.append((view, Weak(superview), superview.subviews.firstIndex { $0 === view } ?? superview.subviews.count))
+    }
+
+    /// The latest removed view with `identifier`, with the superview it left and its position there, forgotten.
+    func takeRemovedView(_ identifier: String) -> (view: View, superview: View?, index: Int)? {
+        guard let position = removedViews.lastIndex(where: { $0.view.accessibilityIdentifier == identifier }) else { return nil }
+        let removed = removedViews.remove(at: position)
+        return (removed.view, removed.superview.object, removed.index)
+    }
+
     /// Notes that an action could not be done; the journey reports it after the step.
     func reportFailure(_ message: String) {
         failures.append(message)
@@ -61,5 +76,14 @@ final class ScenarioApp: Responder, ApplicationDelegate {
     func takeFailures() -> [String] {
         defer { failures = [] }
         return failures
+    }
+}
+
+/// A weak reference.
+struct Weak<Object: AnyObject> {
+    weak var object: Object?
+
+    init(_ object: Object?) {
+        self.object = object
     }
 }
