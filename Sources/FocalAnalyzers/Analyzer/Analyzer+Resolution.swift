@@ -75,8 +75,8 @@ extension Analyzer {
     }
 
     /// A node placed through the responder chain stays where it was first placed for as long as it exists, even
-    /// if focus or the chain change later, unless its parent's node is keyed (a row, or something under a row):
-    /// then the node is keyed under it (`row id + name`) and follows the parent, found again at every event, so
+    /// if focus or the chain change later, unless it is a view inside a cell whose parent's node is keyed (the
+    /// row, or something under it): then the node is keyed under it (`row id + name`) and follows the parent, found again at every event, so
     /// that a view inside a reused cell always records on the row the cell shows now, with that row's history
     /// (UIKit reuses the same cell object, and so the same subviews, for whichever row scrolls in).
     private func resolveStandalone(name: String, in session: AnalyticsSession) -> NodeID? {
@@ -84,7 +84,7 @@ extension Analyzer {
         guard let object, let parent = ParentLookup(session: session).parent(of: object),
             let parentID = parent.resolve()
         else { return nil }
-        if parentID.isKeyed {
+        if parentID.isKeyed, (object as? View)?.isInsideCell ?? false {
             let id = parentID.appending(name)
             if let binding, binding.id == id, binding.parentID == parentID, isLive(binding, in: session) { return id }
             unbind()
@@ -102,7 +102,7 @@ extension Analyzer {
     private func resolveSub(of parent: Analyzer?, key: String, index: Int?, in session: AnalyticsSession) -> NodeID? {
         guard let parent, let parentID = parent.resolve() else { return nil }
         var id = NodeID(owner: owner)
-        if parentID.isKeyed {
+        if parentID.isKeyed, (object as? View)?.isInsideCell ?? false {
             id = parentID.appending(key)
             if let index { id = id.appending(String(index)) }
         }
@@ -127,5 +127,17 @@ extension Analyzer {
         else { return nil }
         binding = Binding(id: row.id, parentID: row.parentID, parent: Weak(listAnalyzer), list: Weak(list))
         return row.id
+    }
+}
+
+extension View {
+    /// Whether the view is inside a table or collection cell.
+    fileprivate var isInsideCell: Bool {
+        var current = superview
+        while let view = current {
+            if view is ReusableCell { return true }
+            current = view.superview
+        }
+        return false
     }
 }

@@ -155,12 +155,23 @@ final class ListTracker {
         else { return }
         let anchor = anchor(forSection: section, in: session)
         guard anchor.name != nil else { return }
-        let isVisible = list.isVisibleOnScreen
-            && list.visibleCells.contains { $0.indexPath?.section == section && $0.isVisibleOnScreen }
+        let id = placeSection(anchor, under: listID, in: session)
+        let isVisible = list.isVisibleOnScreen && Self.section(section, isIn: list)
         guard isVisible != anchor.isVisible else { return }
         anchor.isVisible = isVisible
-        let id = placeSection(anchor, under: listID, in: session)
         session.record(isVisible ? AutomaticEvent.appeared : AutomaticEvent.disappeared, properties: JSONObject(), time: session.now, on: id)
+    }
+
+    /// Whether some item of `section` lies in the list's viewport, worked out from the layout rather than from
+    /// the displayed cells, so that the section does not seem to leave while the list swaps cells (UIKit ends
+    /// the display of the cells that left before displaying those that entered).
+    private static func section(_ section: Int, isIn list: ListView) -> Bool {
+        let count = section < list.numberOfSections ? list.numberOfItems(inSection: section) : 0
+        guard count > 0, let first = list.rectForItem(at: IndexPath(item: 0, section: section)),
+            let last = list.rectForItem(at: IndexPath(item: count - 1, section: section))
+        else { return false }
+        let viewport = list.bounds
+        return first.minY < viewport.maxY && last.maxY > viewport.minY
     }
 
     // MARK: Removing rows
