@@ -108,6 +108,15 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         listView.moveItem(at: from, to: to)
     }
 
+    /// Moves the section at `from` to `to` (positions before and after the move), with its items.
+    func move(section from: Int, to: Int) throws(StepFailure) {
+        for position in [from, to] where !sections.indices.contains(position) {
+            throw Self.noSection(position, count: sections.count)
+        }
+        sections.insert(sections.remove(at: from), at: to)
+        listView.moveSection(from, toSection: to)
+    }
+
     private func checkSize(adding count: Int) throws(StepFailure) {
         let total = sections.reduce(0) { $0 + $1.items.count } + count
         guard total <= ItemDescription.maximumCount else {

@@ -26,6 +26,7 @@
 ///   - insert: {rows: [Kiwi], at: 0, section: 0, in: list}   # insert rows (or items); or {sections: [...], at: 1}
 ///   - delete: {rows: [2, 3], section: 0}          # delete rows (or items); or {sections: [1]}
 ///   - move-row: {from: 0, to: 3, section: 0, to-section: 1}  # move a row, keeping its item (and node)
+///   - move-section: {from: 0, to: 2}              # move a section with its rows
 ///   - set: {model: cart, key: count, value: 2}    # change a model object's property
 /// ```
 struct Step: Sendable {
@@ -42,7 +43,7 @@ struct Step: Sendable {
     static let kinds = [
         "launch", "tap", "select", "scroll", "type", "back", "switch-tab", "dismiss", "wait", "update", "focus",
         "reload", "snapshot", "record", "slide", "remove", "hide", "show", "add", "move", "insert", "delete",
-        "move-row", "set",
+        "move-row", "move-section", "set",
     ]
 
     /// Reads step number `number`: a kind alone (`- back`) or `kind: argument`.

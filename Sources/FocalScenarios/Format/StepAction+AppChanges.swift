@@ -10,6 +10,7 @@ extension StepAction {
         "insert": ["in", "rows", "items", "sections", "at", "section"],
         "delete": ["in", "rows", "items", "sections", "section"],
         "move-row": ["in", "from", "to", "section", "to-section"],
+        "move-section": ["in", "from", "to"],
         "set": ["model", "key", "value"],
     ]
 
@@ -33,6 +34,10 @@ extension StepAction {
                 list: try TargetDescription(optional: members["in"]),
                 from: IndexPath(item: try members.required("from").count(), section: section),
                 to: IndexPath(item: try members.required("to").count(), section: try members["to-section"]?.count() ?? section))
+        case "move-section":
+            return .moveSection(
+                list: try TargetDescription(optional: members["in"]), from: try members.required("from").count(),
+                to: try members.required("to").count())
         default:
             return .setModel(
                 model: try ElementReference(members.required("model")), key: try members.required("key").nonEmptyString(),

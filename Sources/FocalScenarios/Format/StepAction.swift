@@ -29,6 +29,7 @@ enum StepAction: Sendable {
     case deleteItems(list: TargetDescription?, section: Int, items: [Int])
     case deleteSections(list: TargetDescription?, sections: [Int])
     case moveItem(list: TargetDescription?, from: IndexPath, to: IndexPath)
+    case moveSection(list: TargetDescription?, from: Int, to: Int)
     case setModel(model: ElementReference, key: String, value: JSONValue)
 
     /// How a scroll step moves the list.
@@ -81,7 +82,7 @@ enum StepAction: Sendable {
             }
         case "remove": self = .remove(try TargetDescription(argument!))
         case "hide", "show": self = .setHidden(try TargetDescription(argument!), kind == "hide")
-        case "add", "move", "insert", "delete", "move-row", "set":
+        case "add", "move", "insert", "delete", "move-row", "move-section", "set":
             self = try Self.appChange(kind, fields(Self.appChangeKeys[kind]!), screens: screens)
         case "snapshot":
             let format = try argument.map { value throws(ScenarioError) in try value.string() } ?? "xml"

@@ -46,6 +46,8 @@ struct AppChanges {
             let list = try finder.list(target)
             try finder.checkItem(from, in: list)
             try ListAdapter.of(list).move(from: from, to: to)
+        case .moveSection(let target, let from, let to):
+            try ListAdapter.of(finder.list(target)).move(section: from, to: to)
         case .setModel(let reference, let key, let value):
             guard let model = app.analytics.models[reference.identifier] else {
                 throw StepFailure("there is no model named '\(reference.identifier)'")

@@ -11,3 +11,17 @@ public struct ItemMove: Hashable, Sendable {
         self.to = to
     }
 }
+
+/// A section moved from one position (before the update) to another (after it), with its items.
+public struct SectionMove: Hashable, Sendable {
+    /// Where the section was.
+    public var from: Int
+    /// Where the section is now.
+    public var to: Int
+
+    /// Creates a move.
+    public init(from: Int, to: Int) {
+        self.from = from
+        self.to = to
+    }
+}

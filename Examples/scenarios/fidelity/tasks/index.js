@@ -29,6 +29,7 @@ match('row/did-select', node => ({
   index: node.index,
   item: node.attributes.item,
   created: node.attributes.createdAt,
+  section: node.attributes.section || undefined,
 }));
 
 // Cell callbacks: willDisplay / didEndDisplaying with the row's bound values and its hook's value.
