@@ -25,7 +25,12 @@ struct RunCommand: AsyncParsableCommand {
 
             Exit status: 0 when the journey completed without error, 1 when a step failed, an \
             error was reported or results were dropped, 2 when the scenario or the tasks \
-            directory could not be read.
+            directory could not be read (an unknown key, a wrong type, a dangling reference or \
+            a scenario beyond the limits, named with its file, line and column).
+
+            The scenario format (every element, key and step, with an example each, and the \
+            limits) is documented in README.md, section "Scenarios: a user journey on a headless \
+            app"; Examples/scenarios has complete scenarios.
 
             Examples:
               focal run --tasks tasks Examples/scenarios/master-detail.yaml

@@ -84,9 +84,57 @@ import Testing
     @Test func testRunsTheExampleScenarios() throws {
         let test = try focal(["test", "Examples/scenarios"])
         #expect(test.status == 0, "\(test.output)\(test.error)")
-        #expect(test.lines.last == "5 passed, 0 failed")
+        #expect(test.lines.last == "12 passed, 0 failed")
         #expect(test.lines.contains("PASS Examples/scenarios/master-detail.yaml (10 results)"))
     }
+
+    /// Every example scenario, run with `--emit-oplog`: replaying the op log gives the same results.
+    @Test(arguments: try exampleScenarios())
+    func everyExampleScenarioReplaysToTheSameResults(scenario: String) throws {
+        let tasks = scenario.contains("/fidelity/") ? "Examples/scenarios/fidelity/tasks"
+            : scenario.hasSuffix("master-detail.yaml") ? "tasks" : "Examples/scenarios/tasks"
+        let directory = try TemporaryDirectory(files: [:])
+        let log = directory.path + "/session.oplog"
+        let run = try focal(["run", "--tasks", tasks, "--emit-oplog", log, scenario])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(!run.lines.isEmpty)
+        let replay = try focal(["replay", "--tasks", tasks, log])
+        #expect(replay.status == 0, "\(replay.error)")
+        #expect(replay.output == run.output)
+    }
+
+    static func exampleScenarios() throws -> [String] {
+        let base = root + "/Examples/scenarios"
+        let files = FileManager.default.enumerator(atPath: base)?.compactMap { $0 as? String } ?? []
+        return files.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted().map { "Examples/scenarios/" + $0 }
+    }
+
+    @Test func badScenariosExitWithTwoNamingTheLine() throws {
+        let directory = try TemporaryDirectory(files: [
+            "unknown.yaml": "app: {root: home, screens: {home: {colour: red}}}\njourney: [launch]\n",
+            "huge.yaml": "app:\n  root: home\n  screens:\n    home:\n      views:\n        - table: {rows: {count: 2000000000}}\njourney: [launch]\n",
+            "bomb.yaml": Self.aliasBomb,
+        ])
+        for (file, message) in [
+            ("unknown.yaml", "unknown.yaml:1:36: unknown key 'colour' in a screen"),
+            ("huge.yaml", "huge.yaml:6:33: 'count' is 2000000000; a list holds at most 100000 items"),
+            ("bomb.yaml", "the document expands to more than 200000 values"),
+        ] {
+            let run = try focal(["run", "--tasks", "tasks", directory.path + "/" + file])
+            #expect(run.status == 2, "\(file)")
+            #expect(run.error.contains(message), "\(run.error)")
+            #expect(run.output.isEmpty)
+        }
+    }
+
+    /// A "billion laughs" document: nine levels of aliases, each naming the previous one ten times.
+    static let aliasBomb: String = {
+        var lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+        for level in 1...9 {
+            lines.append("a\(level): &a\(level) [" + Array(repeating: "*a\(level - 1)", count: 10).joined(separator: ", ") + "]")
+        }
+        return "name: bomb\nvalues:\n" + lines.map { "  " + $0 }.joined(separator: "\n") + "\napp: {root: home, screens: {home: {}}}\njourney: [launch]\n"
+    }()
 
     @Test func testReportsFailuresWithADiffAndExitsWithOne() throws {
         let directory = try TemporaryDirectory(files: [

@@ -126,3 +126,95 @@ import Testing
         }
     }
 }
+
+/// References, limits and the new keys are checked before the journey plays.
+@Suite struct ScenarioReferenceErrorTests {
+    @Test func aDanglingViewReferenceNamesItsLine() throws {
+        let error = try #require(parseError("""
+            app:
+              root: home
+              screens:
+                home:
+                  views:
+                    - label: {id: total, analyzer: total, observe: [{of: price, property: text}]}
+            journey: [launch]
+            """))
+        #expect(error.line == 6)
+        #expect(error.message == "no view has the identifier 'price' here; expected 'total'")
+    }
+
+    @Test func anUnknownModelIsRefusedInTheAppAndInSteps() throws {
+        let inApp = try #require(parseError("""
+            app:
+              root: home
+              screens:
+                home: {analyzer: home, observe: [{model: cart, property: count}]}
+            journey: [launch]
+            """))
+        #expect(inApp.line == 4)
+        #expect(inApp.message.hasPrefix("there is no model named 'cart'"))
+        let inStep = try #require(parseError("""
+            app:
+              root: home
+              models: {basket: {count: 0}}
+              screens: {home: {}}
+            journey:
+              - launch
+              - set: {model: cart, key: count, value: 1}
+            """))
+        #expect(inStep.line == 7)
+        #expect(inStep.step?.number == 2)
+        #expect(inStep.message.contains("expected 'basket'"))
+    }
+
+    @Test func focusMustGoToAViewWithAnAnalyzer() throws {
+        let error = try #require(parseError("""
+            app:
+              root: home
+              screens:
+                home:
+                  views:
+                    - view: {id: card}
+                    - button: {id: more, analyzer: more, focus-to: card}
+            journey: [launch]
+            """))
+        #expect(error.line == 7)
+        #expect(error.message.contains("has no 'analyzer'"))
+    }
+
+    @Test func wrongTypesNameWhatWasExpected() throws {
+        let error = try #require(parseError("""
+            app: {root: home, screens: {home: {}}}
+            journey:
+              - launch
+              - delete: {rows: first}
+            """))
+        #expect(error.line == 4)
+        #expect(error.message == "'rows' must be a list, not the text 'first'")
+    }
+
+    @Test func deepNestingAndLargeFilesAreRefused() throws {
+        let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+        let nested = try #require(parseError("name: x\nvalues: \(deep)\n"))
+        #expect(nested.message == "lists and mappings nest more than 64 deep")
+        let large = try #require(parseError("name: x\n#" + String(repeating: "x", count: 1 << 20) + "\n"))
+        #expect(large.message.hasPrefix("the file has 1048586 bytes; a scenario has at most 1048576"))
+    }
+
+    @Test func aMissingViewInARowIsAStepFailure() throws {
+        let played = try play("""
+            app:
+              root: home
+              screens:
+                home:
+                  views:
+                    - table: {rows: [A, B], cell: {analyzer: cell, views: [{button: {id: like, analyzer: like}}]}}
+            journey:
+              - launch
+              - tap: {row: 1, view: share}
+            """)
+        let failure = try #require(played.failure)
+        #expect(failure.line == 9)
+        #expect(failure.message == "the cell of item 1 of section 0 has no view 'share'; expected 'like'")
+    }
+}

@@ -153,3 +153,14 @@ import FocalSimulator
         withExtendedLifetime(harness) {}
     }
 }
+
+@Suite struct SectionMoveTests {
+    @Test func aMovedSectionTakesItsItemsAndShiftsTheOthers() {
+        var update = ListUpdate()
+        update.movedSections = [SectionMove(from: 0, to: 2)]
+        #expect(update.newSection(forOld: 0) == 2)
+        #expect(update.newSection(forOld: 1) == 0)
+        #expect(update.newSection(forOld: 2) == 1)
+        #expect(update.newIndexPath(forOld: IndexPath(item: 3, section: 0)) == IndexPath(item: 3, section: 2))
+    }
+}

@@ -5,7 +5,22 @@ extension Analyzer {
     ///
     /// Control taps and row selections mark focus automatically; call this for other gestures. A mark serves
     /// one screen and lasts until the end of the run-loop turn in which it was set, so it never goes stale.
+    ///
+    /// With ``redirectFocus(to:)``, the mark goes to the redirection's target (following redirections, at most
+    /// ``maximumFocusRedirections`` of them, so that a cycle ends).
     public func markFocused() {
+        var marked = self
+        for _ in 0..<Self.maximumFocusRedirections {
+            guard let target = marked.focusTarget.object, target !== marked else { break }
+            marked = target
+        }
+        marked.markSelfFocused()
+    }
+
+    /// The most redirections a focus mark follows.
+    public static let maximumFocusRedirections = 16
+
+    private func markSelfFocused() {
         guard let session, let object else { return }
         resolve()
         var chain: [Analyzer] = [self]

@@ -42,6 +42,10 @@ public final class Analyzer {
     var ownHook: Hook?
     var hooks: [Hook] = []
     var observations: [KeyPathObservation] = []
+    /// What the app runs when the analyzer's node is created (see ``onNodeCreated(_:)``).
+    var creationHandlers: [(Analyzer) -> Void] = []
+    /// The analyzer that focus marks set on this one go to (see ``redirectFocus(to:)``).
+    var focusTarget = Weak<Analyzer>(nil)
     /// The sub-analyzers set for each key (owned by their objects).
     var subAnalyzers: [String: [Weak<Analyzer>]] = [:]
     /// Sections and rows, when the object is a table or collection view.
@@ -168,15 +172,34 @@ public final class Analyzer {
     }
 
     /// Records the value of `object`'s property at `keyPath` now and after every change, as
-    /// ``update(_:for:)`` does.
+    /// ``update(_:for:)`` does, under the key path `valueKey` (by default `keyPath` itself).
     ///
+    /// `object` is the analyzed object, another element (a switch elsewhere on the screen whose state this node
+    /// should carry) or an app model object (any ``KeyValueObservable``), as KVO observes any object in UIKit.
     /// `keyPath` is a property name (`"text"`) or a dotted path through stored properties holding observable
     /// objects (`"textLabel.text"`); the objects on the way are looked up once, now. The observation holds
     /// `object` weakly and ends with ``detach()``.
-    public func observe(_ object: KeyValueObservable, keyPath: String) {
+    public func observe(_ object: KeyValueObservable, keyPath: String, as valueKey: String? = nil) {
+        let key = valueKey ?? keyPath
         observations.append(KeyPathObservation(object: object, keyPath: keyPath) { [weak self] value in
-            self?.update(value, for: keyPath)
+            self?.update(value, for: key)
         })
+    }
+
+    /// Runs `handler` each time this analyzer's node is created: when the analyzer is first placed, after its
+    /// node was removed, and, for a cell or a view inside one, for each row whose node its placement creates
+    /// (not when it comes back to a row that already has a node). This is the place for what an app does once
+    /// per node, such as reporting values that never change. `handler` runs after the node's waiting events
+    /// were recorded, and may record and update.
+    public func onNodeCreated(_ handler: @escaping (Analyzer) -> Void) {
+        creationHandlers.append(handler)
+    }
+
+    /// Sends the focus marks set on this analyzer (``markFocused()``, a tap, a selection) to `target`
+    /// instead, or stops doing so with `nil`: a section header that stands for its section, a button that
+    /// stands for the card around it. A screen opened next is then placed under `target`'s node.
+    public func redirectFocus(to target: Analyzer?) {
+        focusTarget = Weak(target)
     }
 
     /// Records the events of `responder` on this analyzer's node: control events, first-responder and

@@ -40,6 +40,8 @@ final class Hook {
             if importsVisibility { setVisible(false) }
         case .viewDidLoad, .viewWillAppear, .didMoveToWindow:
             if target === analyzer.object { analyzer.refreshSubAnalyzers() }
+        case .didMoveToSuperview(let superview):
+            if superview != nil, target === analyzer.object { analyzer.placeAgainIfParentChanged() }
         case .controlEvent(let controlEvent):
             if analyzer.session?.configuration.recordedControlEvents.contains(controlEvent) ?? false {
                 analyzer.record(controlEvent.description)
@@ -54,6 +56,11 @@ final class Hook {
         default:
             break
         }
+    }
+
+    /// Records `ana-appeared` again when the target is visible: its analyzer's node was just registered anew.
+    func recordCurrentVisibility() {
+        if importsVisibility, isVisible { analyzer?.record(AutomaticEvent.appeared) }
     }
 
     private func setVisible(_ visible: Bool) {

@@ -147,17 +147,31 @@ final class ListTracker {
     }
 
     /// Records `ana-appeared` / `ana-disappeared` on a named section's node when whether one of its cells is
-    /// visible on screen changed.
+    /// visible on screen changed. A named section gets its node as soon as one of its cells is displayed, whether
+    /// or not the cells have analyzers (UIKit shows a section as its rows and header scroll in).
     private func updateVisibility(ofSection section: Int) {
-        guard let anchor = anchors[section], anchor.name != nil, let list, let session,
+        guard let list, let session, anchors[section] != nil || list.analyticsName(forSection: section) != nil,
             let listID = analyzer?.resolve()
         else { return }
-        let isVisible = list.isVisibleOnScreen
-            && list.visibleCells.contains { $0.indexPath?.section == section && $0.isVisibleOnScreen }
+        let anchor = anchor(forSection: section, in: session)
+        guard anchor.name != nil else { return }
+        let id = placeSection(anchor, under: listID, in: session)
+        let isVisible = list.isVisibleOnScreen && Self.section(section, isIn: list)
         guard isVisible != anchor.isVisible else { return }
         anchor.isVisible = isVisible
-        let id = placeSection(anchor, under: listID, in: session)
         session.record(isVisible ? AutomaticEvent.appeared : AutomaticEvent.disappeared, properties: JSONObject(), time: session.now, on: id)
+    }
+
+    /// Whether some item of `section` lies in the list's viewport, worked out from the layout rather than from
+    /// the displayed cells, so that the section does not seem to leave while the list swaps cells (UIKit ends
+    /// the display of the cells that left before displaying those that entered).
+    private static func section(_ section: Int, isIn list: ListView) -> Bool {
+        let count = section < list.numberOfSections ? list.numberOfItems(inSection: section) : 0
+        guard count > 0, let first = list.rectForItem(at: IndexPath(item: 0, section: section)),
+            let last = list.rectForItem(at: IndexPath(item: count - 1, section: section))
+        else { return false }
+        let viewport = list.bounds
+        return first.minY < viewport.maxY && last.maxY > viewport.minY
     }
 
     // MARK: Removing rows

@@ -94,9 +94,20 @@ public final class AnalyticsSession {
     func register(_ registration: Registration, isStandalone: Bool) {
         var registration = registration
         registration.time = now
+        lastCreatedNode = nodes.contains(registration.node) ? nil : registration.node
         nodes.insert(registration.node, parent: registration.parent, isStandalone: isStandalone)
         sink(.register(registration))
         hasRegisteredSinceRetry = true
+    }
+
+    /// The node the latest registration created (`nil` when it registered a live node again).
+    private var lastCreatedNode: NodeID?
+
+    /// The node the latest registration created, if any, forgetting it: an analyzer's own node is registered
+    /// after its ancestors', so right after its placement this says whether the placement created it.
+    func takeCreatedNode() -> NodeID? {
+        defer { lastCreatedNode = nil }
+        return lastCreatedNode
     }
 
     /// Notes that `analyzer` holds events for a node it could not register yet.

@@ -49,6 +49,85 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         return sections[indexPath.section].items[indexPath.item]
     }
 
+    /// The adapter of a list the scenario describes.
+    static func of(_ list: ListView) throws(StepFailure) -> ListAdapter {
+        guard let adapter = list.delegate as? ListAdapter else { throw StepFailure("the list was not described by the scenario") }
+        return adapter
+    }
+
+    /// Inserts `items` at `indexPath` (a position from 0 to the section's count).
+    func insert(_ items: [ItemDescription], at indexPath: IndexPath) throws(StepFailure) {
+        guard sections.indices.contains(indexPath.section) else { throw Self.noSection(indexPath.section, count: sections.count) }
+        let count = sections[indexPath.section].items.count
+        guard indexPath.item <= count else {
+            throw StepFailure("section \(indexPath.section) has \(count) items; insert at a position from 0 to \(count), not \(indexPath.item)")
+        }
+        try checkSize(adding: items.count)
+        sections[indexPath.section].items.insert(contentsOf: items, at: indexPath.item)
+        listView.insertItems(at: items.indices.map { IndexPath(item: indexPath.item + $0, section: indexPath.section) })
+    }
+
+    /// Inserts `newSections` at `position` (from 0 to the number of sections).
+    func insert(_ newSections: [SectionDescription], at position: Int) throws(StepFailure) {
+        guard position <= sections.count else {
+            throw StepFailure("the list has \(sections.count) sections; insert at a position from 0 to \(sections.count), not \(position)")
+        }
+        try checkSize(adding: newSections.reduce(0) { $0 + $1.items.count })
+        sections.insert(contentsOf: newSections, at: position)
+        listView.insertSections(Array(position..<position + newSections.count))
+    }
+
+    /// Deletes the items at `positions` of `section` (positions before the deletion).
+    func delete(_ positions: [Int], inSection section: Int) throws(StepFailure) {
+        for position in positions.sorted(by: >) {
+            sections[section].items.remove(at: position)
+        }
+        listView.deleteItems(at: positions.map { IndexPath(item: $0, section: section) })
+    }
+
+    /// Deletes sections (positions before the deletion).
+    func delete(sections positions: [Int]) throws(StepFailure) {
+        for position in positions where !sections.indices.contains(position) {
+            throw Self.noSection(position, count: sections.count)
+        }
+        for position in positions.sorted(by: >) {
+            sections.remove(at: position)
+        }
+        listView.deleteSections(positions)
+    }
+
+    /// Moves the item at `from` to `to` (a position in the list after the item was taken out).
+    func move(from: IndexPath, to: IndexPath) throws(StepFailure) {
+        guard sections.indices.contains(to.section) else { throw Self.noSection(to.section, count: sections.count) }
+        let limit = sections[to.section].items.count - (from.section == to.section ? 1 : 0)
+        guard to.item <= limit else {
+            throw StepFailure("section \(to.section) has room for positions 0 to \(limit); cannot move to \(to.item)")
+        }
+        let item = sections[from.section].items.remove(at: from.item)
+        sections[to.section].items.insert(item, at: to.item)
+        listView.moveItem(at: from, to: to)
+    }
+
+    /// Moves the section at `from` to `to` (positions before and after the move), with its items.
+    func move(section from: Int, to: Int) throws(StepFailure) {
+        for position in [from, to] where !sections.indices.contains(position) {
+            throw Self.noSection(position, count: sections.count)
+        }
+        sections.insert(sections.remove(at: from), at: to)
+        listView.moveSection(from, toSection: to)
+    }
+
+    private func checkSize(adding count: Int) throws(StepFailure) {
+        let total = sections.reduce(0) { $0 + $1.items.count } + count
+        guard total <= ItemDescription.maximumCount else {
+            throw StepFailure("the list would have \(total) items; a list holds at most \(ItemDescription.maximumCount)")
+        }
+    }
+
+    private static func noSection(_ section: Int, count: Int) -> StepFailure {
+        StepFailure("the list has \(count) section\(count == 1 ? "" : "s"); there is no section \(section)")
+    }
+
     /// Replaces the content and reloads the list.
     func reload(with newSections: [SectionDescription]?) {
         if let newSections { sections = newSections }
@@ -66,7 +145,11 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         }
         guard let cell = listView.cell(at: indexPath), let item = item(at: indexPath) else { return }
         (cell as? ScenarioCell)?.content?.show(item)
-        controller.app.analytics.report(value, for: key, on: cell)
+        let values = boundValues(of: item)
+        let reportedKeys = description.cell.bindings.map { $0.filter { $0.itemKey == key }.map(\.key) } ?? [key]
+        for reportedKey in reportedKeys {
+            controller.app.analytics.report(values[reportedKey] ?? .null, for: reportedKey, on: cell)
+        }
     }
 
     // MARK: Cells
@@ -93,14 +176,29 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     }
 
     private func makeContent(in cell: ReusableCell, title: Label) -> CellContent {
-        let views = ViewBuilder(controller: controller).add(description.cell.views, to: cell.contentView)
+        let views = ViewBuilder(controller: controller).build(description.cell.views, into: cell.contentView)
         return CellContent(title: title, templated: views)
     }
 
     private func configure(_ cell: ReusableCell, at indexPath: IndexPath) {
         guard let item = item(at: indexPath) else { return }
         (cell as? ScenarioCell)?.content?.show(item)
-        controller.app.analytics.configure(cell, description.cell.analytics, values: item.reportedValues)
+        controller.app.analytics.configure(cell, description.cell.analytics, values: boundValues(of: item))
+    }
+
+    /// The values a cell reports for `item`: the bound ones under their names, or the title and every value.
+    private func boundValues(of item: ItemDescription) -> JSONObject {
+        let all = item.reportedValues
+        guard let bindings = description.cell.bindings else { return all }
+        return JSONObject(bindings.map { ($0.key, all[$0.itemKey] ?? .null) })
+    }
+
+    /// Runs a cell callback's reactions on the row's node, with the row's values filling `{key}` placeholders.
+    private func run(_ reactions: [AppReaction], for cell: ReusableCell, at indexPath: IndexPath) {
+        guard !reactions.isEmpty, let item = item(at: indexPath), let analyzer = controller.app.analytics.analyzer(of: cell) else { return }
+        for reaction in reactions {
+            reaction.perform(on: analyzer, fill: item.fill)
+        }
     }
 
     private func didSelect(at indexPath: IndexPath) {
@@ -133,6 +231,14 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
 
     func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) { didSelect(at: indexPath) }
 
+    func tableView(_ tableView: TableView, willDisplay cell: TableViewCell, forRowAt indexPath: IndexPath) {
+        run(description.cell.onDisplay, for: cell, at: indexPath)
+    }
+
+    func tableView(_ tableView: TableView, didEndDisplaying cell: TableViewCell, forRowAt indexPath: IndexPath) {
+        run(description.cell.onEndDisplay, for: cell, at: indexPath)
+    }
+
     // MARK: Collection
 
     func numberOfSections(in collectionView: CollectionView) -> Int { sections.count }
@@ -152,4 +258,12 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     }
 
     func collectionView(_ collectionView: CollectionView, didSelectItemAt indexPath: IndexPath) { didSelect(at: indexPath) }
+
+    func collectionView(_ collectionView: CollectionView, willDisplay cell: CollectionViewCell, forItemAt indexPath: IndexPath) {
+        run(description.cell.onDisplay, for: cell, at: indexPath)
+    }
+
+    func collectionView(_ collectionView: CollectionView, didEndDisplaying cell: CollectionViewCell, forItemAt indexPath: IndexPath) {
+        run(description.cell.onEndDisplay, for: cell, at: indexPath)
+    }
 }

@@ -10,12 +10,16 @@ final class ScenarioAnalytics {
     private(set) var session: AnalyticsSession!
     private var paths = NodePaths()
     /// The elements that were given an analyzer, oldest first.
-    private var elements: [WeakResponder] = []
+    private var elements: [Weak<Responder>] = []
     /// Whether ops are dropped instead of going to the sink.
     private var isClosed = false
 
-    /// A layer timed by `clock` whose ops go to `sink`.
-    init(clock: VirtualClock, sink: @escaping (Op) -> Void) {
+    /// The app's model objects, by name.
+    let models: [String: ScenarioModel]
+
+    /// A layer timed by `clock` whose ops go to `sink`, with the app's `models`.
+    init(clock: VirtualClock, models: [String: JSONObject], sink: @escaping (Op) -> Void) {
+        self.models = models.mapValues(ScenarioModel.init)
         session = AnalyticsSession(clock: clock) { [unowned self] op in
             guard !isClosed else { return }
             paths.note(op)
@@ -29,19 +33,47 @@ final class ScenarioAnalytics {
         isClosed = true
     }
 
-    /// Enables an analyzer for `responder` when the description names one, and reports its values and observed
-    /// properties.
-    func attach(to responder: Responder, _ description: AnalyticsDescription) {
-        guard let name = description.name else { return }
+    /// Enables an analyzer for `responder` when the description names one, with its hook, and reports its values
+    /// and the properties it observes on itself and on models. References to other views are connected later,
+    /// with ``connect(_:_:in:)``.
+    ///
+    /// - Returns: a complaint when a model the description names does not exist.
+    @discardableResult
+    func attach(to responder: Responder, _ description: AnalyticsDescription) -> String? {
+        guard let name = description.name else { return nil }
         let analyzer = session.analyzer(for: responder)
         analyzer.namespace = description.namespace
+        if !description.hook.isEmpty {
+            analyzer.onNodeCreated { analyzer in
+                for reaction in description.hook { reaction.perform(on: analyzer) }
+            }
+        }
         analyzer.enable(naming: name)
-        elements.append(WeakResponder(responder))
+        elements.append(Weak(responder))
         for (key, value) in description.values {
             analyzer.update(value, for: key)
         }
-        for property in description.observedProperties {
-            analyzer.observe(responder, keyPath: property)
+        for property in description.observed where property.element == nil {
+            guard let reference = property.model else {
+                analyzer.observe(responder, keyPath: property.property, as: property.valueKey)
+                continue
+            }
+            guard let model = models[reference.identifier] else { return "there is no model named '\(reference.identifier)'" }
+            analyzer.observe(model, keyPath: property.property, as: property.valueKey)
+        }
+        return nil
+    }
+
+    /// Connects what `description` says about other views of `scope` (a screen's root view or a cell's content
+    /// view): the properties of other views it observes, and where its focus marks go.
+    func connect(_ responder: Responder, _ description: AnalyticsDescription, in scope: View) {
+        guard let analyzer = analyzer(of: responder) else { return }
+        for property in description.observed {
+            guard let reference = property.element, let view = scope.view(withAccessibilityIdentifier: reference.identifier) else { continue }
+            analyzer.observe(view, keyPath: property.property, as: property.valueKey)
+        }
+        if let target = description.focusTarget, let view = scope.view(withAccessibilityIdentifier: target.identifier) {
+            analyzer.redirectFocus(to: session.existingAnalyzer(for: view))
         }
     }
 
@@ -51,6 +83,7 @@ final class ScenarioAnalytics {
         guard description.name != nil else { return }
         if session.existingAnalyzer(for: cell) == nil {
             attach(to: cell, description)
+            connect(cell, description, in: cell.contentView)
         }
         report(values, on: cell)
     }
@@ -82,14 +115,5 @@ final class ScenarioAnalytics {
         return elements.compactMap { weak in
             weak.object.flatMap { element in path(of: element).map { (element, $0) } }
         }
-    }
-}
-
-/// A weak reference to a responder.
-struct WeakResponder {
-    weak var object: Responder?
-
-    init(_ object: Responder) {
-        self.object = object
     }
 }

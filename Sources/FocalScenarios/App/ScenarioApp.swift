@@ -27,24 +27,44 @@ final class ScenarioApp: Responder, ApplicationDelegate {
         window.makeKeyAndVisible()
     }
 
-    /// A new controller for `container`.
+    /// A new controller for `container`, with its analyzer.
     func makeController(for container: ContainerDescription) -> ViewController {
-        switch container {
+        let controller: ViewController
+        switch container.kind {
         case .screen(let name):
             return makeScreen(named: name)
         case .navigation(let root):
-            return NavigationController(rootViewController: makeScreen(named: root))
+            controller = NavigationController(rootViewController: makeController(for: root))
         case .tabs(let tabs):
             let tabBar = TabBarController()
             tabBar.setViewControllers(tabs.map(makeController(for:)))
-            return tabBar
+            controller = tabBar
+        case .custom(let children):
+            controller = StackedContainerController(children: children.map(makeController(for:)), size: screenSize)
         }
+        if let complaint = analytics.attach(to: controller, container.analytics) { reportFailure(complaint) }
+        return controller
     }
 
     /// A new instance of the screen named `name` (the parser has checked that it exists).
     func makeScreen(named name: String) -> ScreenController {
         guard let screen = description.screens[name] else { preconditionFailure("unknown screen '\(name)'") }
         return ScreenController(screen: screen, app: self)
+    }
+
+    /// The views a `remove` step took out, with where they were, so that `add` can put them back.
+    private var removedViews: [(view: View, superview: Weak<View>, index: Int)] = []
+
+    /// Notes that `view` is being removed from `superview`.
+    func noteRemoved(_ view: View, from superview: View) {
+        removedViews.append((view, Weak(superview), superview.subviews.firstIndex { $0 === view } ?? superview.subviews.count))
+    }
+
+    /// The latest removed view with `identifier`, with the superview it left and its position there, forgotten.
+    func takeRemovedView(_ identifier: String) -> (view: View, superview: View?, index: Int)? {
+        guard let position = removedViews.lastIndex(where: { $0.view.accessibilityIdentifier == identifier }) else { return nil }
+        let removed = removedViews.remove(at: position)
+        return (removed.view, removed.superview.object, removed.index)
     }
 
     /// Notes that an action could not be done; the journey reports it after the step.
@@ -56,5 +76,14 @@ final class ScenarioApp: Responder, ApplicationDelegate {
     func takeFailures() -> [String] {
         defer { failures = [] }
         return failures
+    }
+}
+
+/// A weak reference.
+struct Weak<Object: AnyObject> {
+    weak var object: Object?
+
+    init(_ object: Object?) {
+        self.object = object
     }
 }

@@ -26,7 +26,7 @@ final class ScreenController: ViewController, AnalyzableObject {
     override func loadView() {
         let root = View(frame: Rect(origin: .zero, size: app.screenSize))
         view = root
-        ViewBuilder(controller: self).add(screen.views, to: root)
+        ViewBuilder(controller: self).build(screen.views, into: root, owner: (self, screen.analytics))
     }
 
     /// Keeps a list's adapter alive for as long as the screen lives.
@@ -80,10 +80,19 @@ extension TabBarController {
         case .index(let index):
             return viewControllers.indices.contains(index) ? index : nil
         case .screen(let name):
-            return viewControllers.firstIndex { controller in
-                let first = (controller as? NavigationController)?.viewControllers.first ?? controller
-                return (first as? ScreenController)?.screen.name == name
-            }
+            return viewControllers.firstIndex { $0.firstScreen?.screen.name == name }
+        }
+    }
+}
+
+extension ViewController {
+    /// The screen a container shows first: itself, the root of a navigation stack, the first tab or child.
+    var firstScreen: ScreenController? {
+        switch self {
+        case let screen as ScreenController: screen
+        case let navigation as NavigationController: navigation.viewControllers.first?.firstScreen
+        case let tabBar as TabBarController: tabBar.viewControllers.first?.firstScreen
+        default: children.first?.firstScreen
         }
     }
 }

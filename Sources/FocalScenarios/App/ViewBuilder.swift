@@ -6,14 +6,31 @@ struct ViewBuilder {
     /// The screen the views belong to.
     unowned let controller: ScreenController
 
+    /// The elements built so far whose analytics name other views, connected once everything is built.
+    private let references = ReferenceList()
+
     /// The height of controls and labels that are stacked without a height.
     static let controlHeight = 44.0
 
-    /// Builds `descriptions` into `container`, stacking those without a frame from the top.
+    /// Builds `descriptions` into `scope` (a screen's root view or a cell's content view), then connects the
+    /// references of the built views, and of `owner` (the screen or cell), to the views of `scope`.
     ///
     /// - Returns: the views, each with its description, in order.
     @discardableResult
-    func add(_ descriptions: [ViewDescription], to container: View) -> [(view: View, description: ViewDescription)] {
+    func build(
+        _ descriptions: [ViewDescription], into scope: View, owner: (Responder, AnalyticsDescription)? = nil
+    ) -> [(view: View, description: ViewDescription)] {
+        let built = add(descriptions, to: scope)
+        if let owner { references.note(owner.0, owner.1) }
+        for (element, description) in references.items {
+            controller.app.analytics.connect(element, description, in: scope)
+        }
+        return built
+    }
+
+    /// Builds `descriptions` into `container`, stacking those without a frame from the top.
+    @discardableResult
+    private func add(_ descriptions: [ViewDescription], to container: View) -> [(view: View, description: ViewDescription)] {
         var built: [(view: View, description: ViewDescription)] = []
         var top = 0.0
         for description in descriptions {
@@ -28,6 +45,7 @@ struct ViewBuilder {
             }
             container.addSubview(view)
             controller.app.analytics.attach(to: view, description.analytics)
+            references.note(view, description.analytics)
             built.append((view, description))
         }
         return built
@@ -87,5 +105,14 @@ struct ViewBuilder {
                 controller.perform(action, trigger: "return in \(name)")
             }
         }
+    }
+}
+
+/// The elements whose analytics name other views.
+private final class ReferenceList {
+    private(set) var items: [(Responder, AnalyticsDescription)] = []
+
+    func note(_ element: Responder, _ description: AnalyticsDescription) {
+        if !description.elementReferences.isEmpty { items.append((element, description)) }
     }
 }

@@ -1,13 +1,18 @@
 import FocalJSON
 
-/// How a screen, view or cell takes part in analytics: the analyzer that gives it a node in the focus-path tree,
-/// the values it reports, and the properties it reports whenever they change.
+/// How a screen, container, view or cell takes part in analytics: the analyzer that gives it a node in the
+/// focus-path tree, the values it reports, the properties it reports whenever they change, what the app does
+/// when its node is created, and where its focus marks go.
 ///
 /// ```yaml
 /// analyzer: master                                      # the node's name
 /// analyzer: {name: master, namespace: Master.ViewController}   # and the task file it loads (Master/ViewController.js)
 /// values: {price: 3, currency: EUR}                     # reported once the node exists (ana-updated)
-/// observe: [text]                                       # simulator properties reported at once and on every change
+/// observe: [text]                                       # its own properties, reported at once and on every change
+/// observe: [{of: alerts, property: isOn, as: alerts}]   # another view's property (by id, same screen or cell)
+/// observe: [{model: cart, property: count}]             # an app model's property (declared under app: models:)
+/// hook: [{update: {source: home}}, {record: created}]   # what the app does each time the node is created
+/// focus-to: card                                        # focus marks (taps) go to this view's node instead
 /// ```
 struct AnalyticsDescription: Sendable {
     /// The node's name, or `nil` for an element without analyzer (not in the focus-path tree).
@@ -16,16 +21,20 @@ struct AnalyticsDescription: Sendable {
     var namespace: String?
     /// Values reported as `ana-updated` events once the node exists.
     var values: JSONObject = JSONObject()
-    /// Names of simulator properties (`text`, `isOn`, `contentOffset` …) reported as values.
-    var observedProperties: [String] = []
+    /// The properties reported as values.
+    var observed: [ObservedProperty] = []
+    /// What the app does each time the node is created.
+    var hook: [AppReaction] = []
+    /// The identifier of the view whose node receives this element's focus marks.
+    var focusTarget: ElementReference?
 
     /// The keys this description reads.
-    static let keys = ["analyzer", "values", "observe"]
+    static let keys = ["analyzer", "values", "observe", "hook", "focus-to"]
 
     /// No analyzer.
     static let none = AnalyticsDescription()
 
-    /// Reads the analytics keys of a screen's or view's mapping.
+    /// Reads the analytics keys of a screen's, container's or view's mapping.
     init(_ fields: ScenarioFields) throws(ScenarioError) {
         if let analyzer = fields["analyzer"] {
             if analyzer.isScalar {
@@ -39,24 +48,109 @@ struct AnalyticsDescription: Sendable {
             }
         }
         if let values = fields["values"] {
-            guard case .object(let object) = values.json else { throw values.mismatch("a mapping of values") }
-            self.values = object
+            self.values = try values.object()
         }
         if let observe = fields["observe"] {
             for property in try observe.list() {
-                observedProperties.append(try property.nonEmptyString())
+                observed.append(try ObservedProperty(property))
             }
         }
-        if name == nil, let reporting = fields["values"] ?? fields["observe"] {
+        if let hook = fields["hook"] {
+            self.hook = try AppReaction.list(hook)
+        }
+        if let target = fields["focus-to"] {
+            focusTarget = try ElementReference(target)
+        }
+        if name == nil, let reporting = fields["values"] ?? fields["observe"] ?? fields["hook"] ?? fields["focus-to"] {
             throw reporting.error("\(reporting.role) needs an 'analyzer' to report to")
         }
     }
 
     private init() {}
 
+    /// The references to other elements, which are connected once the screen (or cell) is built.
+    var elementReferences: [ElementReference] {
+        observed.compactMap(\.element) + (focusTarget.map { [$0] } ?? [])
+    }
+
+    /// Checks that the elements and models this description names exist: `elements` are the identifiers of the
+    /// views in the same screen or cell with an analyzer (`true`) or without (`false`).
+    func checkReferences(elements: [String: Bool], models: Set<String>) throws(ScenarioError) {
+        for reference in elementReferences {
+            try reference.check(in: elements)
+        }
+        if let focusTarget, elements[focusTarget.identifier] == false {
+            throw focusTarget.error("'focus-to' names '\(focusTarget.identifier)', which has no 'analyzer' to take the focus")
+        }
+        for property in observed {
+            if let model = property.model, !models.contains(model.identifier) {
+                throw model.error(
+                    "there is no model named '\(model.identifier)'; expected \(ScenarioNode.describeChoices(models.sorted())) (declare it under app: models:)")
+            }
+        }
+    }
+
     private static func nodeName(_ value: ScenarioNode) throws(ScenarioError) -> String {
         let name = try value.nonEmptyString()
         guard !name.contains("/") else { throw value.error("an analyzer name must not contain '/', as in '\(name)'") }
         return name
+    }
+}
+
+/// A property an element's node reports, at once and after every change: the element's own, another view's,
+/// or an app model's.
+struct ObservedProperty: Sendable {
+    /// The view whose property it is, when not the element itself.
+    var element: ElementReference?
+    /// The model whose property it is.
+    var model: ElementReference?
+    /// The property's name or dotted path (`text`, `textLabel.text`).
+    var property: String
+    /// The key path the value is reported under (the property by default).
+    var valueKey: String
+
+    /// Reads `PROPERTY` or `{property: P, of: VIEW-ID | model: MODEL, as: KEY}`.
+    init(_ value: ScenarioNode) throws(ScenarioError) {
+        if value.isScalar {
+            property = try value.nonEmptyString()
+            valueKey = property
+            return
+        }
+        let fields = try value.fields(allowed: ["property", "of", "model", "as"], in: "an observed property")
+        property = try fields.required("property").nonEmptyString()
+        valueKey = try fields["as"]?.nonEmptyString() ?? property
+        if fields.has("of"), let model = fields["model"] {
+            throw model.error("an observed property takes 'of' (a view) or 'model', not both")
+        }
+        element = try fields["of"].map { value throws(ScenarioError) in try ElementReference(value) }
+        model = try fields["model"].map { value throws(ScenarioError) in try ElementReference(value) }
+    }
+}
+
+/// The identifier of a view or model named in the description, with where it is written, for errors.
+struct ElementReference: Sendable {
+    /// The identifier.
+    var identifier: String
+    /// An error located where the reference is written.
+    private var location: ScenarioError
+
+    init(_ value: ScenarioNode) throws(ScenarioError) {
+        identifier = try value.nonEmptyString()
+        location = value.error("")
+    }
+
+    /// An error located at the reference.
+    func error(_ message: String) -> ScenarioError {
+        var error = location
+        error.message = message
+        return error
+    }
+
+    /// Checks that `elements` has the identifier.
+    func check(in elements: [String: Bool]) throws(ScenarioError) {
+        guard elements[identifier] == nil else { return }
+        let known = elements.keys.sorted()
+        throw error(
+            "no view has the identifier '\(identifier)' here; expected \(known.isEmpty ? "an 'id' given to a view of the same screen or cell" : ScenarioNode.describeChoices(known))")
     }
 }

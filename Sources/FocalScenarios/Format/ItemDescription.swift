@@ -61,11 +61,19 @@ struct ItemDescription: Sendable {
         }
     }
 
+    /// The most items a table or collection holds, in all its sections (generated ones included): enough for any
+    /// journey, and small enough that a typo such as `count: 2000000000` is refused instead of exhausting memory.
+    static let maximumCount = 100_000
+
     /// Reads a list of items, or `{count: N, title: "… {index} …"}`.
     static func list(_ value: ScenarioNode, screens: Set<String>) throws(ScenarioError) -> [ItemDescription] {
         if value.isMapping {
             let fields = try value.fields(allowed: ["count", "title"], in: "generated items")
-            let count = try fields.required("count").count()
+            let countNode = try fields.required("count")
+            let count = try countNode.count()
+            guard count <= maximumCount else {
+                throw countNode.error("'count' is \(count); a list holds at most \(maximumCount) items")
+            }
             let title = try fields["title"]?.string() ?? "Item {index}"
             return (0..<count).map { ItemDescription(title: title.replacingOccurrences(of: "{index}", with: "\($0)")) }
         }

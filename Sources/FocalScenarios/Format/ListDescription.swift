@@ -50,11 +50,23 @@ struct ListDescription: Sendable {
         }
     }
 
-    /// Reads the sections of a list from `rows`/`items` (one unnamed section) or `sections`.
+    /// Reads the sections of a list from `rows`/`items` (one unnamed section) or `sections`, at most
+    /// ``ItemDescription/maximumCount`` items in all.
     static func sections(
         _ fields: ScenarioFields, itemKey: String, screens: Set<String>
     ) throws(ScenarioError) -> [SectionDescription] {
         let member = try fields.exactlyOne(of: [itemKey, "sections"])
+        let sections = try readSections(member, itemKey: itemKey, screens: screens)
+        let total = sections.reduce(0) { $0 + $1.items.count }
+        guard total <= ItemDescription.maximumCount else {
+            throw member.value.error("the list has \(total) items; a list holds at most \(ItemDescription.maximumCount)")
+        }
+        return sections
+    }
+
+    private static func readSections(
+        _ member: (key: String, value: ScenarioNode), itemKey: String, screens: Set<String>
+    ) throws(ScenarioError) -> [SectionDescription] {
         guard member.key == "sections" else {
             return [SectionDescription(name: nil, items: try ItemDescription.list(member.value, screens: screens))]
         }

@@ -52,6 +52,11 @@ public struct Scenario: Sendable {
 
     /// Reads the scenario file at `path`.
     public static func load(contentsOf path: String) throws(ScenarioError) -> Scenario {
+        var status = stat()
+        if stat(path, &status) == 0, Int(status.st_size) > DocumentLimits.maximumBytes {
+            throw ScenarioError(
+                file: path, message: "the file has \(status.st_size) bytes; a scenario has at most \(DocumentLimits.maximumBytes) (1 MiB)")
+        }
         guard let text = readFile(path) else {
             throw ScenarioError(file: path, message: "cannot read the file: \(String(cString: strerror(errno)))")
         }
@@ -60,6 +65,7 @@ public struct Scenario: Sendable {
 
     /// Reads a scenario from its text; `file` names it in errors and anchors a relative `tasks:` directory.
     public init(parsing text: String, file: String) throws(ScenarioError) {
+        try DocumentLimits.checkSize(of: text, file: file)
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text, Resolver.basic) else {
@@ -71,6 +77,7 @@ public struct Scenario: Sendable {
         } catch {
             throw Self.syntaxError(error, file: file)
         }
+        try DocumentLimits.checkShape(of: root, file: file)
         let document = ScenarioNode(node: root, file: file, step: nil, role: "the scenario")
         let fields = try document.fields(allowed: Self.keys, in: "a scenario")
         self.file = file
@@ -87,6 +94,14 @@ public struct Scenario: Sendable {
         }
         app = try AppDescription(fields.required("app"))
         journey = try Self.journey(fields.required("journey"), screens: Set(app.screens.keys))
+        for step in journey {
+            if case .setModel(let model, _, _) = step.action, app.models[model.identifier] == nil {
+                var error = model.error(
+                    "there is no model named '\(model.identifier)'; expected \(ScenarioNode.describeChoices(app.models.keys.sorted())) (declare it under app: models:)")
+                error.step = step.label
+                throw error
+            }
+        }
         expectation = try fields["expect"].map { value throws(ScenarioError) in try Expectation(value) }
     }
 

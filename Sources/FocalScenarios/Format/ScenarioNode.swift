@@ -96,6 +96,12 @@ struct ScenarioNode {
         return value
     }
 
+    /// The value as a JSON object.
+    func object() throws(ScenarioError) -> JSONObject {
+        guard case .object(let object) = json else { throw mismatch("a mapping") }
+        return object
+    }
+
     // MARK: Collections
 
     /// The elements of a list.
@@ -106,14 +112,14 @@ struct ScenarioNode {
 
     /// The members of a mapping, checked against the keys it may have.
     ///
-    /// - Throws: when the value is not a mapping, or has a key that is not allowed (naming the closest allowed one).
-    func fields(allowed: [String], in what: String) throws(ScenarioError) -> ScenarioFields {
+    /// - Throws: when the value is not a mapping, or has a key that is not allowed (unless `allowingAnyKey`).
+    func fields(allowed: [String], in what: String, allowingAnyKey: Bool = false) throws(ScenarioError) -> ScenarioFields {
         guard let mapping = node.mapping else { throw mismatch("a mapping") }
         var members: [(key: String, value: ScenarioNode)] = []
         for (keyNode, valueNode) in mapping {
             let key = child(keyNode, role: "a key of \(role)")
             guard let name = keyNode.scalar?.string else { throw key.mismatch("text") }
-            guard allowed.contains(name) else {
+            guard allowingAnyKey || allowed.contains(name) else {
                 throw key.error("unknown key '\(name)' in \(what); expected \(Self.describeChoices(allowed))")
             }
             members.append((name, child(valueNode, role: "'\(name)'")))

@@ -31,4 +31,11 @@ struct ScreenDescription: Sendable {
             try ViewDescription.list(value, screens: screens)
         } ?? []
     }
+
+    /// Checks that the views and models the screen's descriptions name exist.
+    func checkReferences(models: Set<String>) throws(ScenarioError) {
+        let elements = ViewDescription.identifiers(of: views)
+        try analytics.checkReferences(elements: elements, models: models)
+        try ViewDescription.checkReferences(of: views, elements: elements, models: models)
+    }
 }

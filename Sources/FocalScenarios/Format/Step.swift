@@ -19,6 +19,15 @@
 ///   - snapshot                                    # write the focus-path tree to standard error (or snapshot: json)
 ///   - record: {on: buy, event: long-press, properties: {duration: 800}}
 ///   - slide: {on: volume, to: 0.8}
+///   - remove: banner                              # the app removes a view (removeFromSuperview)
+///   - hide: banner                                # or show: banner (isHidden)
+///   - add: {view: banner}                         # put a removed view back (in its old superview, or to: VIEW)
+///   - move: {view: banner, to: footer}            # move a view to another superview
+///   - insert: {rows: [Kiwi], at: 0, section: 0, in: list}   # insert rows (or items); or {sections: [...], at: 1}
+///   - delete: {rows: [2, 3], section: 0}          # delete rows (or items); or {sections: [1]}
+///   - move-row: {from: 0, to: 3, section: 0, to-section: 1}  # move a row, keeping its item (and node)
+///   - move-section: {from: 0, to: 2}              # move a section with its rows
+///   - set: {model: cart, key: count, value: 2}    # change a model object's property
 /// ```
 struct Step: Sendable {
     /// The step's number and kind, for messages.
@@ -33,7 +42,8 @@ struct Step: Sendable {
     /// The step kinds, as written.
     static let kinds = [
         "launch", "tap", "select", "scroll", "type", "back", "switch-tab", "dismiss", "wait", "update", "focus",
-        "reload", "snapshot", "record", "slide",
+        "reload", "snapshot", "record", "slide", "remove", "hide", "show", "add", "move", "insert", "delete",
+        "move-row", "move-section", "set",
     ]
 
     /// Reads step number `number`: a kind alone (`- back`) or `kind: argument`.

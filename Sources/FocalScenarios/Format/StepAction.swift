@@ -20,6 +20,17 @@ enum StepAction: Sendable {
     case snapshot(SnapshotFormat)
     case record(target: TargetDescription, event: String, properties: JSONObject)
     case slide(target: TargetDescription, value: Double)
+    case remove(TargetDescription)
+    case setHidden(TargetDescription, Bool)
+    case add(view: String, to: TargetDescription?)
+    case move(view: TargetDescription, to: TargetDescription)
+    case insertItems(list: TargetDescription?, at: IndexPath, items: [ItemDescription])
+    case insertSections(list: TargetDescription?, at: Int, sections: [SectionDescription])
+    case deleteItems(list: TargetDescription?, section: Int, items: [Int])
+    case deleteSections(list: TargetDescription?, sections: [Int])
+    case moveItem(list: TargetDescription?, from: IndexPath, to: IndexPath)
+    case moveSection(list: TargetDescription?, from: Int, to: Int)
+    case setModel(model: ElementReference, key: String, value: JSONValue)
 
     /// How a scroll step moves the list.
     enum ScrollMotion: Sendable {
@@ -69,6 +80,10 @@ enum StepAction: Sendable {
             } else {
                 self = .reload(list: try TargetDescription(optional: argument), sections: nil)
             }
+        case "remove": self = .remove(try TargetDescription(argument!))
+        case "hide", "show": self = .setHidden(try TargetDescription(argument!), kind == "hide")
+        case "add", "move", "insert", "delete", "move-row", "move-section", "set":
+            self = try Self.appChange(kind, fields(Self.appChangeKeys[kind]!), screens: screens)
         case "snapshot":
             let format = try argument.map { value throws(ScenarioError) in try value.string() } ?? "xml"
             guard let snapshotFormat = SnapshotFormat(rawValue: format) else { throw argument!.mismatch("'xml' or 'json'") }

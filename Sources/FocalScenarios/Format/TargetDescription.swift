@@ -7,22 +7,31 @@ import FocalSimulator
 /// - tap: /master/tableView            # a focus path: the whole path of an element's node
 /// - tap: detail/button                # a relative focus path: the end of the path, like task patterns
 /// - tap: {at: [195, 420]}             # a point on the screen
+/// - tap: {row: 3, view: like}         # the view with id 'like' in the cell of row 3 (scrolled to first);
+///                                     # also item:, section:, in: LIST
 /// ```
 ///
 /// Text containing `/` is a focus path, other text an identifier; `{id: …}` and `{path: …}` say it explicitly.
-enum TargetDescription: Sendable, CustomStringConvertible {
+indirect enum TargetDescription: Sendable, CustomStringConvertible {
     /// The view whose `id` this is.
     case identifier(String)
     /// The element whose node has this path (absolute) or whose path ends like this (relative).
     case path(String)
     /// A point on the screen.
     case point(Point)
+    /// The view with this identifier inside the cell that shows an item.
+    case inItem(ItemReference, view: String)
 
     /// Reads a target; `allowsPoint` says whether `{at: …}` makes sense for the step.
     init(_ value: ScenarioNode, allowsPoint: Bool = false) throws(ScenarioError) {
         if value.isScalar {
             let text = try value.nonEmptyString()
             self = text.contains("/") ? .path(text) : .identifier(text)
+            return
+        }
+        if value.node.mapping?.keys.contains(where: { $0.scalar?.string == "view" }) ?? false {
+            let fields = try value.fields(allowed: ItemReference.keys + ["view"], in: "a view in a row")
+            self = .inItem(try ItemReference(fields), view: try fields.required("view").nonEmptyString())
             return
         }
         let keys = allowsPoint ? ["id", "path", "at"] : ["id", "path"]
@@ -49,6 +58,8 @@ enum TargetDescription: Sendable, CustomStringConvertible {
         case .identifier(let identifier): "'\(identifier)'"
         case .path(let path): "path '\(path)'"
         case .point(let point): "point \(point)"
+        case .inItem(let item, let view):
+            "'\(view)' in the cell of item \(item.indexPath.item) of section \(item.indexPath.section)"
         }
     }
 }

@@ -111,6 +111,31 @@ struct ViewDescription: Sendable {
         }
     }
 
+    /// The identifiers of `views` and their subviews (not of the views inside list cells), each with whether
+    /// its view has an analyzer.
+    static func identifiers(of views: [ViewDescription]) -> [String: Bool] {
+        var identifiers: [String: Bool] = [:]
+        for view in views {
+            if let identifier = view.identifier { identifiers[identifier] = view.analytics.name != nil }
+            identifiers.merge(Self.identifiers(of: view.subviews)) { first, _ in first }
+        }
+        return identifiers
+    }
+
+    /// Checks the references of `views` (and their subviews, and their lists' cells) to other views, which must be
+    /// among `elements`, and to models.
+    static func checkReferences(of views: [ViewDescription], elements: [String: Bool], models: Set<String>) throws(ScenarioError) {
+        for view in views {
+            try view.analytics.checkReferences(elements: elements, models: models)
+            try checkReferences(of: view.subviews, elements: elements, models: models)
+            if let cell = view.list?.cell {
+                let cellElements = identifiers(of: cell.views)
+                try cell.analytics.checkReferences(elements: cellElements, models: models)
+                try checkReferences(of: cell.views, elements: cellElements, models: models)
+            }
+        }
+    }
+
     /// Reads a list of views.
     static func list(_ value: ScenarioNode, screens: Set<String>) throws(ScenarioError) -> [ViewDescription] {
         var views: [ViewDescription] = []

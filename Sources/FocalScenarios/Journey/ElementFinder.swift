@@ -44,6 +44,44 @@ struct ElementFinder {
             return element.element
         case .point:
             throw StepFailure("this step needs an element, not a point")
+        case .inItem(let item, let identifier):
+            return try view(identifier, inCellOf: item)
+        }
+    }
+
+    /// The view with `identifier` in the cell showing `item`, scrolling the list until the item shows, as a user
+    /// would before touching it.
+    private func view(_ identifier: String, inCellOf item: ItemReference) throws(StepFailure) -> View {
+        let list = try list(item.list)
+        try checkItem(item.indexPath, in: list)
+        if list.cell(at: item.indexPath)?.isVisibleOnScreen != true {
+            do {
+                try User(application: application).scroll(list, toItem: item.indexPath)
+            } catch {
+                throw StepFailure("cannot scroll to item \(item.indexPath.item) of section \(item.indexPath.section): \(error)")
+            }
+        }
+        guard let cell = list.cell(at: item.indexPath) else {
+            throw StepFailure("item \(item.indexPath.item) of section \(item.indexPath.section) has no cell on screen")
+        }
+        guard let view = cell.contentView.view(withAccessibilityIdentifier: identifier) else {
+            var known: Set<String> = []
+            cell.contentView.forEachDescendant { if let id = $0.accessibilityIdentifier { known.insert(id) } }
+            throw StepFailure(
+                "the cell of item \(item.indexPath.item) of section \(item.indexPath.section) has no view '\(identifier)'; expected \(Self.choices(known, empty: "an identifier, but no view in the cell has one (give the cell's views an 'id')"))")
+        }
+        return view
+    }
+
+    /// Checks that `list` has an item at `indexPath`.
+    func checkItem(_ indexPath: IndexPath, in list: ListView) throws(StepFailure) {
+        let sections = list.numberOfSections
+        guard indexPath.section < sections else {
+            throw StepFailure("the list has \(sections) section\(sections == 1 ? "" : "s"); there is no section \(indexPath.section)")
+        }
+        let count = list.numberOfItems(inSection: indexPath.section)
+        guard indexPath.item < count else {
+            throw StepFailure("section \(indexPath.section) has \(count) item\(count == 1 ? "" : "s"); there is no item \(indexPath.item)")
         }
     }
 
@@ -78,11 +116,10 @@ struct ElementFinder {
     /// Every view of every shown window, front-most window last, each window's views depth first.
     func viewsInShownWindows() -> [View] {
         var views: [View] = []
-        func collect(_ view: View) {
-            views.append(view)
-            view.subviews.forEach(collect)
+        for window in application.windows where window.isShown {
+            views.append(window)
+            window.forEachDescendant { views.append($0) }
         }
-        application.windows.filter(\.isShown).forEach(collect)
         return views
     }
 
@@ -107,5 +144,15 @@ struct ElementFinder {
 
     private static func choices(_ names: Set<String>, empty: String) -> String {
         names.isEmpty ? empty : ScenarioNode.describeChoices(names.sorted())
+    }
+}
+
+extension View {
+    /// Calls `body` on every view below this one, depth first.
+    func forEachDescendant(_ body: (View) -> Void) {
+        for subview in subviews {
+            body(subview)
+            subview.forEachDescendant(body)
+        }
     }
 }

@@ -25,13 +25,13 @@ struct JourneyPlayer {
             try perform("tap \(target)") { try user.tap(finder.view(target)) }
         case .select(let item):
             let list = try finder.list(item.list)
-            try checkItem(item.indexPath, in: list)
+            try finder.checkItem(item.indexPath, in: list)
             try perform("select item \(item.indexPath.item) of section \(item.indexPath.section)") {
                 try user.selectItem(at: item.indexPath, in: list)
             }
         case .scroll(let target, .toItem(let indexPath)):
             let list = try finder.list(target)
-            try checkItem(indexPath, in: list)
+            try finder.checkItem(indexPath, in: list)
             try perform("scroll to item \(indexPath.item) of section \(indexPath.section)") {
                 try user.scroll(list, toItem: indexPath)
             }
@@ -55,13 +55,13 @@ struct JourneyPlayer {
             try analyzer(of: target).update(value, for: key)
         case .updateItem(let item, let key, let value):
             let list = try finder.list(item.list)
-            try checkItem(item.indexPath, in: list)
-            try adapter(of: list).setValue(value, for: key, at: item.indexPath)
+            try finder.checkItem(item.indexPath, in: list)
+            try ListAdapter.of(list).setValue(value, for: key, at: item.indexPath)
         case .focus(let target):
             try analyzer(of: target).markFocused()
         case .reload(let target, let sections):
             let list = try finder.list(target)
-            try adapter(of: list).reload(with: sections)
+            try ListAdapter.of(list).reload(with: sections)
         case .snapshot(let format):
             analytics.session.requestSnapshot(format: format)
         case .record(let target, let event, let properties):
@@ -69,6 +69,8 @@ struct JourneyPlayer {
         case .slide(let target, let value):
             guard let slider = try finder.view(target) as? Slider else { throw StepFailure("\(target) is not a slider") }
             try perform("slide \(target)") { try user.slide(slider, to: value) }
+        default:
+            try AppChanges(finder: finder, app: app).play(action)
         }
         let failures = app.takeFailures()
         if !failures.isEmpty {
@@ -97,17 +99,6 @@ struct JourneyPlayer {
         try perform("switch to \(tab)") { try user.selectTab(index) }
     }
 
-    private func checkItem(_ indexPath: IndexPath, in list: ListView) throws(StepFailure) {
-        let sections = list.numberOfSections
-        guard indexPath.section < sections else {
-            throw StepFailure("the list has \(sections) section\(sections == 1 ? "" : "s"); there is no section \(indexPath.section)")
-        }
-        let count = list.numberOfItems(inSection: indexPath.section)
-        guard indexPath.item < count else {
-            throw StepFailure("section \(indexPath.section) has \(count) item\(count == 1 ? "" : "s"); there is no item \(indexPath.item)")
-        }
-    }
-
     private func analyzer(of target: TargetDescription) throws(StepFailure) -> Analyzer {
         let element = try finder.element(target)
         guard let analyzer = analytics.analyzer(of: element) else {
@@ -116,10 +107,6 @@ struct JourneyPlayer {
         return analyzer
     }
 
-    private func adapter(of list: ListView) throws(StepFailure) -> ListAdapter {
-        guard let adapter = list.delegate as? ListAdapter else { throw StepFailure("the list was not described by the scenario") }
-        return adapter
-    }
 }
 
 extension View {

@@ -26,7 +26,7 @@ public final class ScenarioRun {
     public init(scenario: Scenario, sink: @escaping (Op) -> Void) {
         self.scenario = scenario
         let clock = VirtualClock(start: scenario.startTime)
-        analytics = ScenarioAnalytics(clock: clock, sink: sink)
+        analytics = ScenarioAnalytics(clock: clock, models: scenario.app.models, sink: sink)
         app = ScenarioApp(description: scenario.app, analytics: analytics, screenSize: scenario.screenSize)
         application = Application(delegate: app, screenSize: scenario.screenSize, clock: clock)
     }

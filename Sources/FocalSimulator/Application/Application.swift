@@ -3,6 +3,8 @@
 /// An application and everything in it (windows, views, controllers, the clock) must be used from one thread or
 /// task; none of these objects is `Sendable`. Nothing in the simulator reads the wall clock or a random source, so
 /// the same script always produces the same events.
+///
+/// Models `UIApplication`: it owns the windows and the run loop, and launches the app delegate (as in current iOS, without scenes).
 public final class Application: Responder {
     /// The size of the simulated screen unless told otherwise (an iPhone in portrait, in points).
     public static let defaultScreenSize = Size(width: 390, height: 844)

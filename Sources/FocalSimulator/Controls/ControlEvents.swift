@@ -1,6 +1,8 @@
 /// The events a ``Control`` sends to its actions and observers.
 ///
 /// A set of events is used to register actions; events are sent one at a time, in the order they happen.
+///
+/// Models `UIControl.Event`.
 public struct ControlEvents: OptionSet, Hashable, Sendable, CustomStringConvertible {
     /// The bits of the set.
     public let rawValue: UInt32

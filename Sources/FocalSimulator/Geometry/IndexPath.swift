@@ -4,6 +4,8 @@
 ///
 /// - Note: Foundation also declares an `IndexPath`. A file that imports both Foundation and FocalSimulator can
 ///   write `FocalSimulator.IndexPath`, or declare `typealias IndexPath = FocalSimulator.IndexPath` once.
+///
+/// Models Foundation's `IndexPath` as UIKit lists use it (`section`, `item`/`row`).
 public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The section.
     public var section: Int

@@ -1,4 +1,6 @@
 /// Provides a ``CollectionView``'s sections, items and cells. Held weakly by the collection view.
+///
+/// Models `UICollectionViewDataSource`.
 public protocol CollectionViewDataSource: AnyObject {
     /// The number of sections; 1 by default.
     func numberOfSections(in collectionView: CollectionView) -> Int

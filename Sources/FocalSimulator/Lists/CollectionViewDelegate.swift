@@ -1,5 +1,7 @@
 /// Hears about a ``CollectionView``'s display and selection; also its scroll view delegate. Held weakly (as the
 /// collection view's ``ScrollView/delegate``). Every method has a default implementation.
+///
+/// Models `UICollectionViewDelegate`.
 public protocol CollectionViewDelegate: ScrollViewDelegate {
     /// A cell is about to be displayed for the item at `indexPath`.
     func collectionView(_ collectionView: CollectionView, willDisplay cell: CollectionViewCell, forItemAt indexPath: IndexPath)

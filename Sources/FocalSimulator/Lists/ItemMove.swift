@@ -1,13 +1,19 @@
-/// An item moved from one index path (before the update) to another (after it).
-public struct ItemMove: Hashable, Sendable {
-    /// Where the item was.
-    public var from: IndexPath
-    /// Where the item is now.
-    public var to: IndexPath
+/// Something in a list moved from one position (before the update) to another (after it).
+public struct Move<Position: Hashable & Sendable>: Hashable, Sendable {
+    /// Where it was.
+    public var from: Position
+    /// Where it is now.
+    public var to: Position
 
     /// Creates a move.
-    public init(from: IndexPath, to: IndexPath) {
+    public init(from: Position, to: Position) {
         self.from = from
         self.to = to
     }
 }
+
+/// An item moved from one index path (before the update) to another (after it).
+public typealias ItemMove = Move<IndexPath>
+
+/// A section moved, with its items, from one position (before the update) to another (after it).
+public typealias SectionMove = Move<Int>

@@ -20,6 +20,9 @@ public struct ListUpdate: Hashable, Sendable {
     public var reloadedItems: [IndexPath] = []
     /// Items moved to another position.
     public var movedItems: [ItemMove] = []
+    /// Sections moved to another position, with all their items (`from` before the update, `to` after it), as
+    /// `moveSection(_:toSection:)` does.
+    public var movedSections: [SectionMove] = []
 
     /// Creates an empty update.
     public init() {}
@@ -27,14 +30,15 @@ public struct ListUpdate: Hashable, Sendable {
     /// Whether the update changes nothing.
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && reloadedSections.isEmpty && deletedItems.isEmpty
-            && insertedItems.isEmpty && reloadedItems.isEmpty && movedItems.isEmpty
+            && insertedItems.isEmpty && reloadedItems.isEmpty && movedItems.isEmpty && movedSections.isEmpty
     }
 
     /// Where a section that was at `section` before the update is after it, or `nil` if it was deleted.
     public func newSection(forOld section: Int) -> Int? {
         guard !deletedSections.contains(section) else { return nil }
-        let survivingPosition = section - deletedSections.count { $0 < section }
-        return Self.position(survivingPosition, after: insertedSections)
+        if let move = movedSections.first(where: { $0.from == section }) { return move.to }
+        let survivingPosition = section - (deletedSections + movedSections.map(\.from)).count { $0 < section }
+        return Self.position(survivingPosition, after: insertedSections + movedSections.map(\.to))
     }
 
     /// Where the item that was at `indexPath` before the update is after it, or `nil` if it is gone: deleted, in a
@@ -58,10 +62,13 @@ public struct ListUpdate: Hashable, Sendable {
         let oldSections = 0..<oldCounts.count
         let newSections = 0..<newCounts.count
         let replacedSections = deletedSections + reloadedSections
+        let leavingSections = deletedSections + movedSections.map(\.from)
+        let arrivingSections = insertedSections + movedSections.map(\.to)
         let leaving = deletedItems + reloadedItems + movedItems.map(\.from)
         let arriving = insertedItems + movedItems.map(\.to)
         guard Set(replacedSections).count == replacedSections.count, replacedSections.allSatisfy(oldSections.contains),
-            Set(insertedSections).count == insertedSections.count, insertedSections.allSatisfy(newSections.contains),
+            Set(leavingSections).count == leavingSections.count, movedSections.allSatisfy({ oldSections.contains($0.from) }),
+            Set(arrivingSections).count == arrivingSections.count, arrivingSections.allSatisfy(newSections.contains),
             oldCounts.count - deletedSections.count + insertedSections.count == newCounts.count,
             Set(leaving).count == leaving.count, Set(arriving).count == arriving.count,
             leaving.allSatisfy({ oldSections.contains($0.section) && !replacedSections.contains($0.section)

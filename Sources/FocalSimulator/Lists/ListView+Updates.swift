@@ -63,6 +63,12 @@ extension ListView {
         record { $0.reloadedItems += indexPaths }
     }
 
+    /// Moves a section with all its items, like `moveSection(_:toSection:)`: displayed cells and selected items
+    /// follow it.
+    public func moveSection(_ section: Int, toSection newSection: Int) {
+        record { $0.movedSections.append(SectionMove(from: section, to: newSection)) }
+    }
+
     /// Moves an item; its cell, if displayed, moves with it.
     public func moveItem(at indexPath: IndexPath, to newIndexPath: IndexPath) {
         record { $0.movedItems.append(ItemMove(from: indexPath, to: newIndexPath)) }

@@ -4,6 +4,8 @@
 /// While a cell is displayed, ``indexPath`` and ``itemIdentifier`` say which item it shows; both are key-value
 /// observable, and ``indexPath`` follows the item when rows are inserted, deleted or moved around it. Put content
 /// in ``contentView``, which always fills the cell.
+///
+/// Models the reuse of `UITableViewCell` and `UICollectionViewCell`: as in current iOS, a list creates only the cells the viewport needs and hands a cell that left the screen to the next row scrolling in (`dequeueReusableCell(withIdentifier:for:)`).
 open class ReusableCell: View {
     /// The identifier of the reuse pool the cell belongs to; set when the list creates it.
     public internal(set) var reuseIdentifier: String?

@@ -1,4 +1,6 @@
 /// Cells that left a list's viewport, waiting to be dequeued again, by reuse identifier.
+///
+/// Models the reuse queue of `UITableView` and `UICollectionView`.
 struct ReusePool {
     private var cellsByIdentifier: [String: [ReusableCell]] = [:]
 

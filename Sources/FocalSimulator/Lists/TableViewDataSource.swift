@@ -1,4 +1,6 @@
 /// Provides a ``TableView``'s sections, rows and cells. Held weakly by the table.
+///
+/// Models `UITableViewDataSource`.
 public protocol TableViewDataSource: AnyObject {
     /// The number of sections; 1 by default.
     func numberOfSections(in tableView: TableView) -> Int

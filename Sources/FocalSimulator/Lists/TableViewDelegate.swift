@@ -1,5 +1,7 @@
 /// Sizes a ``TableView``'s rows and hears about display and selection; also its scroll view delegate. Held weakly
 /// (as the table's ``ScrollView/delegate``). Every method has a default implementation.
+///
+/// Models `UITableViewDelegate`: `willDisplay` is called after `cellForRowAt` configured the cell, `didEndDisplaying` after the cell left the screen, as in current iOS.
 public protocol TableViewDelegate: ScrollViewDelegate {
     /// The height of the row at `indexPath`; the table's ``TableView/rowHeight`` by default.
     func tableView(_ tableView: TableView, heightForRowAt indexPath: IndexPath) -> Double

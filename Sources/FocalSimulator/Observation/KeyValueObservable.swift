@@ -12,6 +12,8 @@
 /// }
 /// let token = song.observe("title") { change in print(change.newValue) }
 /// ```
+///
+/// Models Key-Value Observing (`observe(_:options:changeHandler:)` on `NSObject` subclasses with `@objc dynamic` properties).
 open class KeyValueObservable {
     private var propertyObservers: ObserverList<PropertyChange>?
 

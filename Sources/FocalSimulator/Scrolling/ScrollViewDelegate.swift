@@ -1,6 +1,8 @@
 /// Told about scrolling in a ``ScrollView``. Every method has a default implementation that does nothing.
 ///
 /// Table and collection view delegates refine this protocol, so one delegate hears about both.
+///
+/// Models `UIScrollViewDelegate`.
 public protocol ScrollViewDelegate: AnyObject {
     /// The content offset changed.
     func scrollViewDidScroll(_ scrollView: ScrollView)

@@ -7,6 +7,8 @@
 /// delegate when the delegate is a responder.
 ///
 /// Like everything in a simulated ``Application``, responders belong to one thread or task and are not `Sendable`.
+///
+/// Models `UIResponder` and its `next` chain.
 open class Responder: KeyValueObservable {
     private var eventObservers: ObserverList<ResponderEvent>?
     private var attachments: [ObjectIdentifier: AnyObject]?

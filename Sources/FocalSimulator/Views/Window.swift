@@ -2,6 +2,8 @@
 /// first responder, and hands touches to its views.
 ///
 /// A window starts hidden; ``makeKeyAndVisible()`` shows it, which makes its view controllers appear.
+///
+/// Models `UIWindow` (`makeKeyAndVisible()`, `rootViewController`).
 open class Window: View {
     private weak var owningApplication: Application?
 

@@ -1,0 +1,48 @@
+// Tasks for the simulator-fidelity scenarios: each turns one kind of UIKit
+// behaviour into a small result, so that the scenarios' `expect:` lists pin
+// where the simulator puts nodes and when it records events.
+
+// A tap on the like button inside a table cell: the row it belongs to now.
+match('cell/like/touch-up-inside', node => ({
+  event: 'like',
+  row: node.parentNode.index,
+  title: node.parentNode.latestValue('title'),
+  path: node.path,
+  created: node.attributes.createdAt,
+}));
+
+// Named sections scrolling in and out.
+match(['fruit/ana-appeared', 'fruit/ana-disappeared', 'vegetables/ana-appeared', 'vegetables/ana-disappeared'],
+  node => ({ section: node.nodeName, index: node.index, event: node.latestEvent().name, path: node.path }));
+
+// Screens appearing, with the path of their node.
+const screens = ['feed', 'settings', 'detail', 'editor', 'player', 'queue', 'offer'];
+match('ana-appeared', node =>
+  screens.includes(node.nodeName) ? { screen: node.nodeName, path: node.path } : undefined);
+
+// The banner of the app-changes scenario.
+match(['banner/ana-appeared', 'banner/ana-disappeared'], node => ({ banner: node.latestEvent().name, path: node.path }));
+
+// Rows selected after insertions, deletions and moves: the row's node keeps its item and creation time.
+match('row/did-select', node => ({
+  selected: node.latestValue('title'),
+  index: node.index,
+  item: node.attributes.item,
+  created: node.attributes.createdAt,
+  section: node.attributes.section || undefined,
+}));
+
+// Cell callbacks: willDisplay / didEndDisplaying with the row's bound values and its hook's value.
+match('product/impression', node => ({
+  impression: node.latestEvent().attributes.title,
+  row: node.index,
+  name: node.latestValue('name'),
+  cost: node.latestValue('cost'),
+  title: node.latestValue('title'),
+  kind: node.latestValue('kind'),
+}));
+match('product/end-display', node => ({ endDisplay: node.index }));
+
+// Observed properties of a model object and of another view.
+match('badge/ana-updated', node => ({ badge: node.latestValue('items') }));
+match('summary/ana-updated', node => ({ alerts: node.latestValue('alerts-on') }));
