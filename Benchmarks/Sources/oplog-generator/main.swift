@@ -33,7 +33,7 @@ func flush(_ output: inout [UInt8]) {
     output.removeAll(keepingCapacity: true)
 }
 
-func emit(_ line: String) {
+func emit(_ line: String, into output: inout [UInt8]) {
     output.append(contentsOf: line.utf8)
     output.append(0x0A)
     if output.count >= 1 << 20 { flush(&output) }
@@ -45,11 +45,11 @@ if let sessions, sessions > 0 {
     while !live.isEmpty {
         live = live.filter { n in
             guard let op = iterators[n].next() else { return false }
-            emit(OpLogEntry(session: "s\(n)", op).jsonLine)
+            emit(OpLogEntry(session: "s\(n)", op).jsonLine, into: &output)
             return true
         }
     }
 } else {
-    for op in SessionLog(ops: ops) { emit(op.jsonLine) }
+    for op in SessionLog(ops: ops) { emit(op.jsonLine, into: &output) }
 }
 flush(&output)
