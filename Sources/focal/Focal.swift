@@ -65,10 +65,8 @@ struct Focal: AsyncParsableCommand {
 
     /// Sets the process's JavaScriptCore options with the command's heap limit (MiB).
     private static func configureJavaScriptCore(heapLimit: Int?) {
-        var limits = RuntimeLimits()
-        if let heapLimit { limits.heapLimit = heapLimit }
         do {
-            try JavaScriptCoreOptions.configure(limits.javaScriptCoreOptions)
+            try JavaScriptCoreOptions.configure(RuntimeLimits.javaScriptCoreOptions(heapLimit: heapLimit ?? RuntimeLimits.defaultHeapLimit))
         } catch {
             StandardStream.error.writeLine("error: \(error)")
             finish(2)

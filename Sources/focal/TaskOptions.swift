@@ -33,7 +33,7 @@ struct RuntimeLimits: ParsableArguments, Sendable {
     @Option(
         name: .customLong("heap-limit"),
         help: ArgumentHelp("The most JavaScript heap the tasks may use; a task that crosses it is stopped (16 to 16384).", valueName: "MiB"))
-    var heapLimit: Int = 512
+    var heapLimit: Int = defaultHeapLimit
 
     func validate() throws {
         guard Self.timeLimitRange.contains(timeLimit) else {
@@ -44,8 +44,12 @@ struct RuntimeLimits: ParsableArguments, Sendable {
         }
     }
 
-    /// The process's JavaScriptCore options: one engine, a small collector budget, this heap limit.
-    var javaScriptCoreOptions: JavaScriptCoreOptions {
+    /// The default `--heap-limit`, in MiB.
+    static let defaultHeapLimit = 512
+
+    /// The process's JavaScriptCore options: one engine, a small collector budget, a heap
+    /// limit of `heapLimit` MiB.
+    static func javaScriptCoreOptions(heapLimit: Int) -> JavaScriptCoreOptions {
         JavaScriptCoreOptions(memoryBudget: 32 << 20, defaultHeapLimit: heapLimit << 20)
     }
 
