@@ -197,9 +197,10 @@ public final class JSRuntime {
     /// a `Proxy` may run task code; when reading fails, the error says so.
     public func error(from exception: JSValueRef) -> ScriptError {
         guard JSValueIsObject(context, exception) else {
+            let reason = watchdog.lastReason
             let text = describe(exception)
             if text.hasPrefix("JavaScript execution terminated") {
-                return terminationError(watchdog.lastReason == .heap ? .heap : .time, what: "the script")
+                return terminationError(reason == .heap ? .heap : .time, what: "the script")
             }
             return ScriptError(name: "", message: "uncaught \(text)")
         }
@@ -253,8 +254,21 @@ public final class JSRuntime {
     // MARK: Values
 
     /// `String(value)` as JavaScript would print it; never throws.
+    ///
+    /// An object's `toString` is task code: it runs under the limits, and when stopped
+    /// the description is `<value>`.
     public func describe(_ value: JSValueRef) -> String {
-        guard let js = JSValueToStringCopy(context, value, nil) else { return "<value>" }
+        guard JSValueIsObject(context, value) else { return copyString(value) ?? "<value>" }
+        let text = entering { copyString(value) }
+        if entryDepth == 0, watchdog.lastReason != .none {
+            _ = terminationError(watchdog.lastReason, what: "describing a value")
+        }
+        return text ?? "<value>"
+    }
+
+    /// `String(value)` for a value whose conversion runs no script (a primitive).
+    private func copyString(_ value: JSValueRef) -> String? {
+        guard let js = JSValueToStringCopy(context, value, nil) else { return nil }
         defer { JSStringRelease(js) }
         return String(js)
     }

@@ -53,6 +53,14 @@ struct HostileRuntimeTests {
         }
     }
 
+    @Test("describing an object whose toString loops stops at the time limit; the next call runs normally")
+    func describeLoopingObject() throws {
+        let runtime = JSRuntime(timeLimit: .milliseconds(100))
+        let value = try runtime.evaluate("({ toString() { for (;;) {} } })")
+        #expect(runtime.describe(value) == "<value>")
+        #expect(try runtime.number(runtime.evaluate("6 * 7")) == 42)
+    }
+
     @Test("WebAssembly is not defined by default")
     func noWebAssembly() throws {
         let runtime = JSRuntime()
