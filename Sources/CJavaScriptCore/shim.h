@@ -13,4 +13,9 @@ JS_EXPORT void JSContextGroupSetExecutionTimeLimit(JSContextGroupRef group, doub
                                                    void *context);
 JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 
+// Exported but private (JavaScriptCore/API/JSBasePrivate.h upstream): an object with
+// the heap's `heapSize`, `heapCapacity`, `extraMemorySize` and `objectCount` (and
+// per-type counts, which is why it walks the heap).
+JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
+
 #endif

@@ -4,7 +4,8 @@ extension JSRuntime {
     /// Installs `console` with `log`, `info`, `warn`, `error` and `debug`, each taking
     /// any number of arguments. Strings print as they are, other values as JSON (or
     /// `String(value)` when JSON cannot express them), separated by spaces. Messages go
-    /// to `logger` with the metadata `console` set to the method's name.
+    /// to `logger` with the metadata `console` set to the method's name; `console.debug`
+    /// logs at the debug level, so `logger` must let it through for it to show.
     public func installConsole(logger: Logger) {
         let sink = makeFunction(name: "write") { [unowned self] _, arguments throws(ScriptError) in
             guard arguments.count == 2, let method = self.string(arguments[0]), let text = self.string(arguments[1]) else {
@@ -19,9 +20,13 @@ extension JSRuntime {
             logger.log(level: level, "\(text)", metadata: ["console": .string(method)])
             return nil
         }
-        let install = try? evaluate(Self.consoleSource, sourceURL: "<focal console>")
-        if let install, let function = object(install) {
-            _ = try? call(function, arguments: [sink])
+        do throws(ScriptError) {
+            guard let install = object(try evaluate(Self.consoleSource, sourceURL: "<focal console>")) else {
+                throw ScriptError(name: "TypeError", message: "the console installer is not a function")
+            }
+            _ = try call(install, arguments: [sink])
+        } catch {
+            logger.error("console is not available to tasks: \(error)")
         }
     }
 

@@ -22,58 +22,63 @@ public final class JSRuntime {
     /// does not wrap; never let values escape to another runtime.
     public let context: JSGlobalContextRef
     let group: JSContextGroupRef
-    let names = PropertyNames()
-    /// Set by the watchdog when it terminates a script, so a termination that no
-    /// exception reports (a promise job drained after the call returned) is still seen.
-    private let terminated = TerminationFlag()
+    private let watchdog: Watchdog
+    /// Reads a thrown value's name, message and location, under the time limit.
+    private var errorReader: ProtectedValue?
 
-    /// The longest a single call into JavaScript may run.
+    /// The longest a single call into JavaScript may run (CPU time).
     public var timeLimit: Duration {
-        didSet { applyTimeLimit() }
+        get { watchdog.timeLimit }
+        set { watchdog.setTimeLimit(newValue) }
     }
 
-    /// Creates a runtime.
+    /// The most JavaScript heap, in bytes, this runtime may use. A call that grows the
+    /// heap beyond it is terminated and reported as a ``ScriptError`` whose
+    /// `isHeapLimit` is true; the runtime stays usable (what the script still references
+    /// from globals stays allocated). The heap is checked at every tick of the time limit,
+    /// so a script can overshoot by what it allocates in one tick. Clamped to
+    /// ``JavaScriptCoreOptions/minimumHeapLimit``...``JavaScriptCoreOptions/maximumHeapLimit``.
+    public var heapLimit: Int {
+        get { watchdog.heapLimit }
+        set { watchdog.heapLimit = Self.clampHeapLimit(newValue) }
+    }
+
+    /// This runtime's current JavaScript heap size in bytes (walks the heap: not for hot paths).
+    public var heapSize: Int { Watchdog.heapSize(context) }
+
+    /// Creates a runtime. The first runtime of the process fixes the
+    /// ``JavaScriptCoreOptions`` (the defaults unless configured before).
     /// - Parameters:
     ///   - timeLimit: the limit for each evaluation or call.
+    ///   - heapLimit: the heap limit in bytes; `nil` for the configured default.
     ///   - globalObjectClass: an optional class for the global object, so host code can
     ///     keep private data on it (see `JSObjectGetPrivate`).
-    public init(timeLimit: Duration = .seconds(1), globalObjectClass: JSClassRef? = nil) {
-        _ = Self.processSetup
+    public init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil, globalObjectClass: JSClassRef? = nil) {
+        let options = JavaScriptCoreOptions.start()
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, globalObjectClass)
-        self.timeLimit = timeLimit
-        applyTimeLimit()
+        watchdog = Watchdog(group: group, timeLimit: timeLimit, heapLimit: Self.clampHeapLimit(heapLimit ?? options.defaultHeapLimit))
+        guard let reader = try? evaluate(Self.errorReaderSource, sourceURL: "<focal>") else {
+            preconditionFailure("the runtime's own error reader failed to evaluate")
+        }
+        errorReader = protect(reader)
     }
 
-    /// Options JavaScriptCore reads once, when the first virtual machine is created.
-    ///
-    /// The time limit interrupts running code through "VM traps". By default they are
-    /// delivered with a signal (SIGUSR1), which the threads of Swift's cooperative pool
-    /// (where actors such as ``Manager`` run) block: optimized code there could run far
-    /// past its limit or never stop. Polling traps are checked by the code itself and
-    /// work on every thread. A value already set in the environment wins.
-    private static let processSetup: Void = {
-        setenv("JSC_usePollingTraps", "true", 0)
-    }()
+    private static func clampHeapLimit(_ bytes: Int) -> Int {
+        min(max(bytes, JavaScriptCoreOptions.minimumHeapLimit), JavaScriptCoreOptions.maximumHeapLimit)
+    }
 
     /// Creates a JavaScript class. Use this rather than `JSClassCreate`: JavaScriptCore
     /// reads its options on its first call, and the runtime's options must come first.
     public static func makeClass(_ definition: inout JSClassDefinition) -> JSClassRef {
-        _ = processSetup
+        _ = JavaScriptCoreOptions.start()
         return JSClassCreate(&definition)
     }
 
     deinit {
+        errorReader = nil
         JSGlobalContextRelease(context)
         JSContextGroupRelease(group)
-    }
-
-    private func applyTimeLimit() {
-        let seconds = Double(timeLimit.components.seconds) + Double(timeLimit.components.attoseconds) * 1e-18
-        JSContextGroupSetExecutionTimeLimit(group, max(seconds, 0.001), { _, flag in
-            Unmanaged<TerminationFlag>.fromOpaque(flag!).takeUnretainedValue().value.store(true, ordering: .relaxed)
-            return true
-        }, Unmanaged.passUnretained(terminated).toOpaque())
     }
 
     /// The global object.
@@ -86,19 +91,18 @@ public final class JSRuntime {
     ///   - sourceURL: the name that stack traces and errors report for this code.
     ///   - startingLine: the line number of the first line of `source`.
     public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef {
-        terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
-        let result = withJSString(source) { script in
-            if let sourceURL {
-                return withJSString(sourceURL) { url in
-                    JSEvaluateScript(context, script, nil, url, Int32(startingLine), &exception)
+        let result = entering {
+            withJSString(source) { script in
+                if let sourceURL {
+                    return withJSString(sourceURL) { url in
+                        JSEvaluateScript(context, script, nil, url, Int32(startingLine), &exception)
+                    }
                 }
+                return JSEvaluateScript(context, script, nil, nil, Int32(startingLine), &exception)
             }
-            return JSEvaluateScript(context, script, nil, nil, Int32(startingLine), &exception)
         }
-        if let exception { throw remember(exception) }
-        try checkLateTermination(file: sourceURL)
-        return result ?? JSValueMakeUndefined(context)
+        return try finish(result, exception, file: sourceURL)
     }
 
     /// Checks `source` for syntax errors without running it.
@@ -112,13 +116,30 @@ public final class JSRuntime {
 
     /// Calls `function` with `arguments`.
     public func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?] = []) throws(ScriptError) -> JSValueRef {
-        terminated.value.store(false, ordering: .relaxed)
         var exception: JSValueRef?
-        let result = arguments.withUnsafeBufferPointer { args in
-            JSObjectCallAsFunction(context, function, this, args.count, args.baseAddress, &exception)
+        let result = entering {
+            arguments.withUnsafeBufferPointer { args in
+                JSObjectCallAsFunction(context, function, this, args.count, args.baseAddress, &exception)
+            }
         }
+        return try finish(result, exception, file: nil)
+    }
+
+    /// How many calls into JavaScript are on the stack: the time limit starts again only
+    /// at the outermost, so host code called from a script cannot extend its limit.
+    private var entryDepth = 0
+
+    /// Runs `body`, which enters JavaScript, under the time and heap limits.
+    private func entering<R>(_ body: () -> R) -> R {
+        if entryDepth == 0 { watchdog.enter() }
+        entryDepth += 1
+        defer { entryDepth -= 1 }
+        return body()
+    }
+
+    private func finish(_ result: JSValueRef?, _ exception: JSValueRef?, file: String?) throws(ScriptError) -> JSValueRef {
         if let exception { throw remember(exception) }
-        try checkLateTermination(file: nil)
+        try checkLateTermination(file: file)
         return result ?? JSValueMakeUndefined(context)
     }
 
@@ -133,21 +154,34 @@ public final class JSRuntime {
         return error
     }
 
-    /// Promise jobs run after a call returns, still under the time limit; when the
-    /// watchdog stopped one, no exception says so, but the flag does.
+    /// Promise jobs run after a call returns, still under the limits; when the watchdog
+    /// stopped one, no exception says so, but the watchdog does.
     private func checkLateTermination(file: String?) throws(ScriptError) {
-        guard terminated.value.load(ordering: .relaxed) else { return }
-        // The VM can still hold the termination request; let a trivial script absorb it
-        // so that the next call runs normally.
+        let reason = watchdog.lastReason
+        guard reason != .none, entryDepth == 0 else { return }
+        var error = terminationError(reason, what: "a promise job")
+        error.file = file
+        throw error
+    }
+
+    /// The error for a script the watchdog stopped; lets the VM absorb the termination
+    /// request so that the next call runs normally.
+    private func terminationError(_ reason: Watchdog.Reason, what: String) -> ScriptError {
+        watchdog.clearReason()
         for _ in 0..<3 {
             var exception: JSValueRef?
             _ = withJSString("0") { JSEvaluateScript(context, $0, nil, nil, 1, &exception) }
             if exception == nil { break }
         }
-        terminated.value.store(false, ordering: .relaxed)
-        throw ScriptError(
-            name: "TimeoutError", message: "a promise job ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated",
-            file: file, isTimeout: true)
+        watchdog.clearReason()
+        if reason == .heap {
+            return ScriptError(
+                name: "HeapLimitError",
+                message: "\(what) used more than the heap limit of \(heapLimit >> 20) MiB (\(watchdog.heapSizeAtTermination >> 20) MiB) and was terminated",
+                isHeapLimit: true)
+        }
+        return ScriptError(
+            name: "TimeoutError", message: "\(what) ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated", isTimeout: true)
     }
 
     private var timeLimitMilliseconds: Int64 {
@@ -157,21 +191,53 @@ public final class JSRuntime {
     // MARK: Errors
 
     /// Describes a thrown JavaScript value as a ``ScriptError``.
+    ///
+    /// The properties of a thrown object (`name`, `message`, `sourceURL`, `line`,
+    /// `column`) are read by JavaScript under the time and heap limits, since getters or
+    /// a `Proxy` may run task code; when reading fails, the error says so.
     public func error(from exception: JSValueRef) -> ScriptError {
-        guard JSValueIsObject(context, exception), let object = JSValueToObject(context, exception, nil) else {
+        guard JSValueIsObject(context, exception) else {
+            let reason = watchdog.lastReason
             let text = describe(exception)
             if text.hasPrefix("JavaScript execution terminated") {
-                return ScriptError(name: "TimeoutError", message: "the script ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated", isTimeout: true)
+                return terminationError(reason == .heap ? .heap : .time, what: "the script")
             }
             return ScriptError(name: "", message: "uncaught \(text)")
         }
-        let message = stringProperty(object, names.message) ?? describe(exception)
-        let name = stringProperty(object, names.name) ?? "Error"
-        let file = stringProperty(object, names.sourceURL)
-        let line = numberProperty(object, names.line).map { Int($0) }
-        let column = numberProperty(object, names.column).map { Int($0) }
-        return ScriptError(name: name, message: message, file: file, line: line, column: column)
+        var failure: JSValueRef?
+        let fields = entering { () -> JSValueRef? in
+            guard let reader = errorReader?.object else { return nil }
+            var arguments: [JSValueRef?] = [exception]
+            return JSObjectCallAsFunction(context, reader, nil, 1, &arguments, &failure)
+        }
+        guard failure == nil, let fields, let array = object(fields) else {
+            let reason = watchdog.lastReason
+            if reason != .none { return terminationError(reason, what: "reading the thrown value") }
+            return ScriptError(name: "Error", message: "uncaught exception whose name and message cannot be read")
+        }
+        func field(_ index: UInt32) -> JSValueRef { JSObjectGetPropertyAtIndex(context, array, index, nil) ?? undefined }
+        return ScriptError(
+            name: string(field(0)) ?? "Error", message: string(field(1)) ?? "", file: string(field(2)),
+            line: number(field(3)).map { Int($0) }, column: number(field(4)).map { Int($0) })
     }
+
+    /// Reads what ``error(from:)`` needs from a thrown object in one call; `String` is
+    /// captured before any task runs, so a task cannot replace it.
+    private static let errorReaderSource = """
+        (function (String) {
+          'use strict';
+          return function (e) {
+            var name = e.name, message = e.message, url = e.sourceURL, line = e.line, column = e.column;
+            if (typeof message !== 'string') {
+              try { message = String(e); } catch (_) { message = 'a thrown value that cannot be converted to a string'; }
+            }
+            return [typeof name === 'string' ? name : undefined, message,
+                    typeof url === 'string' ? url : undefined,
+                    typeof line === 'number' ? line : undefined,
+                    typeof column === 'number' ? column : undefined];
+          };
+        })(String)
+        """
 
     /// Makes a JavaScript `Error` (or subclass named by `type`, such as `TypeError`) with `message`.
     public func makeError(_ type: String = "Error", _ message: String) -> JSValueRef {
@@ -188,8 +254,21 @@ public final class JSRuntime {
     // MARK: Values
 
     /// `String(value)` as JavaScript would print it; never throws.
+    ///
+    /// An object's `toString` is task code: it runs under the limits, and when stopped
+    /// the description is `<value>`.
     public func describe(_ value: JSValueRef) -> String {
-        guard let js = JSValueToStringCopy(context, value, nil) else { return "<value>" }
+        guard JSValueIsObject(context, value) else { return copyString(value) ?? "<value>" }
+        let text = entering { copyString(value) }
+        if entryDepth == 0, watchdog.lastReason != .none {
+            _ = terminationError(watchdog.lastReason, what: "describing a value")
+        }
+        return text ?? "<value>"
+    }
+
+    /// `String(value)` for a value whose conversion runs no script (a primitive).
+    private func copyString(_ value: JSValueRef) -> String? {
+        guard let js = JSValueToStringCopy(context, value, nil) else { return nil }
         defer { JSStringRelease(js) }
         return String(js)
     }
@@ -240,9 +319,14 @@ public final class JSRuntime {
         case .number(let n): return makeNumber(n)
         case .string(let s): return makeString(s)
         case .array(let elements):
-            var values: [JSValueRef?] = elements.map { makeValue($0) }
-            return values.withUnsafeMutableBufferPointer { buffer in
-                JSObjectMakeArray(context, buffer.count, buffer.baseAddress, nil)
+            // Rooted while the array is built: making an element may run the collector,
+            // which does not scan Swift arrays.
+            let rooted = elements.map { protect(makeValue($0)) }
+            var values: [JSValueRef?] = rooted.map(\.value)
+            return withExtendedLifetime(rooted) {
+                values.withUnsafeMutableBufferPointer { buffer in
+                    JSObjectMakeArray(context, buffer.count, buffer.baseAddress, nil)
+                }
             } ?? null
         case .object(let members):
             let object = makeObject()
@@ -262,7 +346,7 @@ public final class JSRuntime {
             throw ScriptError(name: "TypeError", message: "a symbol is not a JSON value")
         }
         var exception: JSValueRef?
-        guard let text = JSValueCreateJSONString(context, value, 0, &exception) else {
+        guard let text = entering({ JSValueCreateJSONString(context, value, 0, &exception) }) else {
             if let exception { throw error(from: exception) }
             throw ScriptError(name: "TypeError", message: "\(describe(value)) is not a JSON value")
         }
@@ -295,16 +379,6 @@ public final class JSRuntime {
         }
     }
 
-    func stringProperty(_ object: JSObjectRef, _ name: InternedJSString) -> String? {
-        guard let value = JSObjectGetProperty(context, object, name.ref, nil), JSValueIsString(context, value) else { return nil }
-        return describe(value)
-    }
-
-    func numberProperty(_ object: JSObjectRef, _ name: InternedJSString) -> Double? {
-        guard let value = JSObjectGetProperty(context, object, name.ref, nil), JSValueIsNumber(context, value) else { return nil }
-        return JSValueToNumber(context, value, nil)
-    }
-
     // MARK: Lifetime
 
     /// Keeps `value` alive until the returned handle is released.
@@ -316,18 +390,4 @@ public final class JSRuntime {
     public func collectGarbage() {
         JSGarbageCollect(context)
     }
-}
-
-/// Whether the watchdog terminated a script since the last call began.
-final class TerminationFlag: Sendable {
-    let value = Atomic<Bool>(false)
-}
-
-/// Property names the runtime reads often, created once.
-final class PropertyNames {
-    let message = InternedJSString("message")
-    let name = InternedJSString("name")
-    let sourceURL = InternedJSString("sourceURL")
-    let line = InternedJSString("line")
-    let column = InternedJSString("column")
 }

@@ -1,9 +1,18 @@
 import CJavaScriptCore
 
 /// Creates a JavaScriptCore string for `string`, passes it to `body` and releases it.
+///
+/// Every character arrives, NUL included: text with a NUL goes through UTF-16, since
+/// the UTF-8 constructor reads a C string and would stop at the NUL.
 @inline(__always)
 func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R) rethrows -> R {
-    let js = JSStringCreateWithUTF8CString(string)!
+    let js: JSStringRef
+    if string.utf8.contains(0) {
+        let characters = Array(string.utf16)
+        js = characters.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }!
+    } else {
+        js = JSStringCreateWithUTF8CString(string)!
+    }
     defer { JSStringRelease(js) }
     return try body(js)
 }
@@ -11,6 +20,8 @@ func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R) rethro
 extension String {
     /// Copies a JavaScriptCore string (converted to UTF-8 in a temporary buffer, which
     /// is faster than going through UTF-16 for the mostly ASCII text tasks produce).
+    /// The count JavaScriptCore returns is used, not the C string's length, so a NUL
+    /// in the text is kept.
     init(_ js: JSStringRef) {
         self = Self.copy(js)
     }
@@ -21,18 +32,5 @@ extension String {
             let written = JSStringGetUTF8CString(js, buffer.baseAddress, capacity)
             return String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: Swift.max(written - 1, 0)), as: UTF8.self)
         }
-    }
-}
-
-/// A JavaScriptCore string kept for the lifetime of the owner (for property names used often).
-final class InternedJSString {
-    let ref: JSStringRef
-
-    init(_ string: String) {
-        ref = JSStringCreateWithUTF8CString(string)!
-    }
-
-    deinit {
-        JSStringRelease(ref)
     }
 }

@@ -24,6 +24,10 @@ public struct ModuleResolver: Sendable {
         guard let real = realPath(root), isDirectory(real) else {
             throw ScriptError(name: "Error", message: "the tasks directory '\(root)' does not exist or is not a directory")
         }
+        guard let directory = opendir(real) else {
+            throw ScriptError(name: "Error", message: "cannot read the tasks directory '\(root)': \(String(cString: strerror(errno)))")
+        }
+        closedir(directory)
         self.root = real
         var shown = root
         while shown.count > 1 && shown.hasSuffix("/") { shown.removeLast() }
@@ -95,7 +99,7 @@ public struct ModuleResolver: Sendable {
     }
 
     private func packageMain(_ path: String) -> String? {
-        guard isFile(path), let text = readFile(path) else { return nil }
+        guard isFile(path), let text = try? readTextFile(path, displayName: path) else { return nil }
         guard case .string(let main)? = (try? JSONValue(parsing: text))?["main"], !main.isEmpty else {
             return nil
         }
@@ -142,17 +146,48 @@ func isDirectory(_ path: String) -> Bool {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
 }
 
-/// The contents of a UTF-8 text file, or `nil` when it cannot be read.
-public func readFile(_ path: String) -> String? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n > 0 { bytes.append(contentsOf: chunk[0..<n]) }
-        if n < chunk.count { break }
+/// The largest file ``readTextFile(_:displayName:limit:)`` reads by default: 16 MiB.
+public let maximumTextFileSize = 16 << 20
+
+/// The contents of the UTF-8 text file at `path`.
+///
+/// Only a regular file of at most `limit` bytes is read: a FIFO, a device (such as a
+/// link to `/dev/zero`), a directory or a larger file is refused before any byte is
+/// read, so reading never blocks or grows without bound.
+/// - Parameter displayName: how messages name the file.
+/// - Throws: a ``ScriptError`` naming the file.
+public func readTextFile(_ path: String, displayName: String, limit: Int = maximumTextFileSize) throws(ScriptError) -> String {
+    func failure(_ reason: String) -> ScriptError {
+        ScriptError(name: "Error", message: "cannot read '\(displayName)': \(reason)", file: displayName)
     }
-    if ferror(file) != 0 { return nil }
-    return String(decoding: bytes, as: UTF8.self)
+    // Non-blocking, so that opening a FIFO does not wait for a writer.
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { throw failure(String(cString: strerror(errno))) }
+    defer { close(fd) }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw failure(String(cString: strerror(errno))) }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { throw failure("it is not a regular file") }
+    guard Int(info.st_size) <= limit else {
+        throw failure("it is \(info.st_size) bytes long, more than the limit of \(limit) bytes")
+    }
+    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+    var count = 0
+    while count < bytes.count {
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            throw failure(String(cString: strerror(errno)))
+        }
+        if n == 0 { break }
+        count += n
+    }
+    // The file grew while it was read.
+    guard count <= Int(info.st_size) else { throw failure("it grew while it was read") }
+    return String(decoding: bytes[0..<count], as: UTF8.self)
+}
+
+/// The contents of a UTF-8 text file, or `nil` when it cannot be read (see
+/// ``readTextFile(_:displayName:limit:)`` for what is refused).
+public func readFile(_ path: String) -> String? {
+    try? readTextFile(path, displayName: path)
 }

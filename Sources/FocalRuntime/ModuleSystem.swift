@@ -32,9 +32,11 @@ public final class ModuleSystem {
         }
         let display = resolver.displayPath(path)
         loadedFiles.append((path, FileStamp(path: path)))
-        guard let source = readFile(path) else {
-            throw ScriptError(name: "Error", message: "cannot read '\(display)'", file: display)
+        guard let real = realPath(path), resolver.isInside(real) else {
+            let reason = FileStamp(path: path) == nil ? "no such file" : "it resolves outside the tasks directory"
+            throw ScriptError(name: "Error", message: "cannot read '\(display)': \(reason)", file: display)
         }
+        let source = try readTextFile(real, displayName: display)
         if path.hasSuffix(".json") {
             guard let value = runtime.parseJSON(source) else {
                 throw ScriptError(name: "SyntaxError", message: "'\(display)' is not valid JSON", file: display)
@@ -55,10 +57,14 @@ public final class ModuleSystem {
             }
             let directory = parent(of: path)
             let exports = runtime.property(module, "exports")
-            _ = try runtime.call(callable, this: runtime.object(exports), arguments: [
-                exports, makeRequire(directory: directory), module,
-                runtime.makeString(path), runtime.makeString(directory),
-            ])
+            // Rooted: each allocation below may run the collector, and a Swift array is not scanned.
+            let arguments = [
+                runtime.protect(exports), runtime.protect(makeRequire(directory: directory)), runtime.protect(module),
+                runtime.protect(runtime.makeString(path)), runtime.protect(runtime.makeString(directory)),
+            ]
+            _ = try withExtendedLifetime(arguments) { () throws(ScriptError) in
+                try runtime.call(callable, this: runtime.object(exports), arguments: arguments.map(\.value))
+            }
         } catch {
             cache[path] = nil
             throw error.located(in: display)

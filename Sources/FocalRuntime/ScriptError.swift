@@ -12,14 +12,20 @@ public struct ScriptError: Error, Sendable, Equatable {
     public var column: Int?
     /// Whether the time limit terminated the script.
     public var isTimeout: Bool
+    /// Whether the heap limit terminated the script.
+    public var isHeapLimit: Bool
 
-    public init(name: String, message: String, file: String? = nil, line: Int? = nil, column: Int? = nil, isTimeout: Bool = false) {
+    public init(
+        name: String, message: String, file: String? = nil, line: Int? = nil, column: Int? = nil, isTimeout: Bool = false,
+        isHeapLimit: Bool = false
+    ) {
         self.name = name
         self.message = message
         self.file = file
         self.line = line
         self.column = column
         self.isTimeout = isTimeout
+        self.isHeapLimit = isHeapLimit
     }
 
     /// `file:line` when known, else `file`, else `nil`.

@@ -2,7 +2,7 @@ import ArgumentParser
 import FocalEngine
 
 /// `focal check`: loads a tasks directory and reports every problem in it.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: ParsableCommand, nonisolated RunsTasks {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Load every task file in a directory without running events, and report every error.",
@@ -22,14 +22,13 @@ struct CheckCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The tasks directory.", valueName: "dir"))
     var directory: String
 
-    @Option(name: .customLong("time-limit"), help: ArgumentHelp("The longest a task file may run while loading.", valueName: "ms"))
-    var timeLimit: Int = 1000
+    @OptionGroup var limits: RuntimeLimits
 
     func run() throws {
         let reporter = CheckReporter()
         let engine: Engine
         do {
-            engine = try Engine(configuration: EngineConfiguration(tasksDirectory: directory, timeLimit: .milliseconds(timeLimit)), observer: reporter)
+            engine = try Engine(configuration: limits.engineConfiguration(tasksDirectory: directory), observer: reporter)
         } catch {
             StandardStream.error.writeLine("error: \(error.message)")
             throw ExitCode(2)

@@ -2,6 +2,8 @@ import Logging
 
 /// Prints log messages on standard error, one line each, without timestamps:
 /// task `console.*` output as `console.log: message`, everything else as `level: message`.
+/// A message with several lines gets the prefix on every line, so text from a task
+/// cannot forge an `error:` line.
 struct DiagnosticLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
@@ -19,7 +21,9 @@ struct DiagnosticLogHandler: LogHandler {
             prefix = event.level == .warning ? "warning" : event.level.rawValue
         }
         StandardStream.output.flush()
-        StandardStream.error.writeLine("\(prefix): \(event.message)")
+        for line in "\(event.message)".split(separator: "\n", omittingEmptySubsequences: false) {
+            StandardStream.error.writeLine("\(prefix): \(line)")
+        }
         StandardStream.error.flush()
     }
 }

@@ -33,37 +33,55 @@ struct Focal: AsyncParsableCommand {
     )
 
     /// Runs the command line. Exit status: 0 when all went well, 1 when errors were
-    /// reported while processing, 2 when the command could not start.
+    /// reported while processing (or standard output could not be written), 2 when the
+    /// command could not start, 141 when standard output was a pipe that closed early
+    /// (as if killed by SIGPIPE, but after a clean shutdown and without a message).
     static func main() async {
         LoggingSystem.bootstrap { _ in DiagnosticLogHandler() }
-        // One engine per process: keep JavaScriptCore's heap small and its footprint constant,
-        // and let the time limit stop optimized code on any thread (see JSRuntime).
-        JSRuntime.setProcessMemoryBudget(bytes: 32 << 20)
-        setenv("JSC_usePollingTraps", "true", 0)
         signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
+            // Before any runtime exists: JavaScriptCore reads its options once.
+            configureJavaScriptCore(heapLimit: (command as? any RunsTasks)?.limits.heapLimit)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
                 try command.run()
             }
-            StandardStream.output.flush()
+            finish(0)
         } catch let code as ExitCode {
-            StandardStream.output.flush()
-            StandardStream.error.flush()
-            Glibc.exit(code.rawValue)
+            finish(code.rawValue)
         } catch {
-            StandardStream.output.flush()
             let code = exitCode(for: error)
             if code == .success {
                 StandardStream.output.writeLine(fullMessage(for: error))
-                StandardStream.output.flush()
-                Glibc.exit(0)
+                finish(0)
             }
+            StandardStream.output.flush()
             StandardStream.error.writeLine(fullMessage(for: error))
-            StandardStream.error.flush()
-            Glibc.exit(2)
+            finish(2)
         }
+    }
+
+    /// Sets the process's JavaScriptCore options with the command's heap limit (MiB).
+    private static func configureJavaScriptCore(heapLimit: Int?) {
+        do {
+            try JavaScriptCoreOptions.configure(RuntimeLimits.javaScriptCoreOptions(heapLimit: heapLimit ?? RuntimeLimits.defaultHeapLimit))
+        } catch {
+            StandardStream.error.writeLine("error: \(error)")
+            finish(2)
+        }
+    }
+
+    /// Flushes both streams and exits with `code`, or with the status of a failed standard output.
+    private static func finish(_ code: Int32) -> Never {
+        StandardStream.output.flush()
+        if let failure = StandardStream.output.failure {
+            StandardStream.error.writeLine("error: cannot write standard output: \(String(cString: strerror(failure)))")
+            StandardStream.error.flush()
+            Glibc.exit(max(code, 1))
+        }
+        StandardStream.error.flush()
+        Glibc.exit(StandardStream.output.isClosed && code != 2 ? 141 : code)
     }
 }

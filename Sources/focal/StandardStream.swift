@@ -7,8 +7,9 @@ import Synchronization
 
 /// A buffered, thread-safe writer on a file descriptor (standard output or error).
 ///
-/// Writes are collected and sent in large blocks. A closed pipe (`focal replay | head`)
-/// is not an error: later writes are dropped and ``isClosed`` becomes true.
+/// Writes are collected and sent in large blocks. When a write fails, later writes are
+/// dropped: a closed pipe (`focal replay | head`) sets ``isClosed``, any other failure
+/// (a full disk, `>/dev/full`) keeps its `errno` in ``failure``; `focal` reports both at exit.
 final class StandardStream: Sendable {
     static let output = StandardStream(fileDescriptor: 1)
     static let error = StandardStream(fileDescriptor: 2)
@@ -20,6 +21,7 @@ final class StandardStream: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var isClosed = false
+        var failure: Int32?
     }
 
     init(fileDescriptor: Int32) {
@@ -34,6 +36,9 @@ final class StandardStream: Sendable {
 
     /// Whether a write failed because the reader went away.
     var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// The `errno` of the first write that failed for another reason than a closed pipe.
+    var failure: Int32? { state.withLock { $0.failure } }
 
     func write(_ text: String) {
         var text = text
@@ -61,19 +66,23 @@ final class StandardStream: Sendable {
     private func drain(_ state: inout State) {
         guard !state.buffer.isEmpty else { return }
         defer { state.buffer.removeAll(keepingCapacity: true) }
-        guard !state.isClosed else { return }
-        let closed = state.buffer.withUnsafeBytes { bytes -> Bool in
+        guard !state.isClosed, state.failure == nil else { return }
+        let failure = state.buffer.withUnsafeBytes { bytes -> Int32? in
             var offset = 0
             while offset < bytes.count {
                 let n = Glibc.write(fileDescriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return true
+                    return errno
                 }
                 offset += n
             }
-            return false
+            return nil
         }
-        if closed { state.isClosed = true }
+        if failure == EPIPE {
+            state.isClosed = true
+        } else if let failure {
+            state.failure = failure
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalEngine
+import FocalRuntime
 import Logging
 
 /// Options for commands that run tasks.
@@ -10,18 +11,71 @@ struct TaskOptions: ParsableArguments {
     @Flag(name: .long, help: "Reload task files when they change on disk (checked at every register).")
     var debug = false
 
-    @Option(name: .customLong("time-limit"), help: ArgumentHelp("The longest a task call or task-file evaluation may run.", valueName: "ms"))
-    var timeLimit: Int = 1000
-
-    func validate() throws {
-        guard timeLimit > 0 else { throw ValidationError("--time-limit must be a positive number of milliseconds") }
-    }
+    @OptionGroup var limits: RuntimeLimits
 
     var engineConfiguration: EngineConfiguration {
-        EngineConfiguration(
-            tasksDirectory: tasks, debug: debug, timeLimit: .milliseconds(timeLimit),
-            consoleLogger: Logger(label: "focal.console"))
+        limits.engineConfiguration(tasksDirectory: tasks, debug: debug)
     }
+}
+
+/// The JavaScript runtime's limits: `--time-limit` and `--heap-limit`, range-checked.
+struct RuntimeLimits: ParsableArguments, Sendable {
+    /// Accepted `--time-limit` values, in milliseconds: up to ten minutes.
+    static let timeLimitRange = 1...600_000
+    /// Accepted `--heap-limit` values, in MiB: 16 MiB to 16 GiB.
+    static let heapLimitRange = 16...16_384
+
+    @Option(
+        name: .customLong("time-limit"),
+        help: ArgumentHelp("The longest a task call or task-file evaluation may run (CPU time, 1 to 600000).", valueName: "ms"))
+    var timeLimit: Int = 1000
+
+    @Option(
+        name: .customLong("heap-limit"),
+        help: ArgumentHelp("The most JavaScript heap the tasks may use; a task that crosses it is stopped (16 to 16384).", valueName: "MiB"))
+    var heapLimit: Int = defaultHeapLimit
+
+    func validate() throws {
+        guard Self.timeLimitRange.contains(timeLimit) else {
+            throw ValidationError("--time-limit must be between \(Self.timeLimitRange.lowerBound) and \(Self.timeLimitRange.upperBound) milliseconds")
+        }
+        guard Self.heapLimitRange.contains(heapLimit) else {
+            throw ValidationError("--heap-limit must be between \(Self.heapLimitRange.lowerBound) and \(Self.heapLimitRange.upperBound) MiB")
+        }
+    }
+
+    /// The default `--heap-limit`, in MiB.
+    static let defaultHeapLimit = 512
+
+    /// The process's JavaScriptCore options: one engine, a small collector budget, a heap
+    /// limit of `heapLimit` MiB.
+    static func javaScriptCoreOptions(heapLimit: Int) -> JavaScriptCoreOptions {
+        JavaScriptCoreOptions(memoryBudget: 32 << 20, defaultHeapLimit: heapLimit << 20)
+    }
+
+    /// An engine configuration with these limits; `console.*` output at every level, `debug` included.
+    func engineConfiguration(tasksDirectory: String, debug: Bool = false) -> EngineConfiguration {
+        var console = Logger(label: "focal.console")
+        console.logLevel = .debug
+        return EngineConfiguration(tasksDirectory: tasksDirectory, debug: debug, timeLimit: .milliseconds(timeLimit), consoleLogger: console)
+    }
+}
+
+/// A command whose JavaScript runtime limits come from its flags.
+protocol RunsTasks {
+    var limits: RuntimeLimits { get }
+}
+
+extension ReplayCommand: nonisolated RunsTasks {
+    var limits: RuntimeLimits { options.limits }
+}
+
+extension SnapshotCommand: nonisolated RunsTasks {
+    var limits: RuntimeLimits { options.limits }
+}
+
+extension RunCommand: nonisolated RunsTasks {
+    var limits: RuntimeLimits { options.limits }
 }
 
 /// The op-log argument: a file, or standard input for `-` or nothing.

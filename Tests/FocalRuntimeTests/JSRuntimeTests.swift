@@ -214,7 +214,8 @@ struct JSRuntimeTests {
 
     @Test("protected values survive garbage collection")
     func protectedValues() throws {
-        let runtime = JSRuntime()
+        // A generous limit: under the GC stress job every allocation collects.
+        let runtime = JSRuntime(timeLimit: .seconds(120))
         let protected = try (0..<200).map { i in runtime.protect(try runtime.evaluate("({ marker: \(i), payload: new Array(100).fill('x\(i)') })")) }
         _ = try runtime.evaluate("let junk = []; for (let i = 0; i < 20000; i++) junk.push({ i, s: 'garbage' + i }); junk = null;")
         runtime.collectGarbage()

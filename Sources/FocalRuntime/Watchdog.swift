@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CJavaScriptCore
+import Synchronization
+
+/// Enforces a runtime's time limit and heap limit.
+///
+/// JavaScriptCore's watchdog calls back after each *tick* of CPU time spent in
+/// JavaScript (a fraction of the time limit). The callback counts ticks since the last
+/// entry into JavaScript, and every tick checks the heap: when the process's resident
+/// memory is above the heap limit (cheap to read), it asks JavaScriptCore for this
+/// runtime's heap size (costlier: it walks the heap, so at most every 50 ms). The call
+/// is terminated when the time is up or the heap is over its limit, and the reason is
+/// kept for the error.
+final class Watchdog {
+    /// Why the watchdog last terminated a script.
+    enum Reason: UInt8 {
+        case none, time, heap
+    }
+
+    let group: JSContextGroupRef
+    private(set) var timeLimit: Duration
+    private var tick: Duration = .milliseconds(10)
+    private var ticksAllowed = 1
+    private var ticks = 0
+    /// The heap limit in bytes.
+    var heapLimit: Int
+    /// The heap size seen when the heap limit was crossed.
+    private(set) var heapSizeAtTermination = 0
+    private var lastHeapCheck: Double = 0
+    private let reason = Atomic<UInt8>(Reason.none.rawValue)
+
+    init(group: JSContextGroupRef, timeLimit: Duration, heapLimit: Int) {
+        self.group = group
+        self.timeLimit = timeLimit
+        self.heapLimit = heapLimit
+        setTimeLimit(timeLimit)
+    }
+
+    /// Sets the time limit and arms the watchdog with a tick of an eighth of it (5 to 100 ms).
+    func setTimeLimit(_ limit: Duration) {
+        timeLimit = limit
+        let seconds = max(Self.seconds(limit), 0.001)
+        let tickSeconds = min(max(seconds / 8, 0.005), 0.1)
+        ticksAllowed = max(1, Int((seconds / tickSeconds).rounded(.up)))
+        tick = .nanoseconds(Int64(min(tickSeconds, seconds) * 1e9))
+        arm()
+    }
+
+    /// Starts a new entry into JavaScript: the full time limit is available again.
+    func enter() {
+        ticks = 0
+        reason.store(Reason.none.rawValue, ordering: .relaxed)
+    }
+
+    /// Why the last script was terminated, `.none` when it was not.
+    var lastReason: Reason { Reason(rawValue: reason.load(ordering: .relaxed)) ?? .none }
+
+    /// Forgets the reason once the termination was reported.
+    func clearReason() { reason.store(Reason.none.rawValue, ordering: .relaxed) }
+
+    private func arm() {
+        JSContextGroupSetExecutionTimeLimit(group, Self.seconds(tick), { context, data in
+            Unmanaged<Watchdog>.fromOpaque(data!).takeUnretainedValue().shouldTerminate(context)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Called by JavaScriptCore on the thread running JavaScript, after each tick.
+    private func shouldTerminate(_ context: JSContextRef?) -> Bool {
+        ticks += 1
+        if ticks >= ticksAllowed {
+            reason.store(Reason.time.rawValue, ordering: .relaxed)
+            return true
+        }
+        if let context, let size = heapSizeIfOverLimit(context) {
+            heapSizeAtTermination = size
+            reason.store(Reason.heap.rawValue, ordering: .relaxed)
+            return true
+        }
+        // Returning false does not re-arm JavaScriptCore's watchdog: set the limit again.
+        arm()
+        return false
+    }
+
+    private func heapSizeIfOverLimit(_ context: JSContextRef) -> Int? {
+        if let resident = Self.residentBytes(), resident < heapLimit { return nil }
+        let now = Self.monotonicSeconds()
+        guard now - lastHeapCheck >= 0.05 else { return nil }
+        lastHeapCheck = now
+        let size = Self.heapSize(context)
+        return size > heapLimit ? size : nil
+    }
+
+    /// This runtime's JavaScript heap size in bytes.
+    static func heapSize(_ context: JSContextRef) -> Int {
+        guard let statistics = JSGetMemoryUsageStatistics(context) else { return 0 }
+        let key = JSStringCreateWithUTF8CString("heapSize")!
+        defer { JSStringRelease(key) }
+        guard let value = JSObjectGetProperty(context, statistics, key, nil) else { return 0 }
+        let bytes = JSValueToNumber(context, value, nil)
+        return bytes.isFinite && bytes > 0 ? Int(min(bytes, Double(Int.max / 2))) : 0
+    }
+
+    /// The process's resident memory, or `nil` where it cannot be read cheaply.
+    private static func residentBytes() -> Int? {
+        #if os(Linux)
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = read(fd, &buffer, buffer.count)
+        guard n > 0 else { return nil }
+        let fields = buffer[0..<n].split(separator: 0x20)
+        guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #else
+        return nil
+        #endif
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,198 @@
+import FocalJSON
+import Foundation
+import Testing
+
+/// Inputs a hostile user could give `focal`: each ends on its own with a clear error and
+/// the contract's exit status, and the rest of the run goes on.
+@Suite("focal under hostile input", .serialized)
+struct HostileInputTests {
+    /// A task that does `body` on events named `hostile` and answers `"after"` on `after`.
+    static func tasks(_ body: String) -> [String: String] {
+        ["index.js": "match('*', function (node) { if (node.latestEvent().name === 'hostile') { \(body) } return node.latestEvent().name; });"]
+    }
+
+    static let lines = [Line.root, Line.record("1", "hostile"), Line.record("1", "after")]
+
+    /// Replays `lines` with `body` as the hostile task; checks the run went on to `after`.
+    static func replayHostile(_ body: String, flags: [String] = []) throws -> RunResult {
+        let workspace = try Workspace(tasks: tasks(body))
+        let run = try runFocal(["replay", "--tasks", workspace.tasks] + flags, input: log(lines), timeout: .seconds(60))
+        #expect(!run.timedOut && !run.crashed, "\(run)")
+        #expect(run.stdoutLines.last == "\"after\"", "the run goes on after the hostile task: \(run)")
+        return run
+    }
+
+    // MARK: Runaway JavaScript
+
+    @Test("WebAssembly is not available to tasks (its loops would not poll the time limit)")
+    func webAssembly() throws {
+        let run = try Self.replayHostile("return typeof WebAssembly;")
+        #expect(run.stdoutLines.first == "\"undefined\"", "\(run)")
+        #expect(run.status == 0)
+    }
+
+    @Test("catastrophic regex backtracking ends on its own and the run goes on")
+    func regexBacktracking() throws {
+        let run = try Self.replayHostile("return /^(a+)+$/.test('a'.repeat(40) + 'b');", flags: ["--time-limit", "100"])
+        #expect(run.stdoutLines.count == 2 || run.errorLines.count == 1, "\(run)")
+    }
+
+    @Test("a thrown object whose getter loops is reported as a timeout, read under the limit")
+    func throwingLoopingGetter() throws {
+        let run = try Self.replayHostile("throw { get message() { for (;;) {} } };", flags: ["--time-limit", "100"])
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1 && run.errorLines[0].contains("TimeoutError"), "\(run)")
+    }
+
+    @Test("a thrown Proxy whose traps loop is reported as a timeout")
+    func throwingProxy() throws {
+        let run = try Self.replayHostile("throw new Proxy({}, { get() { for (;;) {} } });", flags: ["--time-limit", "100"])
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1 && run.errorLines[0].contains("TimeoutError"), "\(run)")
+    }
+
+    @Test("a result whose toJSON loops is stopped by the time limit")
+    func loopingSerialization() throws {
+        let run = try Self.replayHostile("return { toJSON() { for (;;) {} } };", flags: ["--time-limit", "100"])
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1, "\(run)")
+    }
+
+    @Test("a task that allocates without end is stopped at the heap limit, and the run goes on")
+    func heapLimit() throws {
+        let run = try Self.replayHostile(
+            "const a = []; for (;;) a.push(new Array(1000).fill(1.5));", flags: ["--heap-limit", "64", "--time-limit", "60000"])
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1 && run.errorLines[0].contains("heap limit of 64 MiB"), "\(run)")
+    }
+
+    // MARK: Files
+
+    @Test("an index.js that is a FIFO, a link to /dev/zero or a huge sparse file is an error naming it", arguments: ["fifo", "zero", "sparse"])
+    func specialTaskFiles(kind: String) throws {
+        let workspace = try Workspace()
+        let index = workspace.tasks + "/index.js"
+        switch kind {
+        case "fifo": #expect(mkfifo(index, 0o644) == 0)
+        case "zero": try FileManager.default.createSymbolicLink(atPath: index, withDestinationPath: "/dev/zero")
+        default:
+            FileManager.default.createFile(atPath: index, contents: nil)
+            #expect(truncate(index, 1 << 40) == 0)
+        }
+        let run = try runFocal(["check", workspace.tasks], timeout: .seconds(60))
+        #expect(!run.timedOut && !run.crashed, "\(run)")
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.contains("error:") && run.stdout.contains("index.js"), "\(run)")
+    }
+
+    @Test("a task file that links outside the tasks directory is refused; a linked root is fine")
+    func linkOutside() throws {
+        let workspace = try Workspace()
+        let secret = try workspace.write("secret.js", "match('*', () => 'leaked');")
+        try FileManager.default.createSymbolicLink(atPath: workspace.tasks + "/index.js", withDestinationPath: secret)
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]))
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(run.stderr.contains("outside the tasks directory"), "\(run)")
+
+        let linked = try Workspace(tasks: ["index.js": "match('*', () => 'inside');"])
+        try FileManager.default.createSymbolicLink(atPath: linked.path + "/link", withDestinationPath: linked.tasks)
+        let inside = try runFocal(["replay", "--tasks", linked.path + "/link"], input: log([Line.root, Line.record("1", "ev")]))
+        #expect(inside.status == 0 && inside.stdoutLines == ["\"inside\""], "\(inside)")
+    }
+
+    @Test("an unreadable tasks directory makes check and replay exit 2", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func unreadableDirectory() throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: workspace.tasks)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.tasks) }
+        // As root every directory is readable: run as nobody.
+        let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", focalBinary]
+        for command in [["check", workspace.tasks], ["replay", "--tasks", workspace.tasks]] {
+            let run = try runProgram("/usr/bin/setpriv", asNobody + command)
+            #expect(run.status == 2, "\(run)")
+            #expect(run.stderr.contains("cannot read the tasks directory"), "\(run)")
+        }
+    }
+
+    // MARK: Output
+
+    @Test("standard output that cannot be written is reported and exits 1")
+    func fullDevice() throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
+        let input = try workspace.write("in.oplog", String(decoding: log([Line.root, Line.record("1", "ev")]), as: UTF8.self))
+        let run = try runProgram(focalBinary, ["replay", "--tasks", workspace.tasks, input], standardOutput: FileHandle(forWritingAtPath: "/dev/full")!)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderr.contains("error: cannot write standard output"), "\(run)")
+    }
+
+    @Test("a closed standard output pipe ends quietly with 141")
+    func closedPipe() throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
+        let lines = [Line.root] + Array(repeating: Line.record("1", "ev"), count: 50_000)
+        let input = try workspace.write("in.oplog", String(decoding: log(lines), as: UTF8.self))
+        let pipe = Pipe()
+        try pipe.fileHandleForReading.close()
+        let run = try runProgram(focalBinary, ["replay", "--tasks", workspace.tasks, input], standardOutput: pipe.fileHandleForWriting)
+        #expect(run.status == 141, "\(run)")
+        #expect(run.errorLines.isEmpty, "\(run)")
+    }
+
+    @Test("strings with NUL characters keep every character into and out of JavaScript")
+    func nulCharacters() throws {
+        let workspace = try Workspace(tasks: ["index.js": #"match('*', (node) => [node.latestEvent().attributes.text, 'x\u0000y']);"#])
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev", extra: #","properties":{"text":"a\u0000b"}"#)]))
+        #expect(try run.results == [.array([.string("a\u{0}b"), .string("x\u{0}y")])], "\(run)")
+    }
+
+    @Test("console.debug prints, and a console message cannot forge an error line")
+    func console() throws {
+        let workspace = try Workspace(tasks: ["index.js": #"match('*', () => { console.debug('quiet'); console.log('one\nerror: forged'); });"#])
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]))
+        #expect(run.stderrLines.contains("console.debug: quiet"), "\(run)")
+        #expect(run.stderrLines.contains("console.log: error: forged"), "\(run)")
+        #expect(run.errorLines.isEmpty, "\(run)")
+        #expect(run.status == 0)
+    }
+
+    // MARK: Flags
+
+    @Test(
+        "out-of-range runtime limits are usage errors naming the flag",
+        arguments: [
+            ["--time-limit", "0"], ["--time-limit", "600001"], ["--time-limit", "1e300"], ["--time-limit", "-5"],
+            ["--heap-limit", "15"], ["--heap-limit", "16385"], ["--heap-limit", "inf"],
+        ])
+    func flagRanges(flag: [String]) throws {
+        let workspace = try Workspace(tasks: ["index.js": ""])
+        for command in [["replay", "--tasks", workspace.tasks], ["check", workspace.tasks]] {
+            let run = try runFocal(command + flag)
+            #expect(run.status == 2, "\(run)")
+            #expect(run.stderr.contains(flag[0]), "\(run)")
+        }
+    }
+}
+
+/// Runs `executable` with standard output going to `standardOutput` (a scratch file when `nil`).
+func runProgram(_ executable: String, _ arguments: [String], standardOutput: FileHandle? = nil) throws -> RunResult {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outURL = scratch.appendingPathComponent("stdout")
+    let errURL = scratch.appendingPathComponent("stderr")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    let timedOut = try wait(for: process, timeout: .seconds(60))
+    try? standardOutput?.close()
+    return RunResult(
+        status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,
+        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+}

@@ -1,0 +1,36 @@
+// libFuzzer target for the op-log reader: LineReader splits the input into lines
+// (with a small block size and line limit, so block boundaries and oversized lines
+// are exercised) and OpDecoder decodes each line. Built and run by Scripts/fuzz.
+// A crash, a hang or an unbounded allocation is a finding; decoding errors are not.
+#if canImport(Glibc)
+import Glibc
+#endif
+import FocalJSON
+import FocalOpLog
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    guard let file = tmpfile() else { return 0 }
+    defer { fclose(file) }
+    let fd = fileno(file)
+    var written = 0
+    while written < size {
+        let n = write(fd, data + written, size - written)
+        guard n > 0 else { return 0 }
+        written += n
+    }
+    lseek(fd, 0, SEEK_SET)
+    let reader = LineReader(fileDescriptor: fd, maximumLineLength: 512, blockSize: 64)
+    var lines = 0
+    while let event = try? reader.next() {
+        if case .line(let bytes, _) = event {
+            lines += 1
+            _ = try? OpDecoder.decode(bytes)
+            // The String entry point must agree with the bytes one.
+            let text = String(decoding: bytes, as: UTF8.self)
+            _ = try? OpDecoder.decode(text)
+        }
+    }
+    precondition(lines <= size + 1, "more lines than bytes")
+    return 0
+}
