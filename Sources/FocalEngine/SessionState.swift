@@ -137,7 +137,7 @@ final class SessionState {
                 json = runtime.string(try runtime.call(function, arguments: [node]))
             } catch {
                 let notJSON = error.name == TaskScripts.nonJSONErrorName
-                let what = error.isTimeout ? "timed out" : notJSON ? "returned a value that is not JSON" : "threw"
+                let what = error.isTimeout ? "timed out" : error.isHeapLimit ? "crossed the heap limit" : notJSON ? "returned a value that is not JSON" : "threw"
                 taskFailed(task, what, r, notJSON ? ScriptError(name: "TypeError", message: error.message) : error)
                 continue
             }

@@ -48,9 +48,11 @@ final class ReplaySession: EngineObserver {
         let progress = label == nil ? path.flatMap { Progress(path: $0, fileDescriptor: fd) } : nil
         let reader = LineReader(fileDescriptor: fd)
         do {
-            while let event = try reader.next() {
+            reading: while let event = try reader.next() {
                 switch event {
                 case .line(let bytes, let number):
+                    // Nobody reads the results any more (`| head`): stop, as the contract's closed pipe allows.
+                    guard !StandardStream.output.isClosed else { break reading }
                     progress?.advance(by: bytes.count + 1)
                     engine.apply(line: bytes, number: number)
                     if let sink, sink.needsCommit { try await sink.commit() }

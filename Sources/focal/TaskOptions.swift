@@ -78,6 +78,8 @@ extension RunCommand: nonisolated RunsTasks {
     var limits: RuntimeLimits { options.limits }
 }
 
+extension TestCommand: nonisolated RunsTasks {}
+
 /// The op-log argument: a file, or standard input for `-` or nothing.
 struct InputArgument: ParsableArguments {
     @Argument(help: ArgumentHelp("The op log (JSON Lines); standard input when '-' or absent.", valueName: "file"))

@@ -1,7 +1,6 @@
 import ArgumentParser
 import FocalEngine
 import FocalScenarios
-import Logging
 
 /// `focal test`: plays every scenario that has `expect:` and reports like a test runner.
 struct TestCommand: ParsableCommand {
@@ -31,15 +30,10 @@ struct TestCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The tasks directory for every scenario, instead of their 'tasks:'.", valueName: "dir"))
     var tasks: String?
 
-    @Option(name: .customLong("time-limit"), help: ArgumentHelp("The longest a task call or task-file evaluation may run.", valueName: "ms"))
-    var timeLimit: Int = 1000
+    @OptionGroup var limits: RuntimeLimits
 
     @Argument(help: ArgumentHelp("Scenario files or directories (default: the current directory).", valueName: "path"))
     var paths: [String] = []
-
-    func validate() throws {
-        guard timeLimit > 0 else { throw ValidationError("--time-limit must be a positive number of milliseconds") }
-    }
 
     func run() throws {
         let files: [String]
@@ -89,8 +83,7 @@ struct TestCommand: ParsableCommand {
         guard let directory = tasks ?? scenario.tasksDirectory else {
             return .failed(["error: \(file): the scenario names no tasks directory; add 'tasks:' or pass --tasks"])
         }
-        let configuration = EngineConfiguration(
-            tasksDirectory: directory, timeLimit: .milliseconds(timeLimit), consoleLogger: Logger(label: "focal.console"))
+        let configuration = limits.engineConfiguration(tasksDirectory: directory)
         let outcome: ScenarioOutcome
         do {
             outcome = try ScenarioOutcome.play(scenario, configuration: configuration)
