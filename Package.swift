@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "FocalScenarios",
             dependencies: [
-                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalJSON",
+                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalOpLog", "FocalRuntime", "FocalJSON",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -94,13 +94,17 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
-        .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog"]),
-        .testTarget(name: "FocalRuntimeTests", dependencies: ["FocalRuntime"]),
-        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine"]),
+        .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog", "FocalJSON"]),
+        .testTarget(
+            name: "FocalRuntimeTests",
+            dependencies: ["FocalRuntime", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalOpLog", "FocalJSON"]),
         .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator"]),
-        .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine"]),
-        .testTarget(name: "FocalScenariosTests", dependencies: ["FocalScenarios"]),
-        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus"]),
+        .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
+        .testTarget(
+            name: "FocalScenariosTests", dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
+        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalJSON"]),
         .target(
             name: "FocalTestSupport",
             dependencies: [
