@@ -94,7 +94,7 @@ final class TaskLibrary {
     /// reports what is wrong with the call.
     func match(_ arguments: [JSValueRef]) {
         guard let loading else { return }
-        let site = arguments.count > 2 ? callSite(runtime.describe(arguments[2])) : nil
+        let site = arguments.count > 2 ? scripts.callSite(runtime.describe(arguments[2])) : nil
         let file = site?.file ?? loading
         let location = site.map { "\($0.file):\($0.line)" } ?? loading
         func reject(_ message: String) {
@@ -119,7 +119,7 @@ final class TaskLibrary {
         var patterns: [Pattern] = []
         for text in texts {
             do throws(PatternError) {
-                patterns.append(try Pattern(text))
+                patterns.append(try scripts.pattern(text))
             } catch {
                 return reject(error.message)
             }
@@ -136,19 +136,5 @@ final class TaskLibrary {
         }
         tasks.append(Task(order: nextOrder, patterns: patterns, function: wrapped, reference: reference))
         nextOrder += 1
-    }
-
-    /// The file and line of the frame that called `match`, from an `Error().stack`.
-    private func callSite(_ stack: String) -> (file: String, line: Int)? {
-        // Frames look like `name@file:line:column`; the first is the wrapper itself.
-        for frame in stack.split(separator: "\n").dropFirst() {
-            var parts = frame.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count >= 3, Int(parts.removeLast()) != nil, let line = Int(parts.removeLast()) else { continue }
-            var location = parts.joined(separator: ":")
-            if let at = location.firstIndex(of: "@") { location = String(location[location.index(after: at)...]) }
-            guard !location.hasPrefix("<") else { continue }
-            return (location, line)
-        }
-        return nil
     }
 }

@@ -24,6 +24,12 @@ final class TaskScripts {
     /// patterns conditionally) the cache starts afresh.
     static let automatonCacheLimit = 64
 
+    /// `match` calls already parsed: every session evaluates the same task files, so each
+    /// call site and pattern is parsed once per engine. Bounded like the automata.
+    private var callSites: [String: (file: String, line: Int)?] = [:]
+    private var patterns: [String: Result<Pattern, PatternError>] = [:]
+    static let parseCacheLimit = 4096
+
     /// The name of the error the wrapper throws when a result is not JSON.
     static let nonJSONErrorName = "FocalNonJSONResult"
 
@@ -66,6 +72,37 @@ final class TaskScripts {
         let automaton = MatchAutomaton(patterns: patterns)
         automata[patterns] = automaton
         return automaton
+    }
+
+    /// The parsed pattern `text`.
+    func pattern(_ text: String) throws(PatternError) -> Pattern {
+        if let parsed = patterns[text] { return try parsed.get() }
+        if patterns.count >= Self.parseCacheLimit { patterns.removeAll() }
+        let parsed = Result { () throws(PatternError) in try Pattern(text) }
+        patterns[text] = parsed
+        return try parsed.get()
+    }
+
+    /// The file and line of the frame that called `match`, from an `Error().stack`.
+    func callSite(_ stack: String) -> (file: String, line: Int)? {
+        if let site = callSites[stack] { return site }
+        if callSites.count >= Self.parseCacheLimit { callSites.removeAll() }
+        let site = Self.parseCallSite(stack)
+        callSites[stack] = site
+        return site
+    }
+
+    private static func parseCallSite(_ stack: String) -> (file: String, line: Int)? {
+        // Frames look like `name@file:line:column`; the first is the wrapper itself.
+        for frame in stack.split(separator: "\n").dropFirst() {
+            var parts = frame.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 3, Int(parts.removeLast()) != nil, let line = Int(parts.removeLast()) else { continue }
+            var location = parts.joined(separator: ":")
+            if let at = location.firstIndex(of: "@") { location = String(location[location.index(after: at)...]) }
+            guard !location.hasPrefix("<") else { continue }
+            return (location, line)
+        }
+        return nil
     }
 
     /// `match(pattern, fn)`: a JavaScript wrapper that passes the caller's stack to Swift,
