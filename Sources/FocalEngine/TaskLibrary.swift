@@ -29,7 +29,7 @@ final class TaskLibrary {
     init(scripts: TaskScripts, tasksDirectory: String) throws(ScriptError) {
         self.runtime = scripts.runtime
         self.scripts = scripts
-        self.modules = try ModuleSystem(runtime: scripts.runtime, root: tasksDirectory)
+        self.modules = try ModuleSystem(runtime: scripts.runtime, root: tasksDirectory, compiled: scripts.modules)
     }
 
     /// The patterns of every task, in load order (what the automaton is built from).

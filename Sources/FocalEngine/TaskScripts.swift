@@ -15,6 +15,8 @@ final class TaskScripts {
     /// Wraps a task function so that one call into JavaScript runs the task and turns
     /// its result into JSON text (or `undefined`).
     private var jsonWrapper: ProtectedValue!
+    /// The task files and modules, compiled once for every session.
+    let modules: CompiledModules
     /// The library whose task file is being evaluated, which `match` adds tasks to.
     var loading: TaskLibrary?
     /// Automata by the patterns they were compiled from: sessions that loaded the same
@@ -35,6 +37,7 @@ final class TaskScripts {
 
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
+        modules = CompiledModules(runtime: runtime)
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
         jsonWrapper = runtime.protect(wrapperFactory)
         match = try makeMatch()

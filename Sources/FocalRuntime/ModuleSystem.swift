@@ -10,13 +10,17 @@ import CJavaScriptCore
 public final class ModuleSystem {
     public let resolver: ModuleResolver
     unowned let runtime: JSRuntime
+    private let compiled: CompiledModules
     private var cache: [String: ProtectedValue] = [:]  // real path → module object
     /// The stamp of every file loaded since the last invalidation, in load order.
     public private(set) var loadedFiles: [(path: String, stamp: FileStamp?)] = []
 
-    public init(runtime: JSRuntime, root: String) throws(ScriptError) {
+    /// A module system on `runtime` for the files below `root`; module systems that
+    /// pass the same `compiled` share the compiled files (their module objects stay apart).
+    public init(runtime: JSRuntime, root: String, compiled: CompiledModules? = nil) throws(ScriptError) {
         self.runtime = runtime
         self.resolver = try ModuleResolver(root: root)
+        self.compiled = compiled ?? CompiledModules(runtime: runtime)
     }
 
     /// Requires `id` as if from a file in `directory` (the root when `nil`) and returns its exports.
@@ -36,8 +40,8 @@ public final class ModuleSystem {
             let reason = FileStamp(path: path) == nil ? "no such file" : "it resolves outside the tasks directory"
             throw ScriptError(name: "Error", message: "cannot read '\(display)': \(reason)", file: display)
         }
-        let source = try readTextFile(real, displayName: display)
         if path.hasSuffix(".json") {
+            let source = try readTextFile(real, displayName: display)
             guard let value = runtime.parseJSON(source) else {
                 throw ScriptError(name: "SyntaxError", message: "'\(display)' is not valid JSON", file: display)
             }
@@ -49,12 +53,7 @@ public final class ModuleSystem {
         let module = makeModule(path: path)
         cache[path] = runtime.protect(module)
         do throws(ScriptError) {
-            // The wrapper's opening stays on the first line so line numbers match the file.
-            let wrapped = "(function (exports, require, module, __filename, __dirname) { " + source + "\n})"
-            let function = try runtime.evaluate(wrapped, sourceURL: display)
-            guard let callable = runtime.object(function) else {
-                throw ScriptError(name: "Error", message: "could not wrap '\(display)'", file: display)
-            }
+            let callable = try compiled.function(at: real, display: display)
             let directory = parent(of: path)
             let exports = runtime.property(module, "exports")
             // Rooted: each allocation below may run the collector, and a Swift array is not scanned.
