@@ -56,7 +56,7 @@ public final class SQLiteOutbox: Outbox {
                     """)
         }
         let database = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
+        try Self.migrate(database)
         self.storeID = try database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'storeID'") ?? ""
         }
@@ -80,6 +80,18 @@ public final class SQLiteOutbox: Outbox {
             guard numberOfTries < tries else { return false }
             usleep(2_000)
             return true
+        }
+    }
+
+    /// Creates or upgrades the schema. Two processes opening a new store at once may both
+    /// try a migration; the one that loses sees the other's once it is committed.
+    private static func migrate(_ database: DatabaseQueue) throws {
+        for attempt in 1... {
+            do {
+                return try migrator.migrate(database)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 3 {
+                continue
+            }
         }
     }
 

@@ -23,3 +23,18 @@ struct BenchmarkTests {
         await receiver.stop()
     }
 }
+
+/// A slow disk (many large writes, each flushed with `fsync`) against a 1 ms timer on
+/// the cooperative pool; runs only when `FOCAL_BENCH` is set and prints what it measured.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["FOCAL_BENCH"] != nil), .serialized)
+struct PoolStallBenchmarkTests {
+    @Test func fileWritesOnTheThreadPoolDoNotStallTheCooperativePool() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("focal-stall-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let blocking = try await PoolStallBenchmark.worstTimerLateness(placement: .cooperativePool, directory: directory)
+        let offloaded = try await PoolStallBenchmark.worstTimerLateness(placement: .threadPool, directory: directory)
+        print("worst 1 ms timer lateness: writes on the cooperative pool \(blocking), on NIO's thread pool \(offloaded)")
+        #expect(blocking > .zero && offloaded > .zero, "both runs measured a timer")
+    }
+}
