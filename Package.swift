@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         .target(name: "FocalJSON"),
@@ -78,8 +79,12 @@ let package = Package(
             dependencies: [
                 "FocalJSON", "FocalEventBus",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -110,10 +115,20 @@ let package = Package(
             dependencies: [
                 "FocalJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             path: "Tests/FocalTestSupport"
         ),
-        .testTarget(name: "FocalDeliveryTests", dependencies: ["FocalDelivery", "FocalTestSupport"]),
+        .testTarget(
+            name: "FocalDeliveryTests",
+            dependencies: [
+                "FocalDelivery", "FocalTestSupport", "FocalJSON", "FocalEventBus",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalTestSupport"]),
     ]
 )

@@ -1,7 +1,8 @@
 import Logging
 
 /// Carries one destination's results out of the outbox: batch by batch, in order,
-/// splitting on "too large", and backing off after a failure.
+/// splitting on "too large", putting what the destination will never take in its dead
+/// letters, and backing off after a failure.
 ///
 /// A courier is a value: a flush hands a copy to a child task and keeps the copy it
 /// gets back, with the new backoff state.
@@ -11,6 +12,8 @@ struct Courier: Sendable {
     private(set) var consecutiveFailures = 0
     /// No attempt before this instant (a backoff is running).
     private(set) var notBefore: ContinuousClock.Instant?
+    /// When the current run of failures began; `nil` while the destination is healthy.
+    private(set) var failingSince: ContinuousClock.Instant?
 
     init(destination: any Destination) {
         self.destination = destination
@@ -22,11 +25,12 @@ struct Courier: Sendable {
     }
 
     /// Sends everything after the destination's cursor until the outbox has nothing more
-    /// for it or a batch fails; returns the updated courier and what happened.
+    /// for it or a batch fails; returns the updated courier and what happened. `clock`
+    /// dates the backoff.
     func delivering(
-        from outbox: any Outbox, retry: RetryPolicy, logger: Logger
+        from outbox: any Outbox, retry: RetryPolicy, clock: PipelineClock, logger: Logger
     ) async -> (Courier, DeliveryCounts) {
-        var trip = Trip(courier: self, outbox: outbox, retry: retry, logger: logger)
+        var trip = Trip(courier: self, outbox: outbox, retry: retry, clock: clock, logger: logger)
         await trip.run()
         return (trip.courier, trip.counts)
     }
@@ -36,26 +40,36 @@ struct Courier: Sendable {
         var courier: Courier
         let outbox: any Outbox
         let retry: RetryPolicy
-        let logger: Logger
+        let clock: PipelineClock
+        var logger: Logger
         var counts = DeliveryCounts()
 
         var name: String { courier.destination.name }
 
-        init(courier: Courier, outbox: any Outbox, retry: RetryPolicy, logger: Logger) {
+        init(courier: Courier, outbox: any Outbox, retry: RetryPolicy, clock: PipelineClock, logger: Logger) {
             self.courier = courier
             self.outbox = outbox
             self.retry = retry
+            self.clock = clock
             self.logger = logger
+            self.logger[metadataKey: "focal.delivery.destination"] = "\(courier.destination.name)"
         }
 
         mutating func run() async {
+            let limits = courier.destination.batchLimits
             do {
                 while !Task.isCancelled {
-                    let batch = try outbox.nextBatch(for: name, limits: courier.destination.batchLimits)
-                    guard !batch.isEmpty, try await send(batch[...]) else { return }
+                    let batch = try await outbox.nextBatch(for: name, limits: limits)
+                    guard let first = batch.first else { return }
+                    if batch.count == 1, first.result.byteCount > limits.maxBytes {
+                        let reason = "larger than the batch limit (\(first.result.byteCount) > \(limits.maxBytes) bytes)"
+                        try await deadLetter(batch[...], reason: reason)
+                        continue
+                    }
+                    guard try await send(batch[...]) else { return }
                 }
             } catch {
-                logger.error("outbox failed", metadata: ["destination": "\(name)", "error": "\(error)"])
+                logger.error("outbox failed", metadata: ["focal.delivery.error": "\(error)"])
                 backOff(retryAfter: nil)
             }
         }
@@ -65,54 +79,67 @@ struct Courier: Sendable {
         mutating func send(_ entries: ArraySlice<OutboxEntry>) async throws -> Bool {
             do {
                 try await courier.destination.send(DeliveryBatch(entries: Array(entries)))
-                try settle(entries)
-                counts.delivered += entries.count
-                courier.consecutiveFailures = 0
-                courier.notBefore = nil
-                return true
             } catch DeliveryError.payloadTooLarge where entries.count > 1 {
                 let middle = entries.startIndex + entries.count / 2
                 guard try await send(entries[..<middle]) else { return false }
                 return try await send(entries[middle...])
             } catch DeliveryError.payloadTooLarge {
-                try drop(entries, reason: "a single result is too large")
+                try await deadLetter(entries, reason: "too large for the destination (HTTP 413) as a single result")
                 return true
             } catch DeliveryError.rejected(let reason) {
-                try drop(entries, reason: reason)
+                try await deadLetter(entries, reason: reason)
                 return true
             } catch where Task.isCancelled {
                 return false
             } catch {
-                counts.retried += entries.count
-                let retryAfter: Duration? =
-                    if case DeliveryError.retryable(_, let retryAfter) = error { retryAfter } else { nil }
-                logger.warning(
-                    "delivery failed, will retry",
-                    metadata: ["destination": "\(name)", "results": "\(entries.count)", "error": "\(error)"])
-                backOff(retryAfter: retryAfter)
+                fail(entries, error)
                 return false
             }
-        }
-
-        /// Moves the cursor past `entries`: the destination is done with them.
-        private func settle(_ entries: ArraySlice<OutboxEntry>) throws {
             if let last = entries.last {
-                try outbox.acknowledge(through: last.sequence, for: name)
+                try await outbox.acknowledge(through: last.sequence, for: name)
             }
+            counts.delivered += entries.count
+            logger.debug("batch delivered", metadata: ["focal.delivery.results": "\(entries.count)"])
+            courier.consecutiveFailures = 0
+            courier.notBefore = nil
+            courier.failingSince = nil
+            return true
         }
 
-        private mutating func drop(_ entries: ArraySlice<OutboxEntry>, reason: String) throws {
-            try settle(entries)
-            counts.dropped += entries.count
+        /// Keeps `entries` as dead letters: the destination will never take them.
+        private mutating func deadLetter(_ entries: ArraySlice<OutboxEntry>, reason: String) async throws {
+            try await outbox.deadLetter(Array(entries), for: name, reason: reason)
+            counts.deadLettered += entries.count
             logger.error(
-                "delivery refused, results dropped",
-                metadata: ["destination": "\(name)", "results": "\(entries.count)", "reason": "\(reason)"])
+                "delivery refused, results kept as dead letters",
+                metadata: ["focal.delivery.results": "\(entries.count)", "focal.delivery.reason": "\(reason)"])
+        }
+
+        /// Counts a failed attempt of `entries` and starts a backoff.
+        private mutating func fail(_ entries: ArraySlice<OutboxEntry>, _ error: any Error) {
+            counts.retried += entries.count
+            var retryAfter: Duration?
+            let metadata: Logger.Metadata = [
+                "focal.delivery.results": "\(entries.count)", "focal.delivery.error": "\(error)",
+            ]
+            switch error {
+            case DeliveryError.misdirected:
+                logger.error("the destination redirects: fix its URL; results kept, will retry", metadata: metadata)
+            case DeliveryError.retryable(_, let requested):
+                retryAfter = requested
+                logger.warning("delivery failed, will retry", metadata: metadata)
+            default:
+                logger.warning("delivery failed, will retry", metadata: metadata)
+            }
+            backOff(retryAfter: retryAfter)
         }
 
         private mutating func backOff(retryAfter: Duration?) {
+            let now = clock.now
             courier.consecutiveFailures += 1
+            courier.failingSince = courier.failingSince ?? now
             let delay = retry.delay(afterFailures: courier.consecutiveFailures, retryAfter: retryAfter)
-            courier.notBefore = .now + delay
+            courier.notBefore = now + delay
         }
     }
 }

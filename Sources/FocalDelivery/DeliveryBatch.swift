@@ -11,7 +11,8 @@ public struct DeliveryBatch: Sendable, Hashable {
     }
 
     /// The HTTP body of the delivery contract:
-    /// `{"batch":[{"messageId":"…","result":…,"event":"…","path":"…","time":…},…]}`.
+    /// `{"batch":[{"messageId":"…","result":…,"event":"…","path":"…","time":…},…]}`, with
+    /// `"session":"…"` after `time` in the items whose result has a session.
     public func jsonBody() -> [UInt8] {
         var writer = JSONWriter()
         writer.writeRaw("{\"batch\":[")
@@ -33,7 +34,10 @@ public struct DeliveryBatch: Sendable, Hashable {
         return writer.bytes
     }
 
-    private static func write(_ entry: OutboxEntry, to writer: inout JSONWriter) {
+    /// Writes the message object of `entry`; `members` may add members before it closes.
+    static func write(
+        _ entry: OutboxEntry, to writer: inout JSONWriter, members: (inout JSONWriter) -> Void = { _ in }
+    ) {
         writer.writeRaw("{\"messageId\":")
         writer.writeString(entry.messageID)
         writer.writeRaw(",\"result\":")
@@ -44,6 +48,11 @@ public struct DeliveryBatch: Sendable, Hashable {
         writer.writeString(entry.result.path)
         writer.writeRaw(",\"time\":")
         writer.writeRaw(String(entry.result.time))
+        if let session = entry.result.session {
+            writer.writeRaw(",\"session\":")
+            writer.writeString(session)
+        }
+        members(&writer)
         writer.writeRaw("}")
     }
 }

@@ -8,7 +8,7 @@ public struct Throughput: Sendable, Hashable, CustomStringConvertible {
     public var results: Int
     /// How long it took (wall clock).
     public var duration: Duration
-    /// The CPU time of the measuring thread, when measured.
+    /// The CPU time used meanwhile, when measured.
     public var cpuTime: Duration?
 
     /// `results` in `duration`, using `cpuTime` of CPU.
@@ -58,22 +58,24 @@ public enum DeliveryBenchmark {
     }
 
     /// Appends `count` results, `batchSize` per transaction, into a new SQLite outbox at
-    /// `path` (an existing file there is replaced).
-    public static func measureAppends(path: String, count: Int = 1_000_000, batchSize: Int = 10_000) throws
+    /// `path` (an existing file there is replaced). The CPU time is the whole process's:
+    /// the appends run on the database's own thread.
+    public static func measureAppends(path: String, count: Int = 1_000_000, batchSize: Int = 10_000) async throws
         -> Throughput
     {
         removeStore(at: path)
-        let outbox = try SQLiteOutbox(path: path, limits: .unlimited)
+        let outbox = try SQLiteOutbox(path: path)
         let batches = stride(from: 0, to: count, by: batchSize).map {
             sampleResults(count: min(batchSize, count - $0), startingAt: $0)
         }
-        let cpuStart = threadCPUTime()
-        let duration = try ContinuousClock().measure {
-            for batch in batches {
-                try outbox.append(batch)
-            }
+        let cpuStart = processCPUTime()
+        let clock = ContinuousClock()
+        let start = clock.now
+        for batch in batches {
+            try await outbox.append(batch)
         }
-        return Throughput(results: count, duration: duration, cpuTime: threadCPUTime() - cpuStart)
+        let duration = clock.now - start
+        return Throughput(results: count, duration: duration, cpuTime: processCPUTime() - cpuStart)
     }
 
     /// Appends `count` results into a new SQLite outbox at `path` and delivers them all
@@ -85,7 +87,7 @@ public enum DeliveryBenchmark {
         var options = DeliveryOptions(batchLimits: batchLimits)
         options.flushPolicies = [.manual]
         options.outboxLimits = .unlimited
-        let pipeline = try DeliveryPipeline(storePath: path, destinations: [url], options: options)
+        let pipeline = try await DeliveryPipeline(storePath: path, destinations: [url], options: options)
         let results = sampleResults(count: count)
         let clock = ContinuousClock()
         let start = clock.now
@@ -103,75 +105,10 @@ public enum DeliveryBenchmark {
         }
     }
 
-    /// The CPU time the calling thread has used so far.
-    private static func threadCPUTime() -> Duration {
+    /// The CPU time the process has used so far.
+    static func processCPUTime() -> Duration {
         var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-    }
-}
-
-/// How late the cooperative thread pool runs a 1 ms timer while disk writes with `fsync`
-/// are under way, the measure of "a slow disk stalls the engine".
-public enum PoolStallBenchmark {
-    /// Where the writes run.
-    public enum Placement: Sendable {
-        /// On Swift's cooperative threads, as a blocking call inside a task (the old way).
-        case cooperativePool
-        /// Through ``JSONLinesFileDestination``, on NIO's blocking-I/O thread pool.
-        case threadPool
-    }
-
-    /// Runs `writers` concurrent loops of `rounds` appends of `batchBytes` bytes, each
-    /// flushed with `fsync`, into files in `directory`, while a task on the pool sleeps
-    /// 1 ms at a time; returns the worst lateness of that task's wake-ups.
-    public static func worstTimerLateness(
-        placement: Placement, directory: String, writers: Int = 8, rounds: Int = 40, batchBytes: Int = 256 << 10
-    ) async throws -> Duration {
-        let entries = DeliveryBenchmark.sampleResults(count: max(1, batchBytes / 60)).enumerated().map {
-            OutboxEntry(sequence: Int64($0.offset), messageID: "m-\($0.offset)", result: $0.element)
-        }
-        let batch = DeliveryBatch(entries: entries)
-        let clock = ContinuousClock()
-        return try await withThrowingTaskGroup(of: Duration?.self) { group in
-            group.addTask {
-                var worst = Duration.zero
-                while !Task.isCancelled {
-                    let expected = clock.now + .milliseconds(1)
-                    try? await Task.sleep(until: expected, clock: clock)
-                    worst = max(worst, clock.now - expected)
-                }
-                return worst
-            }
-            for writer in 0..<writers {
-                group.addTask {
-                    let path = "\(directory)/writer-\(writer).jsonl"
-                    let destination = JSONLinesFileDestination(path: path)
-                    for _ in 0..<rounds {
-                        switch placement {
-                        case .threadPool:
-                            try await destination.send(batch)
-                        case .cooperativePool:
-                            FileManager.default.createFile(atPath: path, contents: nil)
-                            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-                            try handle.seekToEnd()
-                            try handle.write(contentsOf: batch.jsonLines())
-                            try handle.synchronize()
-                            try handle.close()
-                        }
-                    }
-                    return nil
-                }
-            }
-            var writersLeft = writers
-            while writersLeft > 0, let result = try await group.next() {
-                if result == nil { writersLeft -= 1 }
-            }
-            group.cancelAll()
-            while let result = try await group.next() {
-                if let worst = result { return worst }
-            }
-            return .zero
-        }
     }
 }

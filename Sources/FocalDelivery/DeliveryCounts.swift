@@ -5,9 +5,12 @@ public struct DeliveryCounts: Sendable, Hashable {
     /// Failed attempts to send a result that will be tried again (a result counts once
     /// per failed attempt).
     public var retried = 0
-    /// Results given up: evicted from a full outbox, refused by a destination (a 4xx
-    /// other than 408, 413 and 429), or a single result still too large after splitting.
-    public var dropped = 0
+    /// Results a destination will not take, kept as its dead letters: refused by it (a
+    /// 4xx other than 408, 413 and 429), a single result answered 413, or one larger than
+    /// the destination's batch limit.
+    public var deadLettered = 0
+    /// Results evicted from a full outbox under the user's ``OverflowPolicy``.
+    public var evicted = 0
 
     /// Zero counts.
     public init() {}
@@ -16,6 +19,7 @@ public struct DeliveryCounts: Sendable, Hashable {
     mutating func add(_ other: DeliveryCounts) {
         delivered += other.delivered
         retried += other.retried
-        dropped += other.dropped
+        deadLettered += other.deadLettered
+        evicted += other.evicted
     }
 }

@@ -4,8 +4,10 @@ public struct DeliveryOptions: Sendable {
     public var flushPolicies: [any FlushPolicy]
     /// Backoff between failed attempts.
     public var retry: RetryPolicy
-    /// The bound on the outbox, for outboxes the pipeline opens itself.
+    /// The bound on the outbox: at the bound, appends wait for delivery (backpressure).
     public var outboxLimits: OutboxLimits
+    /// Whether a full outbox may evict its oldest results while a destination is down.
+    public var overflow: OverflowPolicy
     /// The batch size cap, for destinations the pipeline makes from addresses.
     public var batchLimits: BatchLimits
     /// The time limit of one HTTP request, for destinations made from addresses.
@@ -14,15 +16,17 @@ public struct DeliveryOptions: Sendable {
     public var drainTimeout: Duration
 
     /// Options flushing at `flushAt` pending results (20), every `flushInterval` (30 s)
-    /// and at exit, waiting at most `drainTimeout` (30 s) to drain at exit.
+    /// and at exit, waiting at most `drainTimeout` (30 s) to drain at exit, never evicting.
     public init(
         flushAt: Int = 20, flushInterval: Duration = .seconds(30), drainTimeout: Duration = .seconds(30),
         retry: RetryPolicy = RetryPolicy(), outboxLimits: OutboxLimits = OutboxLimits(),
-        batchLimits: BatchLimits = BatchLimits(), requestTimeout: Duration = .seconds(10)
+        overflow: OverflowPolicy = .wait, batchLimits: BatchLimits = BatchLimits(),
+        requestTimeout: Duration = .seconds(10)
     ) {
         self.flushPolicies = [.count(flushAt), .interval(flushInterval), .atExit]
         self.retry = retry
         self.outboxLimits = outboxLimits
+        self.overflow = overflow
         self.batchLimits = batchLimits
         self.requestTimeout = requestTimeout
         self.drainTimeout = drainTimeout

@@ -1,64 +1,87 @@
 import Logging
+import ServiceLifecycle
 
-/// Takes task results into a durable outbox and delivers them to destinations.
+/// Takes task results into a durable outbox and delivers them to destinations; a
+/// swift-service-lifecycle `Service`.
 ///
 /// ```swift
 /// let options = DeliveryOptions(flushAt: 20, flushInterval: .seconds(30), drainTimeout: .seconds(30))
-/// let pipeline = try DeliveryPipeline(
+/// let pipeline = try await DeliveryPipeline(
 ///     storePath: ".focal/outbox.sqlite", destinations: ["https://example.com/collect"], options: options)
-/// await pipeline.start()                  // automatic flushes: count and interval
-/// try await pipeline.append(results)      // committed to the outbox when this returns
-/// let summary = await pipeline.finish()   // drains (at most `drainTimeout`), then closes
-/// FileHandle.standardError.write(Data("\(summary)\n".utf8))
+/// let group = ServiceGroup(services: [pipeline, server], gracefulShutdownSignals: [.sigterm], logger: logger)
+/// try await group.run()   // the pipeline flushes until graceful shutdown, then drains and stops
 /// ```
 ///
-/// Without ``start()`` nothing is sent automatically: only ``flush()``,
-/// ``drain(timeout:)`` and ``finish()`` send. `focal deliver` is the same without
-/// appends: `await pipeline.drain(timeout:)`, then `finish()`.
+/// As a `Service`, ``run()`` starts the automatic flushes (count, interval, backoff ends),
+/// waits for graceful shutdown, then ``finish()``es: it drains for at most
+/// ``DeliveryOptions/drainTimeout`` and shuts its destinations down. Without a service
+/// group, call ``start()`` and, at the end, ``finish()``. Any number of tasks may
+/// ``append(_:)`` concurrently (a server appends the results of many sessions).
+///
+/// Without ``start()`` (or ``run()``) nothing is sent automatically: only ``flush()``,
+/// ``drain(timeout:)``, ``finish()`` and a full outbox send. `focal deliver` is the same
+/// without appends: ``drain(timeout:)``, then ``finish()``.
 ///
 /// Flushes are strictly serial and ordered: a flush starts only when the one before it
 /// has ended. Each destination gets its results in the order they were produced, batch
 /// by batch, from its own cursor in the outbox; a batch that fails stays in the outbox
-/// and that destination backs off (``RetryPolicy``) while the others go on. Call
-/// ``finish()`` before releasing the pipeline: it shuts down its destinations.
-public actor DeliveryPipeline {
+/// and that destination backs off (``RetryPolicy``) while the others go on. What a
+/// destination will never take goes to its dead letters (``deadLetters(limit:)``,
+/// ``resendDeadLetters()``).
+///
+/// When an append would take the outbox over ``DeliveryOptions/outboxLimits``, the
+/// producer waits while the pipeline delivers (backpressure); the oldest results are
+/// evicted only under ``DeliveryOptions/overflow``. All waiting follows the pipeline's
+/// ``PipelineClock``, so tests advance time instead of sleeping.
+public actor DeliveryPipeline: Service {
     /// The outbox results are committed to.
     public nonisolated let outbox: any Outbox
     /// The options the pipeline runs with.
     public nonisolated let options: DeliveryOptions
+    /// The clock the pipeline waits on.
+    public nonisolated let clock: PipelineClock
     private let logger: Logger
     private var couriers: [Courier]
     private var produced = 0
     private var counts = DeliveryCounts()
-    private var lastFlush = ContinuousClock.now
+    private var lastFlush: ContinuousClock.Instant
     /// The last flush asked for; each flush waits for the one before it.
     private var lastQueuedFlush: Task<FlushReport, Never>?
     private var isAutomaticFlushQueued = false
     private var timer: Task<Void, Never>?
     private var isRunning = false
+    /// The summary of ``finish()``, once it has run.
+    private var finalSummary: DeliverySummary?
+    /// How long a full outbox waits when nothing else tells it when to look again (a
+    /// pipeline held by a ``SendingConditionPolicy`` without a timer).
+    static let fullOutboxRecheck: Duration = .seconds(1)
 
     /// A pipeline delivering from `outbox` to `destinations`, which it owns from now on.
+    /// Registers the destinations in the outbox (a new one is owed the results appended
+    /// from now on).
     public init(
         outbox: any Outbox, destinations: [any Destination], options: DeliveryOptions = DeliveryOptions(),
-        logger: Logger = Logger(label: "focal.delivery")
-    ) throws {
+        clock: PipelineClock = .continuous, logger: Logger = Logger(label: "focal.delivery")
+    ) async throws {
         var names = Set<String>()
         for destination in destinations where !names.insert(destination.name).inserted {
             throw DeliveryConfigurationError.duplicateDestination(destination.name)
         }
-        try outbox.register(destinations: destinations.map(\.name))
+        try await outbox.register(destinations: destinations.map(\.name))
         self.outbox = outbox
         self.options = options
+        self.clock = clock
         self.logger = logger
         self.couriers = destinations.map(Courier.init(destination:))
+        self.lastFlush = clock.now
     }
 
     /// A pipeline for the command line: the SQLite outbox at `storePath` (in memory when
     /// `nil`) and a destination per address (see ``DestinationAddress``).
     public init(
         storePath: String?, destinations addresses: [String], options: DeliveryOptions = DeliveryOptions(),
-        logger: Logger = Logger(label: "focal.delivery")
-    ) throws {
+        clock: PipelineClock = .continuous, logger: Logger = Logger(label: "focal.delivery")
+    ) async throws {
         var parsed: [DestinationAddress] = []
         for address in addresses {
             let destination = try DestinationAddress(parsing: address)
@@ -66,29 +89,86 @@ public actor DeliveryPipeline {
             parsed.append(destination)
         }
         let outbox: any Outbox =
-            if let storePath {
-                try SQLiteOutbox(path: storePath, limits: options.outboxLimits, logger: logger)
-            } else {
-                MemoryOutbox(limits: options.outboxLimits, logger: logger)
-            }
-        try self.init(
+            if let storePath { try SQLiteOutbox(path: storePath, logger: logger) } else { MemoryOutbox() }
+        try await self.init(
             outbox: outbox, destinations: parsed.map { $0.makeDestination(options: options) }, options: options,
-            logger: logger)
+            clock: clock, logger: logger)
+    }
+
+    // MARK: Service
+
+    /// Runs the pipeline as a service: automatic flushes until graceful shutdown (or
+    /// cancellation), then ``finish()``.
+    public func run() async throws {
+        start()
+        logger.info("delivery started", metadata: ["focal.delivery.destinations": "\(couriers.count)"])
+        try? await gracefulShutdown()
+        let summary = await finish()
+        logger.info("delivery stopped", metadata: ["focal.delivery.summary": "\(summary)"])
     }
 
     // MARK: Producing
 
     /// Commits `results` to the outbox in one transaction; once this returns they count
-    /// as produced. May start a flush (``FlushTrigger/appended``) without waiting for it.
+    /// as produced. When the outbox is full it first waits for delivery to make room
+    /// (evicting only under ``DeliveryOptions/overflow``). May start a flush
+    /// (``FlushTrigger/appended``) without waiting for it.
+    ///
+    /// - Throws: the outbox's error (``OutboxError/storageFull(path:)``, say), or
+    ///   `CancellationError` when cancelled while waiting for room; nothing was appended then.
     @discardableResult
-    public func append(_ results: [ResultRecord]) throws -> AppendReceipt {
-        let receipt = try outbox.append(results)
+    public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
+        guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
+        let evicted = try await makeRoom(count: results.count, bytes: results.reduce(0) { $0 + $1.byteCount })
+        var receipt = try await outbox.append(results)
+        receipt.evicted = evicted
         produced += receipt.appended
-        counts.dropped += receipt.evicted
-        if isRunning, let state = try? flushState(), wantsFlush(on: .appended, state) {
+        if isRunning, let state = try? await flushState(), wantsFlush(on: .appended, state) {
             queueAutomaticFlush()
         }
         return receipt
+    }
+
+    /// Waits until `count` results of `bytes` bytes fit in the outbox; returns how many
+    /// results were evicted to make room.
+    private func makeRoom(count: Int, bytes: Int) async throws -> Int {
+        var evicted = 0
+        var isWaiting = false
+        while !options.outboxLimits.admits(count: count, bytes: bytes, beside: try await outbox.totals()) {
+            try Task.checkCancellation()
+            if let evictionStart = evictionStart(), clock.now >= evictionStart {
+                let removed = try await outbox.evict(
+                    makingRoomFor: count, bytes: bytes, within: options.outboxLimits)
+                counts.evicted += removed
+                evicted += removed
+                logger.warning(
+                    "outbox full and a destination down past the eviction policy: evicted the oldest results",
+                    metadata: ["focal.delivery.evicted": "\(removed)"])
+                if removed == 0 { break }
+                continue
+            }
+            if !isWaiting {
+                isWaiting = true
+                logger.info("outbox full: waiting for delivery to make room")
+            }
+            let report = await flush()
+            guard report.counts.delivered + report.counts.deadLettered == 0 else { continue }
+            let now = clock.now
+            if let evictionStart = evictionStart(), evictionStart <= now { continue }
+            let wake = [nextRetry(), evictionStart(), options.flushPolicies.compactMap { $0.nextFlush(flushState(now)) }.min()]
+                .compactMap { $0 }.filter { $0 > now }.min() ?? now + Self.fullOutboxRecheck
+            try await clock.sleep(until: wake)
+        }
+        return evicted
+    }
+
+    /// When eviction becomes allowed: the overflow policy's delay after the start of the
+    /// oldest run of failures, if a destination is failing and the policy evicts at all.
+    private func evictionStart() -> ContinuousClock.Instant? {
+        guard let delay = options.overflow.evictAfter, let since = couriers.compactMap(\.failingSince).min() else {
+            return nil
+        }
+        return since + delay
     }
 
     // MARK: Flushing
@@ -111,42 +191,50 @@ public actor DeliveryPipeline {
         }
     }
 
-    /// Flushes until the outbox is empty, waiting out backoffs, for at most `timeout`;
-    /// whatever is still pending then stays in the outbox and is counted in the summary.
+    /// Flushes until no destination of this pipeline has anything pending, waiting out
+    /// backoffs, for at most `timeout`; whatever is still pending then stays in the outbox
+    /// and is counted in the summary.
     @discardableResult
     public func drain(timeout: Duration) async -> DeliverySummary {
-        let deadline = ContinuousClock.now + timeout
-        while let state = try? flushState(), state.pending > 0, maySend(state), state.now < deadline {
+        let deadline = clock.now + timeout
+        let clock = clock
+        while let pending = try? await pendingForDestinations(), pending > 0, maySend(flushState(clock.now)),
+            clock.now < deadline
+        {
             let report = await withTaskGroup(of: FlushReport?.self) { group in
                 group.addTask { await self.flush() }
                 group.addTask {
-                    try? await Task.sleep(until: deadline)
+                    try? await clock.sleep(until: deadline)
                     return nil
                 }
                 let first = await group.next() ?? nil
                 group.cancelAll()
                 return first
             }
-            guard report != nil else { break }
+            guard report != nil, !Task.isCancelled else { break }
             if let wake = nextRetry() {
                 guard wake < deadline else { break }
-                try? await Task.sleep(until: wake)
+                do { try await clock.sleep(until: wake) } catch { break }
             }
         }
-        return summary
+        return await summary
     }
 
     /// Stops the automatic flushes, drains the outbox when a policy flushes at exit (for
     /// at most ``DeliveryOptions/drainTimeout``), shuts the destinations down and
-    /// returns the final summary.
+    /// returns the final summary. Calling it again returns the same summary.
     public func finish() async -> DeliverySummary {
+        if let finalSummary { return finalSummary }
         isRunning = false
         timer?.cancel()
         timer = nil
-        if let state = try? flushState(), wantsFlush(on: .exit, state) {
+        if let state = try? await flushState(), wantsFlush(on: .exit, state) {
             await drain(timeout: options.drainTimeout)
         }
         _ = await lastQueuedFlush?.value
+        if let finalSummary { return finalSummary }
+        let summary = await summary
+        finalSummary = summary
         for courier in couriers {
             await courier.destination.shutdown()
         }
@@ -155,15 +243,77 @@ public actor DeliveryPipeline {
 
     /// The totals so far.
     public var summary: DeliverySummary {
-        DeliverySummary(
-            produced: produced, delivered: counts.delivered, retried: counts.retried,
-            pending: (try? outbox.pendingCount()) ?? 0, dropped: counts.dropped)
+        get async {
+            let totals = try? await outbox.totals()
+            return DeliverySummary(
+                produced: produced, delivered: counts.delivered, retried: counts.retried,
+                pending: (try? await pendingForDestinations()) ?? totals?.count ?? 0,
+                deadLettered: counts.deadLettered, evicted: counts.evicted, deadLettersHeld: totals?.deadLetters ?? 0)
+        }
+    }
+
+    // MARK: Dead letters
+
+    /// The dead letters the store holds, of every destination, oldest first (at most `limit`).
+    public func deadLetters(limit: Int = 10_000) async throws -> [DeadLetter] {
+        try await outbox.deadLetters(for: nil, limit: limit)
+    }
+
+    /// Sends each dead letter of this pipeline's destinations again, one result per
+    /// request; those accepted leave the dead letters, the others stay. A destination
+    /// that fails with a passing error is left for later at once.
+    public func resendDeadLetters() async throws -> DeadLetterResend {
+        var resend = DeadLetterResend()
+        for courier in couriers {
+            let destination = courier.destination
+            var skipped = 0
+            while true {
+                let letters = try await outbox.deadLetters(
+                    for: destination.name, limit: skipped + destination.batchLimits.maxCount)
+                guard letters.count > skipped else { break }
+                var accepted: [Int64] = []
+                var stop = false
+                for letter in letters.dropFirst(skipped) {
+                    do {
+                        try await destination.send(DeliveryBatch(entries: [letter.entry]))
+                        accepted.append(letter.id)
+                    } catch DeliveryError.rejected, DeliveryError.payloadTooLarge {
+                        skipped += 1
+                    } catch {
+                        logger.warning(
+                            "dead letters not re-sent, will keep them",
+                            metadata: ["focal.delivery.destination": "\(destination.name)", "focal.delivery.error": "\(error)"])
+                        stop = true
+                        break
+                    }
+                }
+                try await outbox.removeDeadLetters(accepted)
+                resend.delivered += accepted.count
+                if stop { break }
+            }
+        }
+        resend.remaining = try await outbox.totals().deadLetters
+        return resend
     }
 
     // MARK: Internals
 
-    private func flushState() throws -> FlushState {
-        FlushState(pending: try outbox.pendingCount(), lastFlush: lastFlush, now: .now)
+    /// The most results some destination of this pipeline still waits for.
+    private func pendingForDestinations() async throws -> Int {
+        var pending = 0
+        for courier in couriers {
+            pending = max(pending, try await outbox.pendingCount(for: courier.destination.name))
+        }
+        return pending
+    }
+
+    private func flushState() async throws -> FlushState {
+        FlushState(pending: try await outbox.totals().count, lastFlush: lastFlush, now: clock.now)
+    }
+
+    /// A state for policies that look only at times.
+    private func flushState(_ now: ContinuousClock.Instant) -> FlushState {
+        FlushState(pending: 0, lastFlush: lastFlush, now: now)
     }
 
     private func wantsFlush(on trigger: FlushTrigger, _ state: FlushState) -> Bool {
@@ -204,14 +354,15 @@ public actor DeliveryPipeline {
     private func performFlush() async -> FlushReport {
         isAutomaticFlushQueued = false
         defer { rescheduleTimer() }
-        guard let state = try? flushState() else { return FlushReport() }
+        guard let state = try? await flushState() else { return FlushReport() }
         lastFlush = state.now
         guard maySend(state) else { return FlushReport(wasHeld: true) }
-        let (outbox, retry, logger) = (self.outbox, options.retry, self.logger)
+        let (outbox, retry, clock, logger) = (self.outbox, options.retry, self.clock, self.logger)
         let results = await withTaskGroup(of: (Int, Courier, DeliveryCounts).self) { group in
             for (index, courier) in couriers.enumerated() where courier.isReady(at: state.now) {
                 group.addTask {
-                    let (updated, counts) = await courier.delivering(from: outbox, retry: retry, logger: logger)
+                    let (updated, counts) = await courier.delivering(
+                        from: outbox, retry: retry, clock: clock, logger: logger)
                     return (index, updated, counts)
                 }
             }
@@ -237,20 +388,26 @@ public actor DeliveryPipeline {
     private func rescheduleTimer() {
         timer?.cancel()
         timer = nil
-        guard isRunning, let state = try? flushState() else { return }
-        // A held pipeline waits for its policies' timers only; retrying could not send anyway.
-        let backoffEnd = state.pending > 0 && maySend(state) ? nextRetry() : nil
-        let wakes = options.flushPolicies.compactMap { $0.nextFlush(state) } + [backoffEnd].compactMap { $0 }
-        guard let wake = wakes.min() else { return }
+        guard isRunning else { return }
+        let clock = clock
         timer = Task { [weak self] in
-            try? await Task.sleep(until: wake)
-            guard !Task.isCancelled else { return }
+            guard let wake = await self?.nextWake() else { return }
+            do { try await clock.sleep(until: wake) } catch { return }
             await self?.timerFired()
         }
     }
 
-    private func timerFired() {
-        guard isRunning, let state = try? flushState() else { return }
+    /// When the timer should next look: the policies' next flush or the end of a backoff.
+    private func nextWake() async -> ContinuousClock.Instant? {
+        guard isRunning, let state = try? await flushState() else { return nil }
+        // A held pipeline waits for its policies' timers only; retrying could not send anyway.
+        let backoffEnd = state.pending > 0 && maySend(state) ? nextRetry() : nil
+        let wakes = options.flushPolicies.compactMap { $0.nextFlush(state) } + [backoffEnd].compactMap { $0 }
+        return wakes.min()
+    }
+
+    private func timerFired() async {
+        guard isRunning, !Task.isCancelled, let state = try? await flushState() else { return }
         let retryDue = state.pending > 0 && nextRetry().map { $0 <= state.now } == true
         if retryDue || wantsFlush(on: .timer, state) {
             queueAutomaticFlush()

@@ -1,4 +1,5 @@
-/// The totals a command prints when it exits: produced, delivered, retried, pending, dropped.
+/// The totals a command prints when it exits, so that a user can tell apart what was
+/// produced, delivered, still pending, put in the dead letters and evicted.
 public struct DeliverySummary: Sendable, Hashable, CustomStringConvertible {
     /// Results committed to the outbox by this pipeline.
     public var produced: Int
@@ -8,20 +9,33 @@ public struct DeliverySummary: Sendable, Hashable, CustomStringConvertible {
     public var retried: Int
     /// Results still in the outbox, waiting for a destination.
     public var pending: Int
-    /// Results given up (evicted, refused, or too large).
-    public var dropped: Int
+    /// Results put in the dead letters by this pipeline: kept in the store, not sent.
+    public var deadLettered: Int
+    /// Results evicted from a full outbox by this pipeline: gone.
+    public var evicted: Int
+    /// Dead letters the store holds, of every run (what `focal deliver --dead-letters` lists).
+    public var deadLettersHeld: Int
 
     /// A summary of these totals.
-    public init(produced: Int, delivered: Int, retried: Int, pending: Int, dropped: Int) {
+    public init(
+        produced: Int, delivered: Int, retried: Int, pending: Int, deadLettered: Int = 0, evicted: Int = 0,
+        deadLettersHeld: Int = 0
+    ) {
         self.produced = produced
         self.delivered = delivered
         self.retried = retried
         self.pending = pending
-        self.dropped = dropped
+        self.deadLettered = deadLettered
+        self.evicted = evicted
+        self.deadLettersHeld = deadLettersHeld
     }
 
-    /// `produced 120, delivered 118, retried 7, pending 2, dropped 0`.
+    /// Results that will not reach a destination by themselves: dead-lettered or evicted.
+    public var dropped: Int { deadLettered + evicted }
+
+    /// `produced 120, delivered 118, retried 7, pending 2, dropped 0 (dead-lettered 0, evicted 0)`.
     public var description: String {
-        "produced \(produced), delivered \(delivered), retried \(retried), pending \(pending), dropped \(dropped)"
+        "produced \(produced), delivered \(delivered), retried \(retried), pending \(pending), "
+            + "dropped \(dropped) (dead-lettered \(deadLettered), evicted \(evicted))"
     }
 }

@@ -1,16 +1,12 @@
 import Foundation
-import Logging
 import Synchronization
 
-/// An ``Outbox`` in memory, with the same ordering, cursors and limits as
+/// An ``Outbox`` in memory, with the same ordering, cursors and dead letters as
 /// ``SQLiteOutbox`` but nothing survives the process.
 public final class MemoryOutbox: Outbox {
     /// The random id of this outbox, the first part of every message id.
     public let storeID: String
-    /// The bound on what the outbox holds.
-    public let limits: OutboxLimits
 
-    private let logger: Logger
     private let storage = Mutex(Storage())
 
     /// The results held, oldest first, from `head` on, beside the bookkeeping.
@@ -18,6 +14,8 @@ public final class MemoryOutbox: Outbox {
         var state = OutboxState()
         var results: [(sequence: Int64, result: ResultRecord)] = []
         var head = 0
+        var deadLetters: [DeadLetter] = []
+        var nextDeadLetterID: Int64 = 1
 
         /// The index of the first held result after `sequence`.
         func index(after sequence: Int64) -> Int {
@@ -43,19 +41,23 @@ public final class MemoryOutbox: Outbox {
                 head = 0
             }
         }
+
+        /// Forgets the results that every destination's cursor has passed.
+        mutating func removeDelivered() {
+            guard let floor = state.deliveredFloor else { return }
+            removeResults(upTo: index(after: floor))
+        }
     }
 
-    /// An empty in-memory outbox bounded by `limits`.
-    public init(limits: OutboxLimits = OutboxLimits(), logger: Logger = Logger(label: "focal.delivery")) {
+    /// An empty in-memory outbox.
+    public init() {
         self.storeID = UUID().uuidString.lowercased()
-        self.limits = limits
-        self.logger = logger
     }
 
     @discardableResult
-    public func append(_ results: [ResultRecord]) throws -> AppendReceipt {
-        guard !results.isEmpty else { return AppendReceipt(sequences: nil, evicted: 0) }
-        let receipt = storage.withLock { storage in
+    public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
+        guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
+        return storage.withLock { storage in
             let first = storage.state.nextSequence
             for result in results {
                 storage.results.append((storage.state.nextSequence, result))
@@ -63,33 +65,27 @@ public final class MemoryOutbox: Outbox {
                 storage.state.count += 1
                 storage.state.bytes += result.byteCount
             }
-            var eviction = Eviction(limits: limits, count: storage.state.count, bytes: storage.state.bytes)
-            var index = storage.head
-            while !eviction.isSatisfied {
-                let (sequence, result) = storage.results[index]
-                eviction.evict(sequence: sequence, byteCount: result.byteCount)
-                index += 1
-            }
-            storage.removeResults(upTo: index)
-            return AppendReceipt(sequences: first...(storage.state.nextSequence - 1), evicted: eviction.evicted)
+            return AppendReceipt(sequences: first...(storage.state.nextSequence - 1))
         }
-        if receipt.evicted > 0 {
-            logger.warning("outbox full: evicted the oldest results", metadata: ["evicted": "\(receipt.evicted)"])
-        }
-        return receipt
     }
 
-    public func register(destinations: [String]) throws {
+    public func register(destinations: [String]) async throws {
         storage.withLock { storage in
             for destination in destinations where storage.state.cursors[destination] == nil {
-                storage.state.cursors[destination] = 0
+                storage.state.cursors[destination] = storage.state.nextSequence - 1
             }
-            storage.state.registered = Set(destinations)
-            removeDelivered(&storage)
         }
     }
 
-    public func nextBatch(for destination: String, limits: BatchLimits) throws -> [OutboxEntry] {
+    public func forget(destination: String) async throws {
+        storage.withLock { storage in
+            storage.state.cursors[destination] = nil
+            storage.deadLetters.removeAll { $0.destination == destination }
+            storage.removeDelivered()
+        }
+    }
+
+    public func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry] {
         storage.withLock { storage in
             let start = storage.index(after: storage.state.cursors[destination] ?? 0)
             let entries = storage.results[start...].prefix(limits.maxCount).map { sequence, result in
@@ -101,23 +97,60 @@ public final class MemoryOutbox: Outbox {
         }
     }
 
-    public func acknowledge(through sequence: Int64, for destination: String) throws {
+    public func acknowledge(through sequence: Int64, for destination: String) async throws {
         storage.withLock { storage in
-            storage.state.cursors[destination] = sequence
-            removeDelivered(&storage)
+            storage.state.cursors[destination] = max(storage.state.cursors[destination] ?? 0, sequence)
+            storage.removeDelivered()
         }
     }
 
-    private func removeDelivered(_ storage: inout Storage) {
-        guard let floor = storage.state.deliveredFloor else { return }
-        storage.removeResults(upTo: storage.index(after: floor))
+    public func deadLetter(_ entries: [OutboxEntry], for destination: String, reason: String) async throws {
+        guard let last = entries.last else { return }
+        storage.withLock { storage in
+            for entry in entries {
+                storage.deadLetters.append(
+                    DeadLetter(id: storage.nextDeadLetterID, destination: destination, reason: reason, entry: entry))
+                storage.nextDeadLetterID += 1
+            }
+            storage.state.cursors[destination] = max(storage.state.cursors[destination] ?? 0, last.sequence)
+            storage.removeDelivered()
+        }
     }
 
-    public func pendingCount() throws -> Int {
-        storage.withLock { $0.state.count }
+    public func deadLetters(for destination: String?, limit: Int) async throws -> [DeadLetter] {
+        storage.withLock { storage in
+            Array(storage.deadLetters.lazy.filter { destination == nil || $0.destination == destination }.prefix(limit))
+        }
     }
 
-    public func pendingCount(for destination: String) throws -> Int {
+    public func removeDeadLetters(_ ids: [Int64]) async throws {
+        let removed = Set(ids)
+        storage.withLock { $0.deadLetters.removeAll { removed.contains($0.id) } }
+    }
+
+    public func evict(makingRoomFor count: Int, bytes: Int, within limits: OutboxLimits) async throws -> Int {
+        storage.withLock { storage in
+            var eviction = Eviction(
+                limits: limits, count: storage.state.count, bytes: storage.state.bytes, incomingCount: count,
+                incomingBytes: bytes)
+            var index = storage.head
+            while !eviction.isSatisfied, index < storage.results.count {
+                let (sequence, result) = storage.results[index]
+                eviction.evict(sequence: sequence, byteCount: result.byteCount)
+                index += 1
+            }
+            storage.removeResults(upTo: index)
+            return eviction.evicted
+        }
+    }
+
+    public func totals() async throws -> OutboxTotals {
+        storage.withLock { storage in
+            OutboxTotals(count: storage.state.count, bytes: storage.state.bytes, deadLetters: storage.deadLetters.count)
+        }
+    }
+
+    public func pendingCount(for destination: String) async throws -> Int {
         storage.withLock { storage in
             storage.results.count - storage.index(after: storage.state.cursors[destination] ?? 0)
         }

@@ -1,32 +1,56 @@
-/// A store of task results waiting for delivery, with one delivery cursor per destination.
+/// A store of task results waiting for delivery, with one delivery cursor per destination
+/// and a dead-letter table.
 ///
 /// Results are kept in the order they were appended. Each destination reads the results
-/// after its cursor and moves the cursor on when it has accepted (or definitively
-/// dropped) them; a result leaves the store once every registered destination's cursor
-/// has passed it. When an append goes over the ``OutboxLimits``, the oldest results are
-/// evicted, counted in the receipt and logged.
+/// after its cursor and moves the cursor on when it has accepted them (or when they went
+/// to its dead letters). A destination's cursor starts at the end of the store when the
+/// destination is first registered: the results appended from then on are the ones
+/// *produced for* it. A result leaves the store once the cursor of every destination it
+/// was produced for has passed it, whether or not those destinations are in use right now,
+/// so delivering to some destinations never deletes what the others are still owed.
 ///
-/// Implementations must be safe to call from several threads.
+/// An outbox never evicts on its own: ``evict(makingRoomFor:bytes:within:)`` is for a
+/// pipeline whose user allowed it (``OverflowPolicy``).
+///
+/// Every method may do disk I/O; implementations run it off Swift's cooperative threads
+/// and are safe to call from several tasks (and, for ``SQLiteOutbox``, several processes).
 public protocol Outbox: AnyObject, Sendable {
     /// Commits `results` in one transaction, after those already held, and gives each a
     /// sequence number and a message id. When this returns, the results are stored.
     @discardableResult
-    func append(_ results: [ResultRecord]) throws -> AppendReceipt
+    func append(_ results: [ResultRecord]) async throws -> AppendReceipt
 
-    /// Declares the destinations whose cursors decide when a result may leave the store.
-    /// A destination seen for the first time starts before the oldest result held.
-    func register(destinations: [String]) throws
+    /// Adds a cursor, at the end of the store, for each destination seen for the first time.
+    func register(destinations: [String]) async throws
+
+    /// Removes `destination`'s cursor and dead letters: what only it was owed may leave.
+    func forget(destination: String) async throws
 
     /// The oldest results after `destination`'s cursor, within `limits`.
-    func nextBatch(for destination: String, limits: BatchLimits) throws -> [OutboxEntry]
+    func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry]
 
-    /// Moves `destination`'s cursor to `sequence`: it has accepted or dropped every
+    /// Moves `destination`'s cursor to `sequence` (never backwards): it has accepted every
     /// result up to there.
-    func acknowledge(through sequence: Int64, for destination: String) throws
+    func acknowledge(through sequence: Int64, for destination: String) async throws
 
-    /// How many results the store holds (not yet accepted by every registered destination).
-    func pendingCount() throws -> Int
+    /// Keeps `entries` as dead letters of `destination` with `reason` and moves its cursor
+    /// past them, in one transaction.
+    func deadLetter(_ entries: [OutboxEntry], for destination: String, reason: String) async throws
+
+    /// The dead letters of `destination` (of every destination when `nil`), oldest first,
+    /// at most `limit`.
+    func deadLetters(for destination: String?, limit: Int) async throws -> [DeadLetter]
+
+    /// Deletes the dead letters with these ids (they were delivered after all).
+    func removeDeadLetters(_ ids: [Int64]) async throws
+
+    /// Evicts the oldest results, whatever the cursors say, until `count` more results of
+    /// `bytes` bytes fit within `limits`; returns how many went.
+    func evict(makingRoomFor count: Int, bytes: Int, within limits: OutboxLimits) async throws -> Int
+
+    /// What the store holds.
+    func totals() async throws -> OutboxTotals
 
     /// How many results after `destination`'s cursor the store holds.
-    func pendingCount(for destination: String) throws -> Int
+    func pendingCount(for destination: String) async throws -> Int
 }

@@ -1,5 +1,9 @@
-/// The bound on what an outbox holds, by count and by bytes. When an append goes over
-/// either, the oldest results are evicted, counted and logged.
+/// The bound on what an outbox holds, by count and by bytes.
+///
+/// When an append would go over it, the producer waits while destinations deliver
+/// (backpressure); the oldest results are evicted only under an ``OverflowPolicy`` that
+/// allows it. One append may go over the bound when the outbox is empty (a single append
+/// larger than the bound) or while several producers append at once (by their appends).
 public struct OutboxLimits: Sendable, Hashable {
     /// The most results the outbox holds.
     public var maxCount: Int
@@ -15,6 +19,11 @@ public struct OutboxLimits: Sendable, Hashable {
 
     /// No bound at all.
     public static let unlimited = OutboxLimits(maxCount: .max, maxBytes: .max)
+
+    /// Whether `count` more results of `bytes` bytes fit beside `totals` (always, into an empty outbox).
+    func admits(count: Int, bytes: Int, beside totals: OutboxTotals) -> Bool {
+        totals.count == 0 || !isExceeded(count: totals.count &+ count, bytes: totals.bytes &+ bytes)
+    }
 
     /// Whether an outbox holding `count` results of `bytes` bytes is over the bound.
     func isExceeded(count: Int, bytes: Int) -> Bool {
@@ -33,11 +42,12 @@ struct Eviction {
     /// The sequence number of the newest result chosen.
     private(set) var lastSequence: Int64?
 
-    /// An eviction for an outbox holding `count` results of `bytes` bytes.
-    init(limits: OutboxLimits, count: Int, bytes: Int) {
+    /// An eviction making room for `incomingCount` results of `incomingBytes` bytes in an
+    /// outbox holding `count` results of `bytes` bytes.
+    init(limits: OutboxLimits, count: Int, bytes: Int, incomingCount: Int, incomingBytes: Int) {
         self.limits = limits
-        self.count = count
-        self.bytes = bytes
+        self.count = count &+ incomingCount
+        self.bytes = bytes &+ incomingBytes
     }
 
     /// Whether the outbox is within its bound once the chosen results are gone.

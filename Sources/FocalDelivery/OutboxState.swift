@@ -1,5 +1,5 @@
-/// The bookkeeping an outbox keeps beside its results: totals, the next sequence number
-/// and the delivery cursors.
+/// The bookkeeping a ``MemoryOutbox`` keeps beside its results: totals, the next
+/// sequence number and the delivery cursors.
 struct OutboxState {
     /// How many results are held.
     var count = 0
@@ -7,14 +7,12 @@ struct OutboxState {
     var bytes = 0
     /// The sequence number the next appended result gets.
     var nextSequence: Int64 = 1
-    /// Each destination's cursor: the last sequence number it accepted or dropped.
+    /// Each destination's cursor: the last sequence number it accepted or dead-lettered.
     var cursors: [String: Int64] = [:]
-    /// The destinations whose cursors decide when a result leaves.
-    var registered: Set<String> = []
 
-    /// The newest sequence number that every registered destination has passed, or
-    /// `nil` when no destination is registered.
+    /// The newest sequence number that every destination has passed, or `nil` when no
+    /// destination is known.
     var deliveredFloor: Int64? {
-        registered.map { cursors[$0] ?? 0 }.min()
+        cursors.values.min()
     }
 }

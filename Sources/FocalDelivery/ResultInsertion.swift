@@ -13,13 +13,15 @@ struct ResultInsertion {
     private let connection: OpaquePointer?
     /// The event, path and result text of the rows being inserted, one after the other.
     private var text: [UInt8] = []
-    /// Where each row's event, path and result end in `text`.
-    private var ends: [(event: Int, path: Int, result: Int)] = []
+    /// Where each row's event, path, result and session end in `text`.
+    private var ends: [(event: Int, path: Int, result: Int, session: Int)] = []
+    /// How many values one row binds.
+    private static let columns = 7
 
     /// Prepares (or reuses) the insert statements on `db`.
     init(_ db: Database) throws {
-        let prefix = "INSERT INTO result (seq, time, event, path, result, size) VALUES "
-        let row = "(?, ?, ?, ?, ?, ?)"
+        let prefix = "INSERT INTO result (seq, time, event, path, result, size, session) VALUES "
+        let row = "(?, ?, ?, ?, ?, ?, ?)"
         singleRow = try db.cachedStatement(sql: prefix + row)
         multipleRows = try db.cachedStatement(
             sql: prefix + repeatElement(row, count: Self.rowsPerStatement).joined(separator: ", "))
@@ -48,7 +50,9 @@ struct ResultInsertion {
             text.append(contentsOf: result.path.utf8)
             let path = text.count
             text.append(contentsOf: result.resultJSON.utf8)
-            ends.append((event, path, text.count))
+            let resultEnd = text.count
+            text.append(contentsOf: (result.session ?? "").utf8)
+            ends.append((event, path, resultEnd, text.count))
         }
         text.append(0)  // so the buffer has an address even when every string is empty
         let handle = statement.sqliteStatement
@@ -56,15 +60,20 @@ struct ResultInsertion {
             let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
             var rowStart = 0
             for (offset, result) in rows.enumerated() {
-                let column = Int32(offset * 6)
+                let column = Int32(offset * Self.columns)
                 let end = ends[offset]
                 sqlite3_bind_int64(handle, column + 1, firstSequence + Int64(offset))
                 sqlite3_bind_int64(handle, column + 2, result.time)
                 sqlite3_bind_text(handle, column + 3, base + rowStart, Int32(end.event - rowStart), nil)
                 sqlite3_bind_text(handle, column + 4, base + end.event, Int32(end.path - end.event), nil)
                 sqlite3_bind_text(handle, column + 5, base + end.path, Int32(end.result - end.path), nil)
-                sqlite3_bind_int64(handle, column + 6, Int64(end.result - rowStart))
-                rowStart = end.result
+                sqlite3_bind_int64(handle, column + 6, Int64(end.session - rowStart))
+                if result.session == nil {
+                    sqlite3_bind_null(handle, column + 7)
+                } else {
+                    sqlite3_bind_text(handle, column + 7, base + end.result, Int32(end.session - end.result), nil)
+                }
+                rowStart = end.session
             }
             defer { sqlite3_reset(handle) }
             return sqlite3_step(handle)

@@ -14,18 +14,22 @@ public struct ResultRecord: Sendable, Hashable {
     public var path: String
     /// When the result was produced, in milliseconds since the Unix epoch.
     public var time: Int64
+    /// The session that produced the result, when the engine runs several (`focal serve`);
+    /// destinations receive it as `"session"`.
+    public var session: String?
 
     /// A result whose JSON text is already written; `resultJSON` must be valid JSON.
-    public init(resultJSON: String, event: String, path: String, time: Int64) {
+    public init(resultJSON: String, event: String, path: String, time: Int64, session: String? = nil) {
         self.resultJSON = resultJSON
         self.event = event
         self.path = path
         self.time = time
+        self.session = session
     }
 
     /// A result holding `result`, written as compact JSON text.
-    public init(result: JSONValue, event: String, path: String, time: Int64) {
-        self.init(resultJSON: result.jsonString, event: event, path: path, time: time)
+    public init(result: JSONValue, event: String, path: String, time: Int64, session: String? = nil) {
+        self.init(resultJSON: result.jsonString, event: event, path: path, time: time, session: session)
     }
 
     /// The result parsed back into a JSON value.
@@ -34,8 +38,8 @@ public struct ResultRecord: Sendable, Hashable {
     }
 
     /// The size that outbox and batch limits count: the UTF-8 bytes of the result,
-    /// the event and the path.
+    /// the event, the path and the session.
     public var byteCount: Int {
-        resultJSON.utf8.count + event.utf8.count + path.utf8.count
+        resultJSON.utf8.count + event.utf8.count + path.utf8.count + (session?.utf8.count ?? 0)
     }
 }

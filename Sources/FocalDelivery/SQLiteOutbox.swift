@@ -1,43 +1,50 @@
 import Foundation
 import GRDB
 import Logging
-import Synchronization
 
 /// A durable ``Outbox`` in a SQLite database (WAL journal), one row per result.
 ///
-/// Every ``append(_:)`` is one transaction, so results survive the process being killed
-/// at any moment: an append either committed completely or not at all. Sequence numbers
-/// are never reused, even after every result has been delivered, and a message id is
-/// the store's random id followed by the sequence number, so ids are unique across
-/// stores and stable across restarts.
+/// Every append is one transaction, so results survive the process being killed at any
+/// moment: an append either committed completely or not at all. The database is opened
+/// with `synchronous = NORMAL`: a committed append survives a crash of the process; only
+/// a power loss may undo the last transactions.
 ///
-/// The database is opened with `synchronous = NORMAL`: a committed append survives a
-/// crash of the process; only a power loss may undo the last transactions. Appends of
-/// many results at once are fast (well over 500,000 results/s in release builds).
+/// **Several processes may share a store** (two runs on the default
+/// `.focal/outbox.sqlite`, say). Every write is an `IMMEDIATE` transaction that reads
+/// and updates the store's bookkeeping (next sequence number, totals, cursors) in the
+/// database itself, so sequence numbers are allocated under SQLite's write lock: a
+/// message id, the store's random id followed by the sequence number, is unique by
+/// construction and never reused, even after every result was delivered. A process that
+/// finds the store locked waits (``busyTimeout``), then tries again a few times before
+/// giving up with ``OutboxError/busy(path:)``. A full disk ends an append with
+/// ``OutboxError/storageFull(path:)`` and keeps what was stored.
 ///
-/// One process at a time may use a store: the outbox keeps its totals, next sequence
-/// number and cursors in memory. (A second writer cannot corrupt it: its appends would
-/// collide on sequence numbers and fail.)
+/// Every access runs on GRDB's own serial dispatch queue, never on Swift's cooperative
+/// threads; opening the store (``init(path:busyTimeout:logger:)``) is the only
+/// blocking call.
 public final class SQLiteOutbox: Outbox {
     /// The database file.
     public let path: String
     /// The random id of this store, the first part of every message id.
     public let storeID: String
-    /// The bound on what the store holds.
-    public let limits: OutboxLimits
+    /// How long one access waits for another process's lock before it is tried again.
+    public let busyTimeout: Duration
 
     private let database: DatabaseQueue
     private let logger: Logger
-    private let state: Mutex<OutboxState>
+    /// How many times an access that timed out on a lock is tried again.
+    private static let busyRetries = 5
 
-    /// Opens (or creates) the outbox at `path`, creating missing parent directories.
+    /// Opens (or creates) the outbox at `path`, creating missing parent directories;
+    /// an access waits at most `busyTimeout` for another process's lock each time it is tried.
     public init(
-        path: String, limits: OutboxLimits = OutboxLimits(), logger: Logger = Logger(label: "focal.delivery")
+        path: String, busyTimeout: Duration = .seconds(10), logger: Logger = Logger(label: "focal.delivery")
     ) throws {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.journalMode = .wal
+        configuration.busyMode = .callback(Self.busyHandler(path: path, timeout: busyTimeout, logger: logger))
         configuration.prepareDatabase { db in
             // Checkpoints copy the log into the database; doing that every 32 MiB rather
             // than every 4 MiB (SQLite's default) nearly doubles the append rate.
@@ -49,26 +56,43 @@ public final class SQLiteOutbox: Outbox {
                     """)
         }
         let database = try DatabaseQueue(path: path, configuration: configuration)
-        try Self.migrator.migrate(database)
-        let (storeID, state) = try database.read { db in
-            let storeID = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'storeID'") ?? ""
-            let lastSequence = try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'lastSequence'") ?? 0
-            let totals = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(size), 0), max(seq) FROM result")
-            var state = OutboxState()
-            state.count = totals?[0] ?? 0
-            state.bytes = totals?[1] ?? 0
-            state.nextSequence = max(lastSequence, totals?[2] ?? 0) + 1
-            for row in try Row.fetchAll(db, sql: "SELECT destination, seq FROM cursor") {
-                state.cursors[row[0]] = row[1]
-            }
-            return (storeID, state)
+        try Self.migrate(database)
+        self.storeID = try database.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'storeID'") ?? ""
         }
         self.path = path
-        self.storeID = storeID
-        self.limits = limits
+        self.busyTimeout = busyTimeout
         self.database = database
         self.logger = logger
-        self.state = Mutex(state)
+    }
+
+    /// SQLite's busy handler: sleeps 2 ms per try on the database's own thread until
+    /// `timeout`, saying once per wait that the store is locked.
+    private static func busyHandler(path: String, timeout: Duration, logger: Logger) -> Database.BusyCallback {
+        let pause: Duration = .milliseconds(2)
+        let tries = max(1, Int(timeout / pause))
+        return { numberOfTries in
+            if numberOfTries == 0 {
+                logger.info(
+                    "outbox locked by another process, waiting",
+                    metadata: ["focal.delivery.store": "\(path)"])
+            }
+            guard numberOfTries < tries else { return false }
+            usleep(2_000)
+            return true
+        }
+    }
+
+    /// Creates or upgrades the schema. Two processes opening a new store at once may both
+    /// try a migration; the one that loses sees the other's once it is committed.
+    private static func migrate(_ database: DatabaseQueue) throws {
+        for attempt in 1... {
+            do {
+                return try migrator.migrate(database)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR && attempt < 3 {
+                continue
+            }
+        }
     }
 
     private static var migrator: DatabaseMigrator {
@@ -87,122 +111,249 @@ public final class SQLiteOutbox: Outbox {
                 sql: "INSERT INTO meta (key, value) VALUES ('storeID', ?)",
                 arguments: [UUID().uuidString.lowercased()])
         }
+        // Sessions, dead letters, and totals kept in the database for several processes.
+        migrator.registerMigration("v2") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE result ADD COLUMN session TEXT;
+                    CREATE TABLE dead_letter (
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, destination TEXT NOT NULL, reason TEXT NOT NULL,
+                        seq INTEGER NOT NULL, time INTEGER NOT NULL, event TEXT NOT NULL, path TEXT NOT NULL,
+                        result TEXT NOT NULL, session TEXT);
+                    CREATE INDEX dead_letter_destination ON dead_letter (destination, id);
+                    INSERT INTO meta (key, value) VALUES ('count', (SELECT count(*) FROM result));
+                    INSERT INTO meta (key, value) VALUES ('bytes', (SELECT coalesce(sum(size), 0) FROM result));
+                    UPDATE meta SET value = max(value, (SELECT coalesce(max(seq), 0) FROM result))
+                        WHERE key = 'lastSequence';
+                    """)
+        }
         return migrator
     }
 
-    @discardableResult
-    public func append(_ results: [ResultRecord]) throws -> AppendReceipt {
-        guard !results.isEmpty else { return AppendReceipt(sequences: nil, evicted: 0) }
-        let receipt = try state.withLock { state in
-            var next = state
-            let eviction = try database.write { db in
-                var insertion = try ResultInsertion(db)
-                try insertion.insert(results, firstSequence: next.nextSequence)
-                next.nextSequence += Int64(results.count)
-                next.count += results.count
-                next.bytes += results.reduce(0) { $0 + $1.byteCount }
-                try db.execute(
-                    sql: "UPDATE meta SET value = ? WHERE key = 'lastSequence'", arguments: [next.nextSequence - 1])
-                return try evictIfNeeded(db, state: &next)
-            }
-            state = next
-            let first = state.nextSequence - Int64(results.count)
-            return AppendReceipt(sequences: first...(state.nextSequence - 1), evicted: eviction)
-        }
-        if receipt.evicted > 0 {
-            logger.warning(
-                "outbox full: evicted the oldest results",
-                metadata: ["evicted": "\(receipt.evicted)", "path": "\(path)"])
-        }
-        return receipt
-    }
+    // MARK: Access
 
-    /// Deletes the oldest rows until the store is within its limits; returns how many.
-    private func evictIfNeeded(_ db: Database, state: inout OutboxState) throws -> Int {
-        var eviction = Eviction(limits: limits, count: state.count, bytes: state.bytes)
-        guard !eviction.isSatisfied else { return 0 }
-        let oldest = try Row.fetchCursor(db, sql: "SELECT seq, size FROM result ORDER BY seq")
-        while !eviction.isSatisfied, let row = try oldest.next() {
-            eviction.evict(sequence: row[0], byteCount: row[1])
-        }
-        if let last = eviction.lastSequence {
-            try db.execute(sql: "DELETE FROM result WHERE seq <= ?", arguments: [last])
-        }
-        state.count = eviction.count
-        state.bytes = eviction.bytes
-        return eviction.evicted
-    }
-
-    public func register(destinations: [String]) throws {
-        try state.withLock { state in
-            var next = state
-            try database.write { db in
-                for destination in destinations where next.cursors[destination] == nil {
-                    try db.execute(
-                        sql: "INSERT INTO cursor (destination, seq) VALUES (?, 0)", arguments: [destination])
-                    next.cursors[destination] = 0
+    /// Runs `body` in an `IMMEDIATE` transaction on the database's queue, trying again
+    /// when another process held the lock past the busy timeout.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await access {
+            try await self.database.writeWithoutTransaction { db in
+                var value: T?
+                try db.inTransaction(.immediate) {
+                    value = try body(db)
+                    return .commit
                 }
-                next.registered = Set(destinations)
-                try removeDelivered(db, state: &next)
+                return value!
             }
-            state = next
         }
     }
 
-    public func nextBatch(for destination: String, limits: BatchLimits) throws -> [OutboxEntry] {
-        try state.withLock { state in
-            let cursor = state.cursors[destination] ?? 0
-            let rows = try database.read { db in
-                try Row.fetchAll(
-                    db, sql: "SELECT seq, time, event, path, result FROM result WHERE seq > ? ORDER BY seq LIMIT ?",
-                    arguments: [cursor, limits.maxCount])
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await access { try await self.database.read(body) }
+    }
+
+    /// Runs `operation`, trying again after a busy timeout and turning a full disk into
+    /// ``OutboxError/storageFull(path:)``.
+    private func access<T>(_ operation: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await operation()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                attempt += 1
+                guard attempt <= Self.busyRetries else { throw OutboxError.busy(path: path) }
+                logger.warning(
+                    "outbox still locked by another process, trying again",
+                    metadata: ["focal.delivery.store": "\(path)", "focal.delivery.attempt": "\(attempt)"])
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+                logger.error("outbox storage full", metadata: ["focal.delivery.store": "\(path)"])
+                throw OutboxError.storageFull(path: path)
             }
-            let entries = rows.map { row in
-                let sequence: Int64 = row[0]
-                return OutboxEntry(
-                    sequence: sequence, messageID: OutboxEntry.messageID(storeID: storeID, sequence: sequence),
-                    result: ResultRecord(resultJSON: row[4], event: row[2], path: row[3], time: row[1]))
-            }
-            return limits.prefix(of: entries)
         }
     }
 
-    public func acknowledge(through sequence: Int64, for destination: String) throws {
-        try state.withLock { state in
-            var next = state
-            try database.write { db in
+    // MARK: Outbox
+
+    @discardableResult
+    public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
+        guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
+        let sequences = try await write { db in
+            let last = try Self.meta(db, "lastSequence")
+            var insertion = try ResultInsertion(db)
+            try insertion.insert(results, firstSequence: last + 1)
+            let next = last + Int64(results.count)
+            try Self.setMeta(db, "lastSequence", next)
+            try Self.addMeta(db, "count", Int64(results.count))
+            try Self.addMeta(db, "bytes", Int64(results.reduce(0) { $0 + $1.byteCount }))
+            return (last + 1)...next
+        }
+        return AppendReceipt(sequences: sequences)
+    }
+
+    public func register(destinations: [String]) async throws {
+        try await write { db in
+            let last = try Self.meta(db, "lastSequence")
+            for destination in destinations {
                 try db.execute(
-                    sql: "INSERT OR REPLACE INTO cursor (destination, seq) VALUES (?, ?)",
-                    arguments: [destination, sequence])
-                next.cursors[destination] = sequence
-                try removeDelivered(db, state: &next)
+                    sql: "INSERT OR IGNORE INTO cursor (destination, seq) VALUES (?, ?)", arguments: [destination, last])
             }
-            state = next
         }
     }
 
-    /// Deletes the rows that every registered destination has passed.
-    private func removeDelivered(_ db: Database, state: inout OutboxState) throws {
-        guard let floor = state.deliveredFloor else { return }
+    public func forget(destination: String) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM cursor WHERE destination = ?", arguments: [destination])
+            try db.execute(sql: "DELETE FROM dead_letter WHERE destination = ?", arguments: [destination])
+            try Self.removeDelivered(db)
+        }
+    }
+
+    public func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry] {
+        let storeID = storeID
+        return try await read { db in
+            let cursor = try Int64.fetchOne(
+                db, sql: "SELECT seq FROM cursor WHERE destination = ?", arguments: [destination]) ?? 0
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT seq, time, event, path, result, session FROM result WHERE seq > ? ORDER BY seq LIMIT ?",
+                arguments: [cursor, limits.maxCount])
+            return limits.prefix(of: rows.map { Self.entry($0, storeID: storeID) })
+        }
+    }
+
+    private static func entry(_ row: Row, storeID: String) -> OutboxEntry {
+        let sequence: Int64 = row["seq"]
+        return OutboxEntry(
+            sequence: sequence, messageID: OutboxEntry.messageID(storeID: storeID, sequence: sequence),
+            result: ResultRecord(
+                resultJSON: row["result"], event: row["event"], path: row["path"], time: row["time"],
+                session: row["session"]))
+    }
+
+    public func acknowledge(through sequence: Int64, for destination: String) async throws {
+        try await write { db in
+            try Self.moveCursor(db, of: destination, to: sequence)
+        }
+    }
+
+    public func deadLetter(_ entries: [OutboxEntry], for destination: String, reason: String) async throws {
+        guard let last = entries.last else { return }
+        try await write { db in
+            for entry in entries {
+                let result = entry.result
+                try db.execute(
+                    sql: """
+                        INSERT INTO dead_letter (destination, reason, seq, time, event, path, result, session)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        destination, reason, entry.sequence, result.time, result.event, result.path, result.resultJSON,
+                        result.session,
+                    ])
+            }
+            try Self.moveCursor(db, of: destination, to: last.sequence)
+        }
+    }
+
+    public func deadLetters(for destination: String?, limit: Int) async throws -> [DeadLetter] {
+        let storeID = storeID
+        return try await read { db in
+            let rows =
+                if let destination {
+                    try Row.fetchAll(
+                        db, sql: "SELECT * FROM dead_letter WHERE destination = ? ORDER BY id LIMIT ?",
+                        arguments: [destination, limit])
+                } else {
+                    try Row.fetchAll(db, sql: "SELECT * FROM dead_letter ORDER BY id LIMIT ?", arguments: [limit])
+                }
+            return rows.map { row in
+                DeadLetter(
+                    id: row["id"], destination: row["destination"], reason: row["reason"],
+                    entry: Self.entry(row, storeID: storeID))
+            }
+        }
+    }
+
+    public func removeDeadLetters(_ ids: [Int64]) async throws {
+        try await write { db in
+            for id in ids {
+                try db.execute(sql: "DELETE FROM dead_letter WHERE id = ?", arguments: [id])
+            }
+        }
+    }
+
+    public func evict(makingRoomFor count: Int, bytes: Int, within limits: OutboxLimits) async throws -> Int {
+        try await write { db in
+            var eviction = Eviction(
+                limits: limits, count: Int(try Self.meta(db, "count")), bytes: Int(try Self.meta(db, "bytes")),
+                incomingCount: count, incomingBytes: bytes)
+            let oldest = try Row.fetchCursor(db, sql: "SELECT seq, size FROM result ORDER BY seq")
+            while !eviction.isSatisfied, let row = try oldest.next() {
+                eviction.evict(sequence: row[0], byteCount: row[1])
+            }
+            if let last = eviction.lastSequence {
+                try Self.delete(db, through: last)
+            }
+            return eviction.evicted
+        }
+    }
+
+    public func totals() async throws -> OutboxTotals {
+        try await read { db in
+            OutboxTotals(
+                count: Int(try Self.meta(db, "count")), bytes: Int(try Self.meta(db, "bytes")),
+                deadLetters: try Int.fetchOne(db, sql: "SELECT count(*) FROM dead_letter") ?? 0)
+        }
+    }
+
+    public func pendingCount(for destination: String) async throws -> Int {
+        try await read { db in
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM result
+                    WHERE seq > coalesce((SELECT seq FROM cursor WHERE destination = ?), 0)
+                    """,
+                arguments: [destination]) ?? 0
+        }
+    }
+
+    // MARK: Bookkeeping (inside a write transaction)
+
+    private static func meta(_ db: Database, _ key: String) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) ?? 0
+    }
+
+    private static func setMeta(_ db: Database, _ key: String, _ value: Int64) throws {
+        try db.execute(sql: "UPDATE meta SET value = ? WHERE key = ?", arguments: [value, key])
+    }
+
+    private static func addMeta(_ db: Database, _ key: String, _ delta: Int64) throws {
+        try db.execute(sql: "UPDATE meta SET value = value + ? WHERE key = ?", arguments: [delta, key])
+    }
+
+    /// Moves a cursor forward (never back: two processes may deliver to one destination).
+    private static func moveCursor(_ db: Database, of destination: String, to sequence: Int64) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO cursor (destination, seq) VALUES (?, ?)
+                ON CONFLICT (destination) DO UPDATE SET seq = max(seq, excluded.seq)
+                """,
+            arguments: [destination, sequence])
+        try removeDelivered(db)
+    }
+
+    /// Deletes the rows that every destination's cursor has passed.
+    private static func removeDelivered(_ db: Database) throws {
+        guard let floor = try Int64.fetchOne(db, sql: "SELECT min(seq) FROM cursor") else { return }
+        try delete(db, through: floor)
+    }
+
+    /// Deletes the rows up to `sequence`, keeping the totals.
+    private static func delete(_ db: Database, through sequence: Int64) throws {
         let removed = try Row.fetchOne(
-            db, sql: "SELECT count(*), coalesce(sum(size), 0) FROM result WHERE seq <= ?", arguments: [floor])
-        guard let removedCount: Int = removed?[0], removedCount > 0 else { return }
-        try db.execute(sql: "DELETE FROM result WHERE seq <= ?", arguments: [floor])
-        state.count -= removedCount
-        state.bytes -= removed?[1] ?? 0
-    }
-
-    public func pendingCount() throws -> Int {
-        state.withLock { $0.count }
-    }
-
-    public func pendingCount(for destination: String) throws -> Int {
-        try state.withLock { state in
-            try database.read { db in
-                try Int.fetchOne(
-                    db, sql: "SELECT count(*) FROM result WHERE seq > ?", arguments: [state.cursors[destination] ?? 0])
-                    ?? 0
-            }
-        }
+            db, sql: "SELECT count(*), coalesce(sum(size), 0) FROM result WHERE seq <= ?", arguments: [sequence])
+        guard let count: Int64 = removed?[0], count > 0 else { return }
+        try db.execute(sql: "DELETE FROM result WHERE seq <= ?", arguments: [sequence])
+        try addMeta(db, "count", -count)
+        try addMeta(db, "bytes", -(removed?[1] ?? 0))
     }
 }

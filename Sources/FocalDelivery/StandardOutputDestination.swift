@@ -1,6 +1,8 @@
 import Foundation
+import NIOPosix
 
-/// Writes results to standard output as JSON Lines, like ``JSONLinesFileDestination``.
+/// Writes results to standard output as JSON Lines, like ``JSONLinesFileDestination``;
+/// the write runs on NIO's blocking-I/O thread pool (a pipe may block).
 public struct StandardOutputDestination: Destination {
     /// A destination writing to standard output.
     public init() {}
@@ -9,6 +11,9 @@ public struct StandardOutputDestination: Destination {
     public var name: String { "stdout" }
 
     public func send(_ batch: DeliveryBatch) async throws {
-        try FileHandle.standardOutput.write(contentsOf: batch.jsonLines())
+        let bytes = batch.jsonLines()
+        try await NIOThreadPool.singleton.runIfActive {
+            try FileHandle.standardOutput.write(contentsOf: bytes)
+        }
     }
 }

@@ -5,9 +5,11 @@ import Darwin
 #endif
 import ArgumentParser
 import FocalDelivery
+import Logging
 
 /// Options for sending results to destinations instead of standard output
-/// (`shared/spec/delivery.md`).
+/// (`shared/spec/delivery.md`). Every number is range-checked before it becomes a
+/// count or a duration; a bad value is a usage error (exit 2) naming its flag.
 struct DeliveryArguments: ParsableArguments {
     @Option(name: .customLong("deliver"), help: ArgumentHelp(
         "Send results to URL: http(s)://…, file:PATH (JSON Lines) or stdout. Repeatable.", valueName: "url"))
@@ -16,37 +18,82 @@ struct DeliveryArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The outbox, a SQLite database.", valueName: "path"))
     var store: String = ".focal/outbox.sqlite"
 
-    @Option(name: .customLong("flush-at"), help: ArgumentHelp("Flush when this many results are pending.", valueName: "n"))
+    @Option(name: .customLong("flush-at"), help: ArgumentHelp(
+        "Flush when this many results are pending (1…1000000).", valueName: "n"))
     var flushAt: Int = 20
 
-    @Option(name: .customLong("flush-interval"), help: ArgumentHelp("Flush at least this often.", valueName: "seconds"))
+    @Option(name: .customLong("flush-interval"), help: ArgumentHelp(
+        "Flush at least this often (0.001…86400 seconds).", valueName: "seconds"))
     var flushInterval: Double = 30
 
     @Option(name: .customLong("drain-timeout"), help: ArgumentHelp(
-        "At exit, wait at most this long for the outbox to drain; the rest stays in the store.", valueName: "seconds"))
+        "At exit, wait at most this long for the outbox to drain (0…86400 seconds); the rest stays in the store.",
+        valueName: "seconds"))
     var drainTimeout: Double = 30
 
+    @Option(name: .customLong("outbox-limit"), help: ArgumentHelp(
+        "The most results the outbox holds (1…100000000); at the limit the run waits for delivery.", valueName: "n"))
+    var outboxLimit: Int = 1_000_000
+
+    @Option(name: .customLong("evict-after"), help: ArgumentHelp(
+        "When the outbox is full and a destination has failed for this long (0…86400 seconds), evict the oldest results instead of waiting. Default: never evict.",
+        valueName: "seconds"))
+    var evictAfter: Double?
+
+    /// The accepted ranges, shown in errors and `--help`.
+    static let flushAtRange = 1...1_000_000
+    static let flushIntervalRange = 0.001...86_400.0
+    static let drainTimeoutRange = 0.0...86_400.0
+    static let outboxLimitRange = 1...100_000_000
+    static let evictAfterRange = 0.0...86_400.0
+
     func validate() throws {
-        guard flushAt > 0 else { throw ValidationError("--flush-at must be at least 1") }
-        guard flushInterval > 0 else { throw ValidationError("--flush-interval must be a positive number of seconds") }
-        guard drainTimeout >= 0 else { throw ValidationError("--drain-timeout must not be negative") }
+        guard Self.flushAtRange.contains(flushAt) else {
+            throw ValidationError("--flush-at must be a whole number from 1 to 1000000, not \(flushAt)")
+        }
+        try Self.check(flushInterval, in: Self.flushIntervalRange, flag: "--flush-interval")
+        try Self.check(drainTimeout, in: Self.drainTimeoutRange, flag: "--drain-timeout")
+        guard Self.outboxLimitRange.contains(outboxLimit) else {
+            throw ValidationError("--outbox-limit must be a whole number from 1 to 100000000, not \(outboxLimit)")
+        }
+        if let evictAfter { try Self.check(evictAfter, in: Self.evictAfterRange, flag: "--evict-after") }
         for destination in destinations {
-            do { _ = try DestinationAddress(parsing: destination) } catch { throw ValidationError("\(error)") }
+            do { _ = try DestinationAddress(parsing: destination) } catch { throw ValidationError("--deliver: \(error)") }
+        }
+    }
+
+    private static func check(_ seconds: Double, in range: ClosedRange<Double>, flag: String) throws {
+        guard seconds.isFinite, range.contains(seconds) else {
+            throw ValidationError(
+                "\(flag) must be a number of seconds from \(range.lowerBound.formatted) to \(range.upperBound.formatted), not \(seconds)")
         }
     }
 
     var isDelivering: Bool { !destinations.isEmpty }
 
+    /// `seconds` (already range-checked) as a duration, to the microsecond.
+    static func duration(_ seconds: Double) -> Duration {
+        .microseconds(Int64((seconds * 1_000_000).rounded()))
+    }
+
+    /// The pipeline options these arguments ask for.
+    var options: DeliveryOptions {
+        var options = DeliveryOptions(
+            flushAt: flushAt, flushInterval: Self.duration(flushInterval), drainTimeout: Self.duration(drainTimeout),
+            outboxLimits: OutboxLimits(maxCount: outboxLimit))
+        options.overflow = OverflowPolicy(evictAfter: evictAfter.map(Self.duration))
+        return options
+    }
+
     /// A pipeline on the store, for the given destinations; throws `ExitCode(2)` after
     /// saying why when it cannot be opened.
-    func makePipeline() throws -> DeliveryPipeline {
+    func makePipeline() async throws -> DeliveryPipeline {
         let directory = store.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         if !directory.isEmpty { makeDirectories(directory) }
-        let options = DeliveryOptions(
-            flushAt: flushAt, flushInterval: .milliseconds(Int64(flushInterval * 1000)),
-            drainTimeout: .milliseconds(Int64(drainTimeout * 1000)))
+        var logger = Logger(label: "focal.delivery")
+        logger.logLevel = .warning
         do {
-            return try DeliveryPipeline(storePath: store, destinations: destinations, options: options)
+            return try await DeliveryPipeline(storePath: store, destinations: destinations, options: options, logger: logger)
         } catch {
             StandardStream.error.writeLine("error: cannot open the outbox '\(store)': \(error)")
             throw ExitCode(2)
@@ -59,5 +106,12 @@ struct DeliveryArguments: ParsableArguments {
             current += "/" + part
             mkdir(current, 0o755)
         }
+    }
+}
+
+extension Double {
+    /// The number without a trailing `.0` (`86400`, `0.001`).
+    fileprivate var formatted: String {
+        self == rounded() ? String(Int64(self)) : String(self)
     }
 }

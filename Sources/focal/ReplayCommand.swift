@@ -67,7 +67,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if files.count <= 1 {
             let path = files.first.flatMap { $0 == "-" ? nil : $0 }
             let worker = try await threads.makeWorker(configuration)
-            let pipeline = delivery.isDelivering ? try delivery.makePipeline() : nil
+            let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
             let store = delivery.store
             throw try await worker.run { worker in
                 let sink: any ResultSink = if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }

@@ -43,9 +43,11 @@ final class StandardOutputSink: ResultSink {
 
 /// Commits results to the outbox in groups and lets the pipeline deliver them.
 ///
-/// A result counts as produced once ``commit()`` has written it to the store; at the
-/// end the pipeline drains (at most the drain timeout) and a summary goes to standard
-/// error.
+/// A result counts as produced once ``commit()`` has written it to the store; a full
+/// outbox makes ``commit()`` wait for delivery (backpressure). At the end the pipeline
+/// drains (at most the drain timeout) and a summary goes to standard error. When the
+/// store cannot take more (a full disk), the run stops producing: what is stored is
+/// drained and kept, and the command exits 1.
 final class OutboxSink: ResultSink {
     private let pipeline: DeliveryPipeline
     private let store: String
@@ -62,7 +64,7 @@ final class OutboxSink: ResultSink {
     var needsCommit: Bool { pending.count >= Self.groupSize }
 
     func add(_ result: TaskResult) {
-        pending.append(ResultRecord(resultJSON: result.json, event: result.event, path: result.path, time: result.time))
+        pending.append(ResultRecord(resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: result.session))
     }
 
     func commit() async throws {
@@ -72,8 +74,10 @@ final class OutboxSink: ResultSink {
         do {
             try await pipeline.append(group)
         } catch {
-            StandardStream.error.writeLine("error: cannot commit \(group.count) results to the outbox '\(store)': \(error)")
-            throw ExitCode(2)
+            StandardStream.error.writeLine(
+                "error: stopped producing: cannot commit \(group.count) results to the outbox '\(store)': \(error)")
+            _ = await finish()
+            throw ExitCode.failure
         }
     }
 
@@ -83,14 +87,17 @@ final class OutboxSink: ResultSink {
         return summary.dropped > 0
     }
 
-    /// Prints the exit summary, and how to send what is still pending.
+    /// Prints the exit summary, and how to send what is still pending or dead-lettered.
     static func report(_ summary: DeliverySummary, store: String) {
         StandardStream.error.writeLine("delivery: \(summary)")
         if summary.pending > 0 {
             StandardStream.error.writeLine("warning: \(summary.pending) results are still pending in '\(store)'; send them with: focal deliver --store \(store) --deliver URL")
         }
-        if summary.dropped > 0 {
-            StandardStream.error.writeLine("error: \(summary.dropped) results were dropped (refused by a destination or evicted from a full outbox)")
+        if summary.deadLettered > 0 {
+            StandardStream.error.writeLine("error: \(summary.deadLettered) results were refused by a destination and kept as dead letters in '\(store)'; list them with: focal deliver --store \(store) --dead-letters")
+        }
+        if summary.evicted > 0 {
+            StandardStream.error.writeLine("error: \(summary.evicted) results were evicted from the full outbox while a destination was down (--evict-after)")
         }
         StandardStream.error.flush()
     }

@@ -58,7 +58,7 @@ struct RunCommand: AsyncParsableCommand {
         let threads = EngineThreads(count: 1)
         defer { Task { await threads.shutdown() } }
         let worker = try await threads.makeWorker(options.engineConfiguration)
-        let pipeline = delivery.isDelivering ? try delivery.makePipeline() : nil
+        let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
         let (store, path, emitOplog, snapshot, format) = (delivery.store, scenario, emitOplog, snapshot, format)
         // The simulator and the engine run together on the engine's thread.
         throw try await worker.run { worker in

@@ -64,9 +64,11 @@ final class Workspace {
     }
 }
 
-/// Runs `focal` with `arguments` and `input` on standard input, killing it after `timeout`.
-/// Output goes through files, so a large output never blocks the child.
-func runFocal(_ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(60)) throws -> RunResult {
+/// Runs `focal` (or `executable`) with `arguments` and `input` on standard input, killing it
+/// after `timeout`. Output goes through files, so a large output never blocks the child.
+func runFocal(
+    _ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(60), executable: String = focalBinary
+) throws -> RunResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: scratch) }
@@ -77,7 +79,7 @@ func runFocal(_ arguments: [String], input: Data = Data(), timeout: Duration = .
     FileManager.default.createFile(atPath: outURL.path, contents: nil)
     FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: focalBinary)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.standardInput = try FileHandle(forReadingFrom: inURL)
     process.standardOutput = try FileHandle(forWritingTo: outURL)

@@ -48,16 +48,12 @@ struct DeliveryReliabilityTests {
         process.arguments = ["replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--store", store, "--flush-at", "100", "--drain-timeout", "60", log]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        let (exited, exit) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in exit.finish() }
         try process.run()
-        let deadline = ContinuousClock.now + .seconds(60)
-        // A hanging request is only recorded when it ends, so wait for the two before it
-        // and give the third time to start (the client would give up on it after 10 s).
-        while receiver.requests.count < 2, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        try await Task.sleep(for: .seconds(1))
+        #expect(await receiver.waitForHangingRequest(), "the third request is held")
         kill(process.processIdentifier, SIGKILL)
-        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
+        for await _ in exited {}
         #expect(process.terminationReason == .uncaughtSignal)
         let beforeResume = receiver.uniqueMessages().count
         #expect(beforeResume > 0 && beforeResume < expected.count, "killed in the middle of delivery: \(beforeResume) of \(expected.count)")
@@ -98,18 +94,26 @@ struct DeliveryReliabilityTests {
         let workspace = try Workspace(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 30))
         let store = workspace.path + "/o.sqlite"
-        // Nothing listens on this port: every attempt is a network error.
+        let file = workspace.path + "/out.jsonl"
+        // The collector is down: every attempt is answered 503.
+        let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(randomFaults: [(.status(503), 1)]))
         let offline = try await Self.focal(
-            ["replay", "--tasks", workspace.tasks, "--deliver", "http://127.0.0.1:9/batch", "--store", store, "--drain-timeout", "1", log],
+            ["replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--deliver", "file:" + file, "--store", store,
+             "--drain-timeout", "0", log],
             timeout: .seconds(60))
         #expect(offline.status == 0, "pending results are kept, not lost: \(offline)")
-        #expect(offline.stderr.contains("produced 30, delivered 0"), "\(offline)")
+        #expect(offline.stderr.contains("produced 30, delivered 30"), "the file got them: \(offline)")
         #expect(offline.stderr.contains("pending 30"), "\(offline)")
 
-        let receiver = try await LoopbackReceiver.start()
+        // Delivering to only the file keeps what the collector is still owed.
+        let fileOnly = try await Self.focal(["deliver", "--store", store, "--deliver", "file:" + file], timeout: .seconds(60))
+        #expect(fileOnly.status == 0 && fileOnly.stderr.contains("delivered 0, retried 0, pending 0"), "\(fileOnly)")
+
+        receiver.setBehavior(.accepting)
         let later = try await Self.focal(["deliver", "--store", store, "--deliver", receiver.url], timeout: .seconds(60))
         #expect(later.status == 0, "\(later)")
-        #expect(receiver.uniqueMessages().count == 30)
+        #expect(receiver.uniqueMessages().map { $0.result["seq"]?.integerValue } == Array(0..<30))
+        #expect(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").count == 30, "the file got each once")
         await receiver.stop()
     }
 }

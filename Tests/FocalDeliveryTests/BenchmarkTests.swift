@@ -7,11 +7,11 @@ import Testing
 /// `Scripts/bench` in a release build) and print what they measured.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["FOCAL_BENCH"] != nil), .serialized)
 struct BenchmarkTests {
-    @Test func appendsIntoTheSQLiteOutbox() throws {
+    @Test func appendsIntoTheSQLiteOutbox() async throws {
         let path = temporaryStorePath()
-        let throughput = try DeliveryBenchmark.measureAppends(path: path, count: 1_000_000)
+        let throughput = try await DeliveryBenchmark.measureAppends(path: path, count: 1_000_000)
         print("outbox appends: \(throughput)")
-        #expect(try SQLiteOutbox(path: path).pendingCount() == 1_000_000)
+        #expect(try await SQLiteOutbox(path: path).totals().count == 1_000_000)
     }
 
     @Test func deliveryToALoopbackReceiver() async throws {
@@ -35,6 +35,6 @@ struct PoolStallBenchmarkTests {
         let blocking = try await PoolStallBenchmark.worstTimerLateness(placement: .cooperativePool, directory: directory)
         let offloaded = try await PoolStallBenchmark.worstTimerLateness(placement: .threadPool, directory: directory)
         print("worst 1 ms timer lateness: writes on the cooperative pool \(blocking), on NIO's thread pool \(offloaded)")
-        #expect(offloaded >= .zero)
+        #expect(blocking > .zero && offloaded > .zero, "both runs measured a timer")
     }
 }

@@ -15,13 +15,19 @@ import Testing
             try DestinationAddress(parsing: "ftp://x")
         }
         #expect(throws: DeliveryConfigurationError.unsupportedAddress("file:")) { try DestinationAddress(parsing: "file:") }
+        #expect(try DestinationAddress(parsing: "http://[::1]:8080/x") == .http("http://[::1]:8080/x"))
+        #expect(try DestinationAddress(parsing: "https://user@host:65535") == .http("https://user@host:65535"))
+        for bad in ["http://127.0.0.1:65536/x", "http://h:0/", "http://h:/", "http://h:80x/", "http:///x", "http://",
+                    "http://h x/", "http://[::1/"] {
+            #expect(throws: DeliveryConfigurationError.self, "\(bad)") { try DestinationAddress(parsing: bad) }
+        }
     }
 
     @Test func aJSONLinesFileReceivesEveryResultAsOneLine() async throws {
         let path = temporaryStorePath().replacingOccurrences(of: "outbox.sqlite", with: "out/results.jsonl")
         var options = DeliveryOptions.testing()
         options.batchLimits = BatchLimits(maxCount: 3)
-        let pipeline = try DeliveryPipeline(storePath: nil, destinations: ["file:\(path)"], options: options)
+        let pipeline = try await DeliveryPipeline(storePath: nil, destinations: ["file:\(path)"], options: options)
         try await pipeline.append(makeResults(4))
         await pipeline.flush()
         try await pipeline.append(makeResults(3, startingAt: 4))
@@ -37,7 +43,7 @@ import Testing
     @Test func resultsCanBeObservedOnTheBus() async throws {
         let bus = EventBus()
         let recorder = EventRecorder(bus: bus, names: [ResultRecord.busEventName])
-        let pipeline = try DeliveryPipeline(
+        let pipeline = try await DeliveryPipeline(
             outbox: MemoryOutbox(), destinations: [EventBusDestination(bus: bus)], options: .testing())
         let results = makeResults(3)
         try await pipeline.append(results)

@@ -1,4 +1,5 @@
 import FocalDelivery
+import FocalTestSupport
 import Synchronization
 import Testing
 
@@ -43,37 +44,38 @@ import Testing
     }
 }
 
-@Suite struct PipelineFlushTriggerTests {
+@Suite(.timeLimit(.minutes(1))) struct PipelineFlushTriggerTests {
     @Test func reachingTheCountFlushesWithoutBeingAsked() async throws {
         let destination = ScriptedDestination()
-        let pipeline = try DeliveryPipeline(
-            outbox: MemoryOutbox(), destinations: [destination], options: .testing(policies: [.count(5)]))
+        let pipeline = try await makePipeline([destination], options: .testing(policies: [.count(5)]))
         await pipeline.start()
         try await pipeline.append(makeResults(4))
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(destination.results.isEmpty)
+        #expect(destination.attemptCount == 0)
         try await pipeline.append(makeResults(1, startingAt: 4))
-        try await waitUntil { destination.results.count == 5 }
+        await destination.waitForResults(5)
         #expect(numbers(destination.results) == Array(0..<5))
         _ = await pipeline.finish()
     }
 
     @Test func theIntervalFlushesOnATimer() async throws {
+        let clock = ManualClock()
         let destination = ScriptedDestination()
-        let pipeline = try DeliveryPipeline(
-            outbox: MemoryOutbox(), destinations: [destination],
-            options: .testing(policies: [.interval(.milliseconds(50))]))
+        let pipeline = try await makePipeline(
+            [destination], options: .testing(policies: [.interval(.seconds(30))]), clock: clock)
+        let start = clock.now
         await pipeline.start()
         try await pipeline.append(makeResults(2))
-        try await waitUntil { destination.results.count == 2 }
+        await clock.waitForSleepers(until: start + .seconds(30))
+        #expect(destination.results.isEmpty)
+        clock.advance(by: .seconds(30))
+        await destination.waitForResults(2)
         _ = await pipeline.finish()
     }
 
     @Test func finishDrainsOnlyWithAnExitPolicy() async throws {
         for (policies, expected) in [([.atExit] as [any FlushPolicy], 3), ([.manual], 0)] {
             let destination = ScriptedDestination()
-            let pipeline = try DeliveryPipeline(
-                outbox: MemoryOutbox(), destinations: [destination], options: .testing(policies: policies))
+            let pipeline = try await makePipeline([destination], options: .testing(policies: policies))
             try await pipeline.append(makeResults(3))
             let summary = await pipeline.finish()
             #expect(destination.results.count == expected)
@@ -84,9 +86,8 @@ import Testing
     @Test func aHeldPolicyPersistsButDoesNotSend() async throws {
         let allowed = Atomic(false)
         let destination = ScriptedDestination()
-        let pipeline = try DeliveryPipeline(
-            outbox: MemoryOutbox(), destinations: [destination],
-            options: .testing(policies: [.count(1), .sendOnly { allowed.load(ordering: .relaxed) }]))
+        let pipeline = try await makePipeline(
+            [destination], options: .testing(policies: [.count(1), .sendOnly { allowed.load(ordering: .relaxed) }]))
         await pipeline.start()
         try await pipeline.append(makeResults(3))
         let held = await pipeline.flush()
@@ -100,52 +101,48 @@ import Testing
     }
 }
 
-@Suite struct PipelineTimerTests {
+@Suite(.timeLimit(.minutes(1))) struct PipelineTimerTests {
     @Test func aHeldPipelineWaitsForItsTimersInsteadOfSpinning() async throws {
+        let clock = ManualClock()
         let checks = Atomic(0)
-        let destination = ScriptedDestination(script: [.retryable("down")])
-        let pipeline = try DeliveryPipeline(
-            outbox: MemoryOutbox(), destinations: [destination],
+        let destination = ScriptedDestination()
+        let pipeline = try await makePipeline(
+            [destination],
             options: .testing(policies: [
-                .interval(.milliseconds(40)),
+                .interval(.seconds(40)),
                 .sendOnly {
                     checks.add(1, ordering: .relaxed)
-                    return checks.load(ordering: .relaxed) <= 1
+                    return false
                 },
-            ]))
+            ]),
+            clock: clock)
         await pipeline.start()
         try await pipeline.append(makeResults(1))
-        try await waitUntil { checks.load(ordering: .relaxed) >= 3 }
-        let before = checks.load(ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(200))
-        #expect(checks.load(ordering: .relaxed) - before < 20, "about one check per interval, not a busy loop")
-        #expect(destination.attemptCount == 1, "the first flush failed; later ones are held")
+        for _ in 0..<5 {
+            await clock.waitForSleepers(until: clock.now + .seconds(40))
+            let before = checks.load(ordering: .relaxed)
+            clock.advance(by: .seconds(40))
+            await clock.waitForSleepers(until: clock.now + .seconds(40))
+            #expect(checks.load(ordering: .relaxed) - before < 10, "a few checks per interval, not a busy loop")
+        }
+        #expect(destination.attemptCount == 0, "every flush is held")
         _ = await pipeline.finish()
     }
 
     @Test func aFailedDestinationIsRetriedWhenItsBackoffEnds() async throws {
+        let clock = ManualClock()
         let destination = ScriptedDestination(script: [.retryable("down"), .retryable("still down")])
-        let pipeline = try DeliveryPipeline(
-            outbox: MemoryOutbox(), destinations: [destination], options: .testing(policies: [.count(1)]))
+        var options = DeliveryOptions.testing(policies: [.count(1)])
+        options.retry = RetryPolicy(baseDelay: .seconds(1), jitter: 0)
+        let pipeline = try await makePipeline([destination], options: options, clock: clock)
         await pipeline.start()
         try await pipeline.append(makeResults(2))
-        try await waitUntil { destination.results.count == 2 }
+        await clock.waitForSleepers(until: clock.now + .seconds(1))
+        clock.advance(by: .seconds(1))
+        await clock.waitForSleepers(until: clock.now + .seconds(2))
+        clock.advance(by: .seconds(2))
+        await destination.waitForResults(2)
         #expect(destination.attemptCount == 3)
         _ = await pipeline.finish()
-    }
-}
-
-/// Polls `condition` every few milliseconds for at most `timeout`.
-func waitUntil(
-    timeout: Duration = .seconds(5), sourceLocation: SourceLocation = #_sourceLocation,
-    _ condition: () async -> Bool
-) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while await !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)", sourceLocation: sourceLocation)
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
     }
 }

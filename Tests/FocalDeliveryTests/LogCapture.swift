@@ -11,6 +11,7 @@ final class LogCapture: Sendable {
     }
 
     private let entries = Mutex<[Entry]>([])
+    private let waiters = Mutex<[(message: String, continuation: CheckedContinuation<Void, Never>)]>([])
 
     /// A logger writing into this capture, showing `level` and above.
     func logger(level: Logger.Level) -> Logger {
@@ -22,8 +23,26 @@ final class LogCapture: Sendable {
     /// What was logged, oldest first.
     var logged: [Entry] { entries.withLock { $0 } }
 
+    /// Returns once `message` has been logged (woken by the log call itself).
+    func waitFor(message: String) async {
+        await withCheckedContinuation { continuation in
+            let isLogged = waiters.withLock { waiters in
+                if entries.withLock({ $0.contains { $0.message == message } }) { return true }
+                waiters.append((message, continuation))
+                return false
+            }
+            if isLogged { continuation.resume() }
+        }
+    }
+
     fileprivate func append(_ entry: Entry) {
         entries.withLock { $0.append(entry) }
+        let ready = waiters.withLock { waiters in
+            let ready = waiters.filter { $0.message == entry.message }.map(\.continuation)
+            waiters.removeAll { $0.message == entry.message }
+            return ready
+        }
+        ready.forEach { $0.resume() }
     }
 
     private struct Handler: LogHandler {
@@ -37,7 +56,7 @@ final class LogCapture: Sendable {
         }
 
         func log(event: LogEvent) {
-            capture.append(Entry(level: event.level, message: "\(event.message)", metadata: event.metadata ?? [:]))
+            capture.append(Entry(level: event.level, message: "\(event.message)", metadata: metadata.merging(event.metadata ?? [:]) { $1 }))
         }
     }
 }

@@ -1,8 +1,9 @@
 import FocalDelivery
+import FocalTestSupport
 import Logging
 import Testing
 
-@Suite struct LoggingTests {
+@Suite(.timeLimit(.minutes(1))) struct LoggingTests {
     @Test func trackerLogsEachDeliveryAtInfoWithMetadataOnlyAtDebug() {
         for (level, expectsMetadata) in [(Logger.Level.info, false), (.debug, true)] {
             let capture = LogCapture()
@@ -27,24 +28,32 @@ import Testing
         #expect(capture.logged.isEmpty)
     }
 
-    @Test func evictionIsNeverSilent() throws {
+    @Test func evictionIsNeverSilent() async throws {
         let capture = LogCapture()
-        let outbox = MemoryOutbox(limits: OutboxLimits(maxCount: 2), logger: capture.logger(level: .info))
-        try outbox.append(makeResults(5))
-        let warning = capture.logged.first { $0.level == .warning }
-        #expect(warning?.message == "outbox full: evicted the oldest results")
-        #expect(warning?.metadata["evicted"] == "3")
+        let clock = ManualClock()
+        var options = DeliveryOptions.testing()
+        options.outboxLimits = OutboxLimits(maxCount: 2)
+        options.overflow = OverflowPolicy(evictAfter: .zero)
+        let pipeline = try await DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [ScriptedDestination(script: [.retryable("down")])],
+            options: options, clock: PipelineClock(clock), logger: capture.logger(level: .info))
+        try await pipeline.append(makeResults(2))
+        try await pipeline.append(makeResults(3, startingAt: 2))
+        let warning = capture.logged.first { $0.level == .warning && $0.message.contains("evicted") }
+        #expect(warning?.metadata["focal.delivery.evicted"] == "2")
+        _ = await pipeline.finish()
     }
 
-    @Test func droppedBatchesAreLoggedAsErrors() async throws {
+    @Test func deadLetteredBatchesAreLoggedAsErrorsWithNamespacedMetadata() async throws {
         let capture = LogCapture()
-        let pipeline = try DeliveryPipeline(
+        let pipeline = try await DeliveryPipeline(
             outbox: MemoryOutbox(), destinations: [ScriptedDestination(script: [.rejected("HTTP 401")])],
             options: .testing(), logger: capture.logger(level: .info))
         try await pipeline.append(makeResults(2))
         await pipeline.flush()
         _ = await pipeline.finish()
         let error = capture.logged.first { $0.level == .error }
-        #expect(error?.metadata["reason"] == "HTTP 401" && error?.metadata["results"] == "2")
+        #expect(error?.metadata["focal.delivery.reason"] == "HTTP 401" && error?.metadata["focal.delivery.results"] == "2")
+        #expect(error?.metadata["focal.delivery.destination"] == "scripted")
     }
 }

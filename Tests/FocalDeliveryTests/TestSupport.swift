@@ -30,6 +30,7 @@ final class ScriptedDestination: Destination {
     let batchLimits: BatchLimits
     private let script: Mutex<[DeliveryError?]>
     private let received = Mutex<[[OutboxEntry]]>([])
+    private let waiters = Mutex<[(count: Int, continuation: CheckedContinuation<Void, Never>)]>([])
     private let attempts = Mutex(0)
 
     /// A destination answering each send with the next scripted error (`nil` accepts),
@@ -44,7 +45,28 @@ final class ScriptedDestination: Destination {
         attempts.withLock { $0 += 1 }
         let outcome = script.withLock { $0.isEmpty ? nil : $0.removeFirst() }
         if let outcome { throw outcome }
-        received.withLock { $0.append(batch.entries) }
+        let count = received.withLock { received in
+            received.append(batch.entries)
+            return received.reduce(0) { $0 + $1.count }
+        }
+        let ready = waiters.withLock { waiters in
+            let ready = waiters.filter { $0.count <= count }.map(\.continuation)
+            waiters.removeAll { $0.count <= count }
+            return ready
+        }
+        ready.forEach { $0.resume() }
+    }
+
+    /// Returns once at least `count` results were accepted (woken by the send itself).
+    func waitForResults(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let isReady = waiters.withLock { waiters in
+                if results.count >= count { return true }
+                waiters.append((count, continuation))
+                return false
+            }
+            if isReady { continuation.resume() }
+        }
     }
 
     /// The accepted batches, in order.
@@ -53,6 +75,11 @@ final class ScriptedDestination: Destination {
     var results: [ResultRecord] { batches.flatMap { $0.map(\.result) } }
     /// How many sends were attempted.
     var attemptCount: Int { attempts.withLock { $0 } }
+}
+
+/// The results an outbox holds for `destination`, oldest first (at most 10,000).
+func held(_ outbox: any Outbox, for destination: String = "a") async throws -> [Int] {
+    numbers(try await outbox.nextBatch(for: destination, limits: BatchLimits(maxCount: 10_000, maxBytes: .max)).map(\.result))
 }
 
 extension DeliveryOptions {

@@ -215,7 +215,7 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         let adapter = RecordingAdapter(resultRule: .allow([.event("did-select")]))
         let tracker = Tracker()
         tracker.start(adapters: [adapter])
-        let pipeline = try DeliveryPipeline(
+        let pipeline = try await DeliveryPipeline(
             outbox: MemoryOutbox(), destinations: [TrackerDestination(tracker: tracker)], options: .testing())
         try await pipeline.append(makeResults(2) + makeResults(1, startingAt: 2, event: "did-appear"))
         await pipeline.flush()

@@ -63,7 +63,7 @@ public final class LoopbackReceiver: Sendable {
 
     /// Releases hanging requests and shuts the server down gracefully.
     public func stop() async {
-        state.withLock { $0.isStopping = true }
+        state.stop()
         await services.triggerGracefulShutdown()
         await server.value
     }
@@ -99,15 +99,31 @@ public final class LoopbackReceiver: Sendable {
         messages.count - uniqueMessages().count
     }
 
-    /// Waits until at least `count` unique messages are stored or `timeout` passes;
-    /// returns whether they are.
-    public func waitForUniqueMessages(_ count: Int, timeout: Duration = .seconds(10)) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while uniqueMessages().count < count {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(10))
+    /// Waits until at least `count` unique messages are stored; returns whether they are.
+    public func waitForUniqueMessages(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+        await wait(timeout: timeout) { $0.uniqueIDs.count >= count }
+        return uniqueMessages().count >= count
+    }
+
+    /// Waits until a request is hanging (held without an answer); returns whether one is.
+    public func waitForHangingRequest(timeout: Duration = .seconds(30)) async -> Bool {
+        await wait(timeout: timeout) { $0.hanging > 0 }
+        return state.withLock { $0.hanging > 0 }
+    }
+
+    /// Waits until `condition` holds, woken by the change that makes it hold; `timeout`
+    /// is only a safety net for a test that would otherwise hang.
+    private func wait(timeout: Duration, _ condition: @escaping @Sendable (ReceiverState) -> Bool) async {
+        let token = state.makeToken()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.state.until(token: token, condition) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                self.state.release(token)
+            }
+            await group.next()
+            group.cancelAll()
         }
-        return true
     }
 }
 

@@ -12,6 +12,8 @@ public struct ReceivedMessage: Sendable, Hashable {
     public var path: String
     /// The time, in milliseconds since the epoch.
     public var time: Int64
+    /// The session, when the message names one.
+    public var session: String?
 
     /// The message in `json`, or `nil` when a member is missing or has the wrong type.
     public init?(json: JSONValue) {
@@ -24,5 +26,6 @@ public struct ReceivedMessage: Sendable, Hashable {
         self.event = event
         self.path = path
         self.time = Int64(time)
+        self.session = json["session"]?.stringValue
     }
 }

@@ -1,5 +1,9 @@
 /// One request the receiver answered.
 public struct ReceivedRequest: Sendable, Hashable {
+    /// The request's method, e.g. `POST`.
+    public var method: String
+    /// The request's path, e.g. `/batch`.
+    public var path: String
     /// The status answered.
     public var status: Int
     /// The size of the body in bytes.

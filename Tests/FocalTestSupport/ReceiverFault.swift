@@ -9,4 +9,9 @@ public enum ReceiverFault: Sendable, Hashable {
     /// Records the batch, then answers 500, as a server that fails after storing: the
     /// client sends the batch again, so the receiver sees duplicates.
     case acceptThenFail
+    /// Answers `status` (301, 302, 303, 307 or 308) with `Location: location` without
+    /// recording the batch; the receiver records batches posted to any path.
+    case redirect(status: Int, location: String)
+    /// Records the batch and answers 200 with a body of `bodyBytes` bytes.
+    case acceptWithLargeBody(bodyBytes: Int)
 }
