@@ -48,6 +48,7 @@ private final class CheckReporter: EngineObserver {
 
     func engine(_ engine: Engine, didReport error: EngineError) {
         errors += 1
-        StandardStream.output.writeLine("error: \(error.message)")
+        StandardStream.output.flush()
+        StandardStream.error.writeLine("error: \(error.message)")
     }
 }

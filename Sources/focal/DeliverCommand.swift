@@ -9,21 +9,21 @@ struct DeliverCommand: AsyncParsableCommand {
         commandName: "deliver",
         abstract: "Send every result still pending in an outbox, list its dead letters, or re-send them.",
         discussion: """
-            Use it after a run that exited (or was killed) before its outbox drained. \\
-            Results keep their messageId, so a receiver can drop the rare duplicate. The \\
-            command retries failed batches with backoff for at most --drain-timeout \\
-            seconds; whatever is still pending then stays in the store. A result leaves \\
-            the store only once every destination it was produced for has it, so \\
+            Use it after a run that exited (or was killed) before its outbox drained. \
+            Results keep their messageId, so a receiver can drop the rare duplicate. The \
+            command retries failed batches with backoff for at most --drain-timeout \
+            seconds; whatever is still pending then stays in the store. A result leaves \
+            the store only once every destination it was produced for has it, so \
             delivering to some destinations keeps what the others are owed.
 
-            Results a destination will never take (refused with a 4xx, a single result \\
-            answered 413, or one larger than the batch limit) are kept as dead letters: \\
-            --dead-letters lists them as JSON Lines (messageId, destination, reason, \\
-            result, event, path, time), and --resend-dead-letters sends those of the \\
+            Results a destination will never take (refused with a 4xx, a single result \
+            answered 413, or one larger than the batch limit) are kept as dead letters: \
+            --dead-letters lists them as JSON Lines (messageId, destination, reason, \
+            result, event, path, time), and --resend-dead-letters sends those of the \
             given destinations again, one result per request.
 
-            Exit status: 0 when nothing is left for the destinations given (and no dead \\
-            letter remains after --resend-dead-letters), 1 when results remain or were \\
+            Exit status: 0 when nothing is left for the destinations given (and no dead \
+            letter remains after --resend-dead-letters), 1 when results remain or were \
             dead-lettered, 2 when the command could not start.
 
             Examples:
@@ -38,7 +38,7 @@ struct DeliverCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dead-letters"), help: "List the store's dead letters as JSON Lines on standard output.")
     var listDeadLetters = false
 
-    @Flag(name: .customLong("resend-dead-letters"), help: "Send the dead letters of the --deliver destinations again.")
+    @Flag(name: .long, help: "Send the dead letters of the --deliver destinations again.")
     var resendDeadLetters = false
 
     @Option(name: .long, help: ArgumentHelp("List at most this many dead letters (1…1000000).", valueName: "n"))

@@ -18,24 +18,24 @@ struct DeliveryArguments: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The outbox, a SQLite database.", valueName: "path"))
     var store: String = ".focal/outbox.sqlite"
 
-    @Option(name: .customLong("flush-at"), help: ArgumentHelp(
+    @Option(name: .long, help: ArgumentHelp(
         "Flush when this many results are pending (1…1000000).", valueName: "n"))
     var flushAt: Int = 20
 
-    @Option(name: .customLong("flush-interval"), help: ArgumentHelp(
+    @Option(name: .long, help: ArgumentHelp(
         "Flush at least this often (0.001…86400 seconds).", valueName: "seconds"))
     var flushInterval: Double = 30
 
-    @Option(name: .customLong("drain-timeout"), help: ArgumentHelp(
+    @Option(name: .long, help: ArgumentHelp(
         "At exit, wait at most this long for the outbox to drain (0…86400 seconds); the rest stays in the store.",
         valueName: "seconds"))
     var drainTimeout: Double = 30
 
-    @Option(name: .customLong("outbox-limit"), help: ArgumentHelp(
+    @Option(name: .long, help: ArgumentHelp(
         "The most results the outbox holds (1…100000000); at the limit the run waits for delivery.", valueName: "n"))
     var outboxLimit: Int = 1_000_000
 
-    @Option(name: .customLong("evict-after"), help: ArgumentHelp(
+    @Option(name: .long, help: ArgumentHelp(
         "When the outbox is full and a destination has failed for this long (0…86400 seconds), evict the oldest results instead of waiting. Default: never evict.",
         valueName: "seconds"))
     var evictAfter: Double?

@@ -42,7 +42,7 @@ struct RunCommand: AsyncParsableCommand {
     @OptionGroup var options: TaskOptions
     @OptionGroup var delivery: DeliveryArguments
 
-    @Option(name: .customLong("emit-oplog"), help: ArgumentHelp("Write the op log the journey produced to this file.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write the op log the journey produced to this file.", valueName: "file"))
     var emitOplog: String?
 
     @Flag(name: .long, help: "Print the snapshot of the final focus-path tree after the results.")

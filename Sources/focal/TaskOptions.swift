@@ -26,12 +26,12 @@ struct RuntimeLimits: ParsableArguments, Sendable {
     static let heapLimitRange = 16...16_384
 
     @Option(
-        name: .customLong("time-limit"),
+        name: .long,
         help: ArgumentHelp("The longest a task call or task-file evaluation may run (CPU time, 1 to 600000).", valueName: "ms"))
     var timeLimit: Int = 1000
 
     @Option(
-        name: .customLong("heap-limit"),
+        name: .long,
         help: ArgumentHelp("The most JavaScript heap the tasks may use; a task that crosses it is stopped (16 to 16384).", valueName: "MiB"))
     var heapLimit: Int = defaultHeapLimit
 

@@ -82,7 +82,7 @@ struct HostileInputTests {
         let run = try runFocal(["check", workspace.tasks], timeout: .seconds(60))
         #expect(!run.timedOut && !run.crashed, "\(run)")
         #expect(run.status == 1, "\(run)")
-        #expect(run.stdout.contains("error:") && run.stdout.contains("index.js"), "\(run)")
+        #expect(run.stderr.contains("error:") && run.stderr.contains("index.js"), "\(run)")
     }
 
     @Test("a task file that links outside the tasks directory is refused; a linked root is fine")

@@ -107,7 +107,8 @@ struct CheckCommandTests {
         ])
         let run = try runFocal(["check", useExamples ? repositoryRoot + "/tasks" : workspace.tasks])
         #expect(run.status == 0, "\(run)")
-        #expect(!run.stdout.contains("error:"))
+        #expect(run.errorLines.isEmpty, "\(run)")
+        #expect(run.stdoutLines.count == 1 && run.stdout.hasPrefix("checked "), "\(run)")
     }
 
     @Test("syntax errors, bad patterns and unloadable modules are reported with file and line; exit 1")
@@ -121,9 +122,9 @@ struct CheckCommandTests {
         ])
         let run = try runFocal(["check", workspace.tasks])
         #expect(run.status == 1, "\(run)")
-        let report = run.stdout + run.stderr
-        let errors = report.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        let errors = run.errorLines
         #expect(errors.count == 5, "\(run)")
+        #expect(run.stdoutLines == ["checked 5 task files: 2 tasks, 5 errors"], "errors go to standard error, the summary to standard output")
         #expect(errors.contains { $0.contains("Syntax.js:3") })
         #expect(errors.contains { $0.contains("Patterns.js:2") })
         #expect(errors.contains { $0.contains("Patterns.js:3") })
@@ -141,12 +142,14 @@ struct CheckCommandTests {
 @Suite("--help")
 struct HelpTests {
     @Test("every command explains itself and exits 0", arguments: [
-        ([], "replay"), (["replay"], "--time-limit"), (["snapshot"], "--format"), (["check"], "dir"),
+        ([], "replay"), (["replay"], "--time-limit"), (["replay"], "--jobs"), (["snapshot"], "--format"), (["check"], "dir"),
+        (["deliver"], "--dead-letters"), (["run"], "--emit-oplog"), (["test"], "--heap-limit"),
     ] as [([String], String)])
     func help(command: [String], mentions: String) throws {
         let run = try runFocal(command + ["--help"])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("USAGE"), "\(run)")
         #expect(run.stdout.contains(mentions))
+        #expect(!run.stdout.contains("\\"), "no literal backslash from a broken line continuation")
     }
 }
