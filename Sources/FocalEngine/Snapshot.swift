@@ -45,8 +45,15 @@ struct SnapshotWriter {
         self.format = format
     }
 
+    /// The paths of the nodes being written, by depth (HTML only).
+    private var paths: [String] = []
+
     mutating func begin() {
-        text += format == .xml ? "<snapshot>\n" : "{\"root\":"
+        switch format {
+        case .xml: text += "<snapshot>\n"
+        case .json: text += "{\"root\":"
+        case .html: text += HTMLSnapshotPage.head
+        }
     }
 
     mutating func end() {
@@ -56,6 +63,9 @@ struct SnapshotWriter {
         case .json:
             if text == "{\"root\":" { text += "null" }
             text += "}\n"
+        case .html:
+            if text == HTMLSnapshotPage.head { text += "<p class=\"empty\">The tree is empty.</p>\n" }
+            text += HTMLSnapshotPage.tail
         }
     }
 
@@ -63,6 +73,7 @@ struct SnapshotWriter {
         switch format {
         case .xml: enterXML(node, patterns, depth)
         case .json: enterJSON(node, patterns, isFirstChild: isFirstChild || depth == 0)
+        case .html: enterHTML(node, patterns, depth)
         }
     }
 
@@ -70,6 +81,32 @@ struct SnapshotWriter {
         switch format {
         case .xml: text += indent(depth + 1) + "</node>\n"
         case .json: text += "]}"
+        case .html: text += "</details>\n"
+        }
+    }
+
+    // MARK: HTML
+
+    private mutating func enterHTML(_ node: NodeTree.Record, _ patterns: [(pattern: Pattern, task: TaskReference)], _ depth: Int) {
+        paths.removeLast(max(0, paths.count - depth))
+        let path = depth == 0 ? "" : paths[depth - 1] + "/" + node.name
+        paths.append(path)
+        let shown = path.isEmpty ? "/" : path
+        text += "<details open=\"open\" class=\"node\" data-path=\"\(xml(shown))\"><summary><b>\(xml(node.name))</b> <code>\(xml(shown))</code>"
+        if let index = node.index { text += " <span class=\"index\">#\(index)</span>" }
+        text += node.state.isVisible ? " <span class=\"visible\">visible</span>" : " <span class=\"hidden\">hidden</span>"
+        text += " <span class=\"id\">id \(xml(node.id.description))</span></summary>\n"
+        if !patterns.isEmpty {
+            text += "<ul class=\"tasks\">"
+            for (pattern, task) in patterns { text += "<li>task <code>\(xml(pattern.text))</code> (\(xml(task.location)))</li>" }
+            text += "</ul>\n"
+        }
+        if !node.state.history.isEmpty {
+            text += "<ol class=\"events\">"
+            for event in node.state.history.reversed() {
+                text += "<li><code>\(xml(event.name))</code> at \(event.time) \(xml(event.properties.jsonString))</li>"
+            }
+            text += "</ol>\n"
         }
     }
 

@@ -86,6 +86,8 @@ public struct Deregistration: Sendable, Equatable {
 public enum SnapshotFormat: String, Sendable, CaseIterable {
     case xml
     case json
+    /// One self-contained page: a collapsible outline of the tree with a search box.
+    case html
 }
 
 /// The names of the events that change node state.

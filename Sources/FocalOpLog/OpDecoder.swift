@@ -267,7 +267,7 @@ private struct Fields {
         case "snapshot":
             guard let name = try optional("format", format, "a string") else { return .snapshot(.xml) }
             guard let format = SnapshotFormat(rawValue: name) else {
-                throw OpLogError("unknown snapshot format '\(name)' (expected 'xml' or 'json')")
+                throw OpLogError("unknown snapshot format '\(name)' (expected 'xml', 'json' or 'html')")
             }
             return .snapshot(format)
         default:

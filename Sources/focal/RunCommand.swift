@@ -48,7 +48,7 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the snapshot of the final focus-path tree after the results.")
     var snapshot = false
 
-    @Option(name: .long, help: "The format of --snapshot: xml or json.")
+    @Option(name: .long, help: "The format of --snapshot: xml, json or html.")
     var format: SnapshotFormat = .xml
 
     @Argument(help: ArgumentHelp("The scenario file (YAML or JSON).", valueName: "scenario"))

@@ -21,7 +21,7 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     @OptionGroup var options: TaskOptions
 
-    @Option(name: .long, help: "The snapshot format: xml or json.")
+    @Option(name: .long, help: "The snapshot format: xml, json or html (a page with a collapsible tree and a search box).")
     var format: SnapshotFormat = .xml
 
     @OptionGroup var input: InputArgument

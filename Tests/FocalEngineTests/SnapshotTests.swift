@@ -109,6 +109,37 @@ struct SnapshotTests {
         #expect(cell.childNodes.isEmpty)
     }
 
+    @Test("the HTML snapshot is one self-contained, well-formed page: a collapsible element per node, nested as the tree, with a search box")
+    func htmlPage() throws {
+        let harness = try harness()
+        let page = harness.engine.snapshot(format: .html)
+        let document = try XMLTreeBuilder.parse(page)
+        func nodes(in element: ParsedElement) -> [ParsedElement] {
+            element.children.flatMap { $0.name == "details" ? [$0] : nodes(in: $0) }
+        }
+        let top = nodes(in: document)
+        #expect(top.map { $0.attributes["data-path"] } == ["/"])
+        let master = try #require(top.first.map(nodes(in:))?.first)
+        #expect(master.attributes["data-path"] == "/master")
+        let cells = nodes(in: master)
+        #expect(cells.map { $0.attributes["data-path"] } == ["/master/cell"])
+        #expect(cells.first.map(nodes(in:))?.isEmpty == true)
+        #expect(page.contains("id=\"search\""))
+        #expect(page.contains("<code>/master/cell/tap</code>"), "the tasks that can fire on a node")
+        #expect(page.contains("#2"), "the index")
+        #expect(!page.contains("<tag>"), "text is escaped")
+        #expect(!page.contains("src=") && !page.contains("href="), "no external files")
+    }
+
+    @Test("the HTML snapshot of an empty tree is a page that says so")
+    func emptyHTML() throws {
+        let harness = try EngineHarness()
+        let page = harness.engine.snapshot(format: .html)
+        _ = try XMLTreeBuilder.parse(page)
+        #expect(page.contains("The tree is empty."))
+        #expect(!page.contains("<details"))
+    }
+
     @Test("the XML snapshot lists the last ten events with name, properties and time, escaped correctly")
     func xmlEvents() throws {
         let harness = try harness()

@@ -86,7 +86,7 @@ enum StepAction: Sendable {
             self = try Self.appChange(kind, fields(Self.appChangeKeys[kind]!), screens: screens)
         case "snapshot":
             let format = try argument.map { value throws(ScenarioError) in try value.string() } ?? "xml"
-            guard let snapshotFormat = SnapshotFormat(rawValue: format) else { throw argument!.mismatch("'xml' or 'json'") }
+            guard let snapshotFormat = SnapshotFormat(rawValue: format) else { throw argument!.mismatch("'xml', 'json' or 'html'") }
             self = .snapshot(snapshotFormat)
         case "record":
             let members = try fields(["on", "event", "properties"])

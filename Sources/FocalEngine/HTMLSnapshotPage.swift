@@ -1,0 +1,49 @@
+/// The fixed parts of an HTML snapshot: one self-contained page (no external files) that
+/// shows the tree as a collapsible outline, each node with its path, index, visibility,
+/// id, the tasks that can fire on it and its last events (newest first), and a search box
+/// that keeps the nodes whose path contains the query, with their ancestors.
+///
+/// The page is well-formed XHTML as well as HTML, so it can be checked with an XML parser;
+/// its script has no `<` or `&` for the same reason.
+enum HTMLSnapshotPage {
+    static let head = """
+        <!DOCTYPE html>
+        <html xmlns="http://www.w3.org/1999/xhtml" lang="en"><head><meta charset="utf-8" />
+        <title>Focal snapshot</title>
+        <style>
+        body { font: 14px system-ui, sans-serif; margin: 1.5em; }
+        details.node { margin-left: 1.2em; border-left: 1px solid #ddd; padding-left: .5em; }
+        summary code, li code { background: #f4f4f4; padding: 0 .25em; }
+        .visible { color: #176f2c; } .hidden { color: #888; } .id, .index { color: #555; }
+        ul.tasks, ol.events { margin: .2em 0 .4em 1em; color: #333; }
+        .filtered { display: none; }
+        </style></head><body>
+        <h1>Focal snapshot</h1>
+        <p><input id="search" type="search" placeholder="Filter by path, e.g. tableView/cell" size="40" /></p>
+        <div id="tree">
+
+        """
+
+    static let tail = """
+        </div>
+        <script>//<![CDATA[
+        (function () {
+          var search = document.getElementById('search');
+          var nodes = Array.prototype.slice.call(document.querySelectorAll('details.node'));
+          search.addEventListener('input', function () {
+            var query = search.value.trim();
+            nodes.forEach(function (node) {
+              var keep = query === '' || node.getAttribute('data-path').indexOf(query) !== -1 ||
+                Array.prototype.some.call(node.querySelectorAll('details.node'), function (inner) {
+                  return inner.getAttribute('data-path').indexOf(query) !== -1;
+                });
+              node.classList.toggle('filtered', !keep);
+              if (keep) { node.open = true; }
+            });
+          });
+        })();
+        //]]></script>
+        </body></html>
+
+        """
+}
