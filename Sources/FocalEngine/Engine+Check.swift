@@ -11,7 +11,7 @@ extension Engine {
     /// observer. Returns the task files that were evaluated.
     @discardableResult
     public func loadAllTaskFiles() -> [String] {
-        guard let library = state(of: nil)?.library else { return [] }
+        let library = defaultSession.library
         let files = Self.taskFiles(in: library.modules.resolver.root)
         library.loadAll(files)
         return files

@@ -25,7 +25,8 @@ public final class Engine {
     let scripts: TaskScripts
     let binding: NodeBinding
     let generations = GenerationSource()
-    private var defaultSession: SessionState?
+    /// Made in `init`, once every other member exists; never `nil` afterwards.
+    private(set) var defaultSession: SessionState!
     private var sessions: [String: SessionState] = [:]
 
     /// Creates an engine for the tasks in `configuration.tasksDirectory`.
@@ -47,23 +48,20 @@ public final class Engine {
     }
 
     /// The number of live nodes of the default session.
-    public var nodeCount: Int { defaultSession?.tree.count ?? 0 }
+    public var nodeCount: Int { defaultSession.tree.count }
 
     /// The number of tasks the default session loaded.
-    public var taskCount: Int { defaultSession?.library.tasks.count ?? 0 }
+    public var taskCount: Int { defaultSession.library.tasks.count }
 
-    /// The number of live sessions, the default one included once it has been used.
-    public var sessionCount: Int { sessions.count + (defaultSession == nil ? 0 : 1) }
+    /// The number of live sessions, the default one included.
+    public var sessionCount: Int { sessions.count + 1 }
 
     /// Applies one op to `session` (the default session when `nil`). `line` is the
     /// op-log line it came from, for error messages.
     public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {
         if case .end = op {
-            guard let session else { return }
-            guard sessions.removeValue(forKey: session) != nil else {
-                return reportUnknown(session, "cannot end session '\(session)': it has no live state", line: line)
-            }
-            return
+            guard let session, !endSession(session) else { return }
+            return reportUnknown(session, "cannot end session '\(session)': it has no live state", line: line)
         }
         guard let state = state(of: session, line: line) else { return }
         state.apply(op, line: line)
@@ -75,12 +73,24 @@ public final class Engine {
     }
 
     /// Decodes and applies one op-log line; a line that is not a valid op is reported.
-    public func apply(line bytes: UnsafeRawBufferPointer, number: Int? = nil) {
+    ///
+    /// With `session`, the line belongs to that session (as a request body for one session
+    /// does): an op without a `session` key goes to it, and one that names another session
+    /// is reported, not applied.
+    public func apply(line bytes: UnsafeRawBufferPointer, number: Int? = nil, session: String? = nil) {
         do throws(OpLogError) {
-            guard let entry = try OpDecoder.decodeEntry(bytes) else { return }
+            guard var entry = try OpDecoder.decodeEntry(bytes) else { return }
+            if let session {
+                if let other = entry.session, other != session {
+                    throw OpLogError("the op is for session '\(other)', not '\(session)'")
+                }
+                entry.session = session
+            }
             apply(entry, line: number)
         } catch {
-            observer?.engine(self, didReport: EngineError(.malformedOp, error.message, line: number))
+            var failure = EngineError(.malformedOp, error.message, line: number)
+            failure.session = session
+            observer?.engine(self, didReport: failure)
         }
     }
 

@@ -26,19 +26,7 @@ extension EngineWorker {
                         collector.outcome.isCancelled = true
                         return
                     }
-                    let line = UnsafeRawBufferPointer(rebasing: line)
-                    do throws(OpLogError) {
-                        if let entry = try OpDecoder.decodeEntry(line) {
-                            if let other = entry.session, other != session.id {
-                                throw OpLogError("the op is for session '\(other)', not '\(session.id)'")
-                            }
-                            engine.apply(entry.op, session: session.id, line: number)
-                        }
-                    } catch {
-                        var failure = EngineError(.malformedOp, error.message, line: number)
-                        failure.session = session.id
-                        engine.observer?.engine(engine, didReport: failure)
-                    }
+                    engine.apply(line: UnsafeRawBufferPointer(rebasing: line), number: number, session: session.id)
                     collector.outcome.applied += 1
                 }
             }
