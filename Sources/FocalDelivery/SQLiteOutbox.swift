@@ -55,7 +55,7 @@ public final class SQLiteOutbox: Outbox {
                     PRAGMA journal_size_limit = 67108864;
                     """)
         }
-        let database = try DatabaseQueue(path: path, configuration: configuration)
+        let database = try Self.open(path: path, configuration: configuration, busyTimeout: busyTimeout)
         try Self.migrate(database)
         self.storeID = try database.read { db in
             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'storeID'") ?? ""
@@ -80,6 +80,21 @@ public final class SQLiteOutbox: Outbox {
             guard numberOfTries < tries else { return false }
             usleep(2_000)
             return true
+        }
+    }
+
+    /// Opens the database. Opening switches the store to WAL, which SQLite refuses with
+    /// `SQLITE_BUSY` without calling the busy handler while another process is opening or
+    /// creating the same store: that is tried again, every 2 ms, until `busyTimeout`.
+    private static func open(path: String, configuration: Configuration, busyTimeout: Duration) throws -> DatabaseQueue {
+        let clock = ContinuousClock()
+        let deadline = clock.now + busyTimeout
+        while true {
+            do {
+                return try DatabaseQueue(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && clock.now < deadline {
+                usleep(2_000)
+            }
         }
     }
 
