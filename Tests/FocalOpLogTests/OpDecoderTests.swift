@@ -13,6 +13,36 @@ struct OpDecoderTests {
             attributes: ["kind": "row", "n": [1]], time: 1_732_200_000_004)))
     }
 
+    @Test("sizes at the limits are read; one more is an error naming the key")
+    func limits() throws {
+        let name = String(repeating: "n", count: OpLogLimits.nameLength)
+        let key = String(repeating: "k", count: OpLogLimits.keyLength)
+        let keys = Array(repeating: "\"\(key)\"", count: OpLogLimits.keyCount).joined(separator: ",")
+        let session = String(repeating: "s", count: OpLogLimits.sessionLength)
+        let atLimit = #"{"op":"register","node":[7,\#(keys)],"parent":null,"name":"\#(name)","namespace":"\#(name)","session":"\#(session)"}"#
+        let entry = try #require(try OpDecoder.decodeEntry(atLimit))
+        #expect(entry.session == session)
+        guard case .register(let registration) = entry.op else {
+            Issue.record("not a register: \(entry)")
+            return
+        }
+        #expect(registration.node.keyCount == OpLogLimits.keyCount)
+        #expect(registration.name == name)
+        #expect(try OpDecoder.decode(#"{"op":"record","node":1,"event":"\#(name)"}"#) == .record(Recording(node: 1, event: name)))
+
+        let over: [(line: String, message: String)] = [
+            (#"{"op":"register","node":[7,\#(keys),"x"],"parent":null,"name":"r"}"#, "'node' has more than \(OpLogLimits.keyCount) keys"),
+            (#"{"op":"register","node":[7,"\#(key)k"],"parent":null,"name":"r"}"#, "'node' has a key longer than \(OpLogLimits.keyLength) bytes"),
+            (#"{"op":"register","node":1,"parent":null,"name":"\#(name)n"}"#, "'name' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","namespace":"\#(name)n"}"#, "'namespace' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
+            (#"{"op":"record","node":1,"event":"\#(name)n"}"#, "'event' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
+            (#"{"op":"record","node":1,"event":"e","session":"\#(session)s"}"#, "'session' is longer than the limit of \(OpLogLimits.sessionLength) bytes"),
+        ]
+        for (line, message) in over {
+            #expect(throws: OpLogError(message)) { try OpDecoder.decodeEntry(line) }
+        }
+    }
+
     @Test("register with only the required keys; null parent makes a root")
     func registerMinimal() throws {
         let op = try OpDecoder.decode(#"{"op":"register","node":1,"parent":null,"name":"__root__"}"#)
