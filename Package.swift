@@ -14,6 +14,7 @@ import PackageDescription
 //   FocalScenarios   scenario files: an app description plus a scripted journey
 //   FocalEventBus    in-process named events (AQSEvent's model)
 //   FocalDelivery    outbox, flush policies, destinations and adapters
+//   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
 //   focal            the command-line tool
 let package = Package(
     name: "Focal",
@@ -29,6 +30,7 @@ let package = Package(
         .library(name: "FocalScenarios", targets: ["FocalScenarios"]),
         .library(name: "FocalEventBus", targets: ["FocalEventBus"]),
         .library(name: "FocalDelivery", targets: ["FocalDelivery"]),
+        .library(name: "FocalServer", targets: ["FocalServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -87,6 +89,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(name: "FocalServer"),
         .executableTarget(
             name: "focal",
             dependencies: [

@@ -1,0 +1,45 @@
+/// The durable op log of every session that `focal serve` hosts, from which any instance
+/// can rebuild a session it did not host before (scale-out behind nginx).
+///
+/// A journal keeps each session's op-log lines in the order they were applied. A client
+/// may say where a batch starts in its session's log (`position`); lines the journal
+/// already holds at those positions are skipped, so a batch retried after an instance
+/// died applies once.
+public protocol SessionJournal: Sendable {
+    /// Appends `lines` to `session`'s log.
+    ///
+    /// - Parameter position: how many lines of the session the client sent before this
+    ///   batch, or `nil` to append at the end. Leading lines already held at their
+    ///   position are skipped.
+    /// - Throws: ``SessionJournalError/gap(session:expected:received:)`` when `position`
+    ///   is beyond the end of the log.
+    func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend
+
+    /// The lines of `session`'s log from `start` on, in order (none for an unknown session).
+    func lines(of session: String, from start: Int) async throws -> [String]
+
+    /// Forgets `session`'s log: the session ended.
+    func remove(session: String) async throws
+}
+
+/// What ``SessionJournal/append(_:to:at:)`` did.
+public struct JournalAppend: Sendable, Hashable {
+    /// How many lines the session's log held before this append.
+    public var previousLength: Int
+    /// How many leading lines of the batch were already in the log (a retried batch).
+    public var skipped: Int
+    /// How many lines were appended.
+    public var appended: Int
+
+    public init(previousLength: Int, skipped: Int, appended: Int) {
+        self.previousLength = previousLength
+        self.skipped = skipped
+        self.appended = appended
+    }
+}
+
+/// Why a journal refused an append.
+public enum SessionJournalError: Error, Sendable, Hashable {
+    /// The batch starts at `received`, but the session's log holds only `expected` lines.
+    case gap(session: String, expected: Int, received: Int)
+}
