@@ -17,19 +17,25 @@ public struct ResultRecord: Sendable, Hashable {
     /// The session that produced the result, when the engine runs several (`focal serve`);
     /// destinations receive it as `"session"`.
     public var session: String?
+    /// The result's position among its session's results (0 for the first), when the
+    /// session can be rebuilt elsewhere. An outbox stores a result of a session at a
+    /// position it already holds once: rebuilding a session re-appends its results
+    /// without duplicating them under new message ids.
+    public var sessionIndex: Int64?
 
     /// A result whose JSON text is already written; `resultJSON` must be valid JSON.
-    public init(resultJSON: String, event: String, path: String, time: Int64, session: String? = nil) {
+    public init(resultJSON: String, event: String, path: String, time: Int64, session: String? = nil, sessionIndex: Int64? = nil) {
         self.resultJSON = resultJSON
         self.event = event
         self.path = path
         self.time = time
         self.session = session
+        self.sessionIndex = sessionIndex
     }
 
     /// A result holding `result`, written as compact JSON text.
-    public init(result: JSONValue, event: String, path: String, time: Int64, session: String? = nil) {
-        self.init(resultJSON: result.jsonString, event: event, path: path, time: time, session: session)
+    public init(result: JSONValue, event: String, path: String, time: Int64, session: String? = nil, sessionIndex: Int64? = nil) {
+        self.init(resultJSON: result.jsonString, event: event, path: path, time: time, session: session, sessionIndex: sessionIndex)
     }
 
     /// The result parsed back into a JSON value.
