@@ -8,7 +8,7 @@ import PackageDescription
 //   FocalOpLog       the op-log wire format (shared/spec/replay.md)
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
 //   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
-//   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, Manager
+//   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, sessions
 //   FocalSimulator   a headless UIKit-like simulator (no analytics inside)
 //   FocalAnalyzers   analyzers that turn simulator activity into op-log ops
 //   FocalScenarios   scenario files: an app description plus a scripted journey
