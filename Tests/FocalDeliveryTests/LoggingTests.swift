@@ -4,25 +4,33 @@ import Logging
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct LoggingTests {
-    @Test func trackerLogsEachDeliveryAtInfoWithMetadataOnlyAtDebug() {
-        for (level, expectsMetadata) in [(Logger.Level.info, false), (.debug, true)] {
-            let capture = LogCapture()
-            let tracker = Tracker(logger: capture.logger(level: level))
-            tracker.start(adapters: [RecordingAdapter()])
-            tracker.track(SongTapped(song: "Intro"))
-            tracker.update(Nickname())
-            let lines = capture.logged.filter { $0.level == .info }
-            #expect(
-                lines.map(\.message) == [
-                    "-[recording]: EVENT TRIGGERED - 'Song: Tapped - More Info'", "-[recording]: 'nickname' UPDATED TO 'nil'",
-                ])
-            #expect((lines.first?.metadata["song"] == "Intro") == expectsMetadata)
-        }
+    @Test func trackerLogsEachDeliveryAtDebugWithNamespacedMetadata() {
+        let capture = LogCapture()
+        let tracker = Tracker(logger: capture.logger(level: .debug))
+        tracker.start(adapters: [RecordingAdapter()])
+        tracker.track(SongTapped(song: "Intro"))
+        tracker.update(Nickname())
+        let lines = capture.logged.filter { $0.level == .debug }
+        #expect(
+            lines.map(\.message) == [
+                "-[recording]: EVENT TRIGGERED - 'Song: Tapped - More Info'", "-[recording]: 'nickname' UPDATED TO 'nil'",
+            ])
+        #expect(lines.first?.metadata["focal.tracker.event.song"] == "Intro")
+        #expect(lines.allSatisfy { $0.metadata["focal.tracker.adapter"] == "recording" })
     }
 
-    @Test func aQuietTrackerLogsNothing() {
+    @Test func droppingQueuedItemsWarnsOnThe1st2nd4th8thDrop() {
         let capture = LogCapture()
-        let tracker = Tracker(logger: capture.logger(level: .notice))
+        let tracker = Tracker(logger: capture.logger(level: .info), queueLimit: 1)
+        for _ in 0..<9 { tracker.track(SongTapped()) }
+        #expect(tracker.droppedBeforeStart == 8)
+        let warnings = capture.logged.filter { $0.level == .warning }
+        #expect(warnings.map { $0.metadata["focal.tracker.dropped"] } == ["1", "2", "4", "8"])
+    }
+
+    @Test func aTrackerAtInfoLogsNoItems() {
+        let capture = LogCapture()
+        let tracker = Tracker(logger: capture.logger(level: .info))
         tracker.start(adapters: [RecordingAdapter()])
         tracker.track(SongTapped())
         #expect(capture.logged.isEmpty)

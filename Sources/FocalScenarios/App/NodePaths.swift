@@ -31,9 +31,4 @@ struct NodePaths {
         }
         return names.reversed().map { "/" + $0 }.joined()
     }
-
-    /// Whether `path` is named by `pattern`: equal to it when it starts with `/`, otherwise ending with it.
-    static func path(_ path: String, matches pattern: String) -> Bool {
-        pattern.hasPrefix("/") ? path == pattern : path.hasSuffix("/" + pattern)
-    }
 }
