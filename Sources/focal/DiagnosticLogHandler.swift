@@ -17,7 +17,7 @@ struct DiagnosticLogHandler: LogHandler {
     func log(event: LogEvent) {
         let prefix: String
         var details = ""
-        if case .string(let method)? = event.metadata?["console"] {
+        if case .string(let method)? = event.metadata?["focal.console.method"] {
             // A task's output is printed as the task wrote it.
             prefix = "console.\(method)"
         } else {

@@ -132,20 +132,22 @@ final class StreamingFocal {
     }
 
     /// Waits until standard output holds `count` complete lines, or `timeout` passes; returns the lines so far.
+    /// Each chunk of output (and the end of output) wakes the wait; nothing polls.
     func lines(count: Int, timeout: Duration = .seconds(20)) -> [String] {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = DispatchTime.now() + Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
         while true {
             let lines = received.bytes.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
-            if lines.count >= count || ContinuousClock.now >= deadline { return lines }
-            _ = newData.wait(timeout: .now() + 0.1)
+            if lines.count >= count || newData.wait(timeout: deadline) == .timedOut {
+                return received.bytes.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
+            }
         }
     }
 
     /// Closes standard input and waits for the exit status (killing the process after `timeout`).
     func finish(timeout: Duration = .seconds(20)) -> Int32? {
         try? input.fileHandleForWriting.close()
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
-        guard exited.wait(timeout: .now() + seconds) == .success else {
+        let deadline = DispatchTime.now() + Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+        guard exited.wait(timeout: deadline) == .success else {
             process.terminate()
             return nil
         }
