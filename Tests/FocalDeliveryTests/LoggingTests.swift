@@ -36,6 +36,28 @@ import Testing
         #expect(capture.logged.isEmpty)
     }
 
+    @Test func aDestinationThatStaysDownWarnsOnThe1st2nd4thFailureInARow() async throws {
+        let capture = LogCapture()
+        let clock = ManualClock()
+        let destination = ScriptedDestination(script: Array(repeating: .retryable("down"), count: 5))
+        var options = DeliveryOptions.testing(policies: [.count(1)])
+        options.retry = RetryPolicy(baseDelay: .seconds(1), jitter: 0)
+        let pipeline = try await DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination], options: options, clock: PipelineClock(clock),
+            logger: capture.logger(level: .debug))
+        await pipeline.start()
+        try await pipeline.append(makeResults(1))
+        for backoff in [1, 2, 4, 8, 16] {
+            await clock.waitForSleepers(until: clock.now + .seconds(backoff))
+            clock.advance(by: .seconds(backoff))
+        }
+        await destination.waitForResults(1)
+        let failures = capture.logged.filter { $0.message == "delivery failed, will retry" }
+        #expect(failures.filter { $0.level == .warning }.map { $0.metadata["focal.delivery.failures"] } == ["1", "2", "4"])
+        #expect(failures.filter { $0.level == .debug }.map { $0.metadata["focal.delivery.failures"] } == ["3", "5"])
+        _ = await pipeline.finish()
+    }
+
     @Test func evictionIsNeverSilent() async throws {
         let capture = LogCapture()
         let clock = ManualClock()
