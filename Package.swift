@@ -6,13 +6,14 @@ import PackageDescription
 // One target per concern; dependencies only point "down" this list:
 //   FocalJSON        JSON values, a fast parser and writer
 //   FocalOpLog       the op-log wire format (shared/spec/replay.md)
+//   FocalPatterns    the focus-path pattern language of tasks, matched in linear time
+//   FocalEventBus    in-process named events (AQSEvent's model) and the observation token
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
 //   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
 //   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, sessions
 //   FocalSimulator   a headless UIKit-like simulator (no analytics inside)
 //   FocalAnalyzers   analyzers that turn simulator activity into op-log ops
 //   FocalScenarios   scenario files: an app description plus a scripted journey
-//   FocalEventBus    in-process named events (AQSEvent's model)
 //   FocalDelivery    outbox, flush policies, destinations and adapters
 //   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
 //   focal            the command-line tool
@@ -22,6 +23,7 @@ let package = Package(
         .executable(name: "focal", targets: ["focal"]),
         .library(name: "FocalJSON", targets: ["FocalJSON"]),
         .library(name: "FocalOpLog", targets: ["FocalOpLog"]),
+        .library(name: "FocalPatterns", targets: ["FocalPatterns"]),
         .library(name: "FocalRuntime", targets: ["FocalRuntime"]),
         .library(name: "FocalEngine", targets: ["FocalEngine"]),
         .library(name: "FocalSimulator", targets: ["FocalSimulator"]),
@@ -44,6 +46,7 @@ let package = Package(
     targets: [
         .target(name: "FocalJSON"),
         .target(name: "FocalOpLog", dependencies: ["FocalJSON"]),
+        .target(name: "FocalPatterns"),
         .systemLibrary(
             name: "CJavaScriptCore",
             pkgConfig: "javascriptcoregtk-4.1",
@@ -65,12 +68,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "FocalSimulator"),
-        .target(name: "FocalAnalyzers", dependencies: ["FocalSimulator", "FocalOpLog", "FocalJSON"]),
+        .target(name: "FocalSimulator", dependencies: ["FocalEventBus", "FocalJSON"]),
+        .target(name: "FocalAnalyzers", dependencies: ["FocalSimulator", "FocalEventBus", "FocalOpLog", "FocalJSON"]),
         .target(
             name: "FocalScenarios",
             dependencies: [
-                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalOpLog", "FocalJSON",
+                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalOpLog", "FocalPatterns", "FocalJSON",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -78,7 +81,7 @@ let package = Package(
         .target(
             name: "FocalDelivery",
             dependencies: [
-                "FocalJSON", "FocalEventBus",
+                "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -102,15 +105,17 @@ let package = Package(
         ),
         .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
         .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog", "FocalJSON"]),
+        .testTarget(name: "FocalPatternsTests", dependencies: ["FocalPatterns"]),
         .testTarget(
             name: "FocalRuntimeTests",
             dependencies: ["FocalRuntime", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalOpLog", "FocalJSON"]),
-        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator"]),
+        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalEventBus", "FocalJSON"]),
         .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
         .testTarget(
-            name: "FocalScenariosTests", dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
+            name: "FocalScenariosTests",
+            dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON", "FocalTestSupport"]),
         .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalJSON", "FocalTestSupport"]),
         .target(
             name: "FocalTestSupport",
@@ -125,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalTestSupport", "FocalJSON", "FocalEventBus",
+                "FocalDelivery", "FocalTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
