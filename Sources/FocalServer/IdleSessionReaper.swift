@@ -7,12 +7,14 @@ import ServiceLifecycle
 ///
 /// It sleeps on the server's clock until the oldest session could be idle, so a test
 /// advances a manual clock instead of waiting.
-struct IdleSessionReaper: Service {
+struct IdleSessionReaper: Service, CustomStringConvertible {
     let registry: SessionRegistry
     let idleTimeout: Duration
     let clock: PipelineClock
     let metrics: ServerMetrics
     let logger: Logger
+
+    var description: String { "IdleSessionReaper" }
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown {
