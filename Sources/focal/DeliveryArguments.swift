@@ -62,7 +62,7 @@ struct DeliveryArguments: ParsableArguments {
         }
     }
 
-    private static func check(_ seconds: Double, in range: ClosedRange<Double>, flag: String) throws {
+    static func check(_ seconds: Double, in range: ClosedRange<Double>, flag: String) throws {
         guard seconds.isFinite, range.contains(seconds) else {
             throw ValidationError(
                 "\(flag) must be a number of seconds from \(range.lowerBound.formatted) to \(range.upperBound.formatted), not \(seconds)")

@@ -1,4 +1,5 @@
 import FocalDelivery
+import FocalTestSupport
 import Foundation
 import GRDB
 import Testing
