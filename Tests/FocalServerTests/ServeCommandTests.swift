@@ -115,6 +115,33 @@ struct ServeCommandTests {
         #expect(await server.stop(with: SIGINT) == 0)
     }
 
+    @Test("a port in use or a missing tasks directory: exit 2 with the reason")
+    func cannotStart() async throws {
+        let tasks = try TasksDirectory()
+        let receiver = try await LoopbackReceiver.start()
+        let inUse = try Self.run(["serve", "--tasks", tasks.path, "--port", String(receiver.port)])
+        #expect(inUse.status == 2)
+        #expect(inUse.errors.contains("error: the server stopped:") && inUse.errors.contains("in use"), "\(inUse.errors)")
+        await receiver.stop()
+        let missing = try Self.run(["serve", "--tasks", tasks.path + "/nowhere", "--port", "0"])
+        #expect(missing.status == 2)
+        #expect(missing.errors.contains("nowhere"), "\(missing.errors)")
+    }
+
+    /// Runs `focal` to the end; returns its exit status and standard error.
+    static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: focalBinary)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
     @Test("flags out of range are refused with exit 2, naming the flag", arguments: [
         (["--port", "65536"], "--port"), (["--max-sessions", "0"], "--max-sessions"),
         (["--max-body", "16777217"], "--max-body"), (["--idle-timeout", "0"], "--idle-timeout"),
@@ -123,16 +150,8 @@ struct ServeCommandTests {
     ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
         let tasks = try TasksDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: focalBinary)
-        process.arguments = ["serve", "--tasks", tasks.path] + flags
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(text.contains(name), "\(text)")
+        let (status, errors) = try Self.run(["serve", "--tasks", tasks.path] + flags)
+        #expect(status == 2)
+        #expect(errors.contains(name), "\(errors)")
     }
 }
