@@ -66,7 +66,7 @@ import FocalSimulator
         }
         let button = Jumpy()
         let harness = makeScene(button)
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(button, as: "button")
         try harness.user.tap(button)
         #expect(recorder.take() == ["button: touch-down", "button: touch-up-outside"])
@@ -75,7 +75,7 @@ import FocalSimulator
     @Test func aSwitchTogglesAndSendsValueChangedBeforeTouchUpInside() throws {
         let toggle = Switch()
         let harness = makeScene(toggle)
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(toggle, as: "switch")
         var values: [JSONValue] = []
         let token = toggle.observe("isOn") { values.append($0.newValue) }

@@ -13,7 +13,7 @@ import FocalSimulator
 
     @Test func tappingATextFieldMakesItFirstResponder() throws {
         let (harness, name, _) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(name, as: "name")
         try harness.user.tap(name)
         #expect(name.isFirstResponder)
@@ -27,7 +27,7 @@ import FocalSimulator
 
     @Test func aWindowHasOneFirstResponder() throws {
         let (harness, name, email) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(name, as: "name")
         recorder.record(email, as: "email")
         try harness.user.tap(name)
@@ -59,7 +59,7 @@ import FocalSimulator
     @Test func returnEndsEditing() throws {
         let (harness, name, _) = makeScene()
         try harness.user.tap(name)
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(name, as: "name")
         try harness.user.pressReturn()
         #expect(recorder.take() == ["name: editing-did-end-on-exit", "name: resignedFirstResponder", "name: editing-did-end"])
@@ -68,7 +68,7 @@ import FocalSimulator
 
     @Test func settingTheTextFromCodeSendsNoControlEvent() {
         let field = TextField()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(field, as: "field")
         var changes = 0
         let token = field.observe("text") { _ in changes += 1 }

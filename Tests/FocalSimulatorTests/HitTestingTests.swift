@@ -76,7 +76,7 @@ import FocalSimulator
 
     @Test func touchEndedIsReportedOnTheHitViewWhenItStillAcceptsTheTouch() throws {
         let (harness, back, front) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(back, as: "back")
         recorder.record(front, as: "front")
         try harness.user.tap(front)

@@ -27,7 +27,7 @@ import FocalSimulator
         let log = Log()
         let root = RecordingController("A", log: log)
         let token = root.observeEvents { event in
-            log("event \(EventRecorder.describe(event) ?? "")")
+            log("event \(ResponderEventRecorder.describe(event) ?? "")")
         }
         let harness = Harness(root: root)
         #expect(log.take() == [
@@ -84,7 +84,7 @@ import FocalSimulator
     @Test func parentLinksAreObservable() {
         let parent = ViewController()
         let child = ViewController()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(child, as: "child")
         parent.addChild(child)
         child.removeFromParent()

@@ -49,9 +49,9 @@ import FocalSimulator
 }
 
 @Suite struct ItemIdentityTests {
-    private func makeTable() -> (Harness, TableView, RowsModel, EventRecorder) {
+    private func makeTable() -> (Harness, TableView, RowsModel, ResponderEventRecorder) {
         let (harness, table, model) = showTable(RowsModel(rows: 20))
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(table, as: "table")
         return (harness, table, model, recorder)
     }

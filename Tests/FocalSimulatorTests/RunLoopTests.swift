@@ -54,7 +54,7 @@ import FocalSimulator
         let screen = Screen()
         let navigation = NavigationController(rootViewController: screen)
         let harness = Harness(root: navigation, clock: VirtualClock(start: 1_700_000_000_000))
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(screen, as: "screen")
         recorder.record(screen.table, as: "table")
         recorder.record(screen.field, as: "field")

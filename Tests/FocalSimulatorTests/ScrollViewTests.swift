@@ -25,7 +25,7 @@ import FocalSimulator
         let delegate = Delegate()
         scrollView.delegate = delegate
         var trackingWhenBegan: Bool?
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(scrollView, as: "scroll")
         var draggingWhileScrolling: [Bool] = []
         let token = scrollView.observeEvents { event in
@@ -57,7 +57,7 @@ import FocalSimulator
 
     @Test func contentScrolledIntoTheViewportBecomesVisible() throws {
         let (harness, scrollView, content) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(content, as: "content")
         #expect(!content.isVisibleOnScreen)
         try harness.user.scroll(scrollView, by: Point(x: 0, y: 250))
@@ -70,7 +70,7 @@ import FocalSimulator
 
     @Test func contentOffsetIsObservableAndSettableWithoutDragEvents() {
         let (harness, scrollView, _) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(scrollView, as: "scroll")
         var offsets: [JSONValue] = []
         let token = scrollView.observe("contentOffset", initial: true) { offsets.append($0.newValue) }

@@ -79,11 +79,11 @@ func showRecordingController(_ name: String) -> (Harness, RecordingController, L
 }
 
 /// Records the events of several responders as `label: event`.
-final class EventRecorder {
+final class ResponderEventRecorder {
     private(set) var entries: [String] = []
     private var tokens: [ObservationToken] = []
 
-    func record(_ responder: Responder, as label: String, describe: @escaping (ResponderEvent) -> String? = EventRecorder.describe) {
+    func record(_ responder: Responder, as label: String, describe: @escaping (ResponderEvent) -> String? = ResponderEventRecorder.describe) {
         tokens.append(responder.observeEvents { [unowned self] event in
             if let text = describe(event) {
                 entries.append("\(label): \(text)")

@@ -30,7 +30,7 @@ import FocalSimulator
 
     @Test func scrollingEndsTheRowsThatLeaveAndDisplaysTheRowsThatEnter() throws {
         let (harness, table, model) = makeTable()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(table, as: "table")
         model.log.take()
         try harness.user.scroll(table, by: Point(x: 0, y: 44))
@@ -58,7 +58,7 @@ import FocalSimulator
     @Test func cellsTellTheirOwnObserversWhenTheyAreDisplayed() throws {
         let (harness, table, _) = makeTable()
         let cell = try #require(table.cellForRow(at: IndexPath(row: 0, section: 0)))
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(cell, as: "cell")
         try harness.user.scroll(table, by: Point(x: 0, y: 44))
         #expect(recorder.take() == [
@@ -73,10 +73,10 @@ import FocalSimulator
 
     @Test func userSelectionAsksAndTellsTheDelegateAndDeselectsThePreviousRow() throws {
         let (harness, table, model) = makeTable()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(table, as: "table") { event in
             switch event {
-            case .didSelectItem, .didDeselectItem: EventRecorder.describe(event)
+            case .didSelectItem, .didDeselectItem: ResponderEventRecorder.describe(event)
             default: nil
             }
         }
@@ -95,7 +95,7 @@ import FocalSimulator
 
     @Test func programmaticSelectionDoesNotCallTheDelegate() {
         let (harness, table, model) = makeTable()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(table, as: "table")
         model.log.take()
         table.selectRow(at: IndexPath(row: 1, section: 0))
@@ -138,7 +138,7 @@ import FocalSimulator
     @Test func reloadingEndsEveryCellThenDisplaysAfresh() {
         let (harness, table, model) = makeTable(rows: 3)
         table.selectRow(at: IndexPath(row: 0, section: 0))
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(table, as: "table")
         model.sections = [["x", "y"]]
         table.reloadData()
@@ -168,7 +168,7 @@ import FocalSimulator
         let model = RowsModel(sections: [["a0", "a1"], ["b0", "b1"]])
         let (harness, table, _) = showTable(model)
         let a0 = table.cellForRow(at: IndexPath(row: 0, section: 0))
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(table, as: "table")
         model.sections[1] = ["c0"]
         table.reloadSections([1])

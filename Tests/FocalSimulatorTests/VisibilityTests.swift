@@ -13,7 +13,7 @@ import FocalSimulator
 
     @Test func hiddenOrTransparentAncestorsHideTheirSubviews() {
         let (harness, _, container, leaf) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(leaf, as: "leaf")
         #expect(leaf.isVisibleOnScreen)
         container.isHidden = true
@@ -30,7 +30,7 @@ import FocalSimulator
 
     @Test func framesOutsideTheWindowAreNotVisible() {
         let (harness, _, container, leaf) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(leaf, as: "leaf")
         container.frame.origin.x = 1_000
         #expect(!leaf.isVisibleOnScreen)
@@ -46,7 +46,7 @@ import FocalSimulator
     @Test func movingInAndOutOfTheWindowReportsMovesThenVisibility() {
         let (harness, root, container, _) = makeScene()
         let view = View(frame: Rect(x: 0, y: 0, width: 10, height: 10))
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(view, as: "view")
         container.addSubview(view)
         view.removeFromSuperview()
@@ -61,7 +61,7 @@ import FocalSimulator
 
     @Test func viewsOfCoveredControllersAreNotVisible() {
         let (harness, root, _, leaf) = makeScene()
-        let recorder = EventRecorder()
+        let recorder = ResponderEventRecorder()
         recorder.record(leaf, as: "leaf")
         recorder.record(root, as: "root")
         root.present(ViewController())
