@@ -15,6 +15,7 @@ import PackageDescription
 //   FocalEventBus    in-process named events (AQSEvent's model)
 //   FocalDelivery    outbox, flush policies, destinations and adapters
 //   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
+//   FocalPostgres    the outbox and session journal in a PostgreSQL shared by several instances
 //   focal            the command-line tool
 let package = Package(
     name: "Focal",
@@ -31,6 +32,7 @@ let package = Package(
         .library(name: "FocalEventBus", targets: ["FocalEventBus"]),
         .library(name: "FocalDelivery", targets: ["FocalDelivery"]),
         .library(name: "FocalServer", targets: ["FocalServer"]),
+        .library(name: "FocalPostgres", targets: ["FocalPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "FocalJSON"),
@@ -90,6 +93,15 @@ let package = Package(
             ]
         ),
         .target(name: "FocalServer"),
+        .target(
+            name: "FocalPostgres",
+            dependencies: [
+                "FocalDelivery", "FocalServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "focal",
             dependencies: [
@@ -116,7 +128,8 @@ let package = Package(
         .target(
             name: "FocalTestSupport",
             dependencies: [
-                "FocalJSON",
+                "FocalJSON", "FocalPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -126,12 +139,20 @@ let package = Package(
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalTestSupport", "FocalJSON", "FocalEventBus",
+                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalJSON", "FocalEventBus",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalTestSupport"]),
+        .testTarget(
+            name: "FocalPostgresTests",
+            dependencies: [
+                "FocalPostgres", "FocalServer", "FocalDelivery", "FocalTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )
