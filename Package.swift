@@ -8,7 +8,7 @@ import PackageDescription
 //   FocalOpLog       the op-log wire format (shared/spec/replay.md)
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
 //   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
-//   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, Manager
+//   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, sessions
 //   FocalSimulator   a headless UIKit-like simulator (no analytics inside)
 //   FocalAnalyzers   analyzers that turn simulator activity into op-log ops
 //   FocalScenarios   scenario files: an app description plus a scripted journey
@@ -19,7 +19,6 @@ import PackageDescription
 //   focal            the command-line tool
 let package = Package(
     name: "Focal",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "focal", targets: ["focal"]),
         .library(name: "FocalJSON", targets: ["FocalJSON"]),
@@ -74,7 +73,7 @@ let package = Package(
         .target(
             name: "FocalScenarios",
             dependencies: [
-                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalOpLog", "FocalRuntime", "FocalJSON",
+                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalOpLog", "FocalJSON",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -124,11 +123,11 @@ let package = Package(
         .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
         .testTarget(
             name: "FocalScenariosTests", dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
-        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalJSON"]),
+        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalJSON", "FocalTestSupport"]),
         .target(
             name: "FocalTestSupport",
             dependencies: [
-                "FocalJSON", "FocalPostgres",
+                "FocalJSON", "FocalEventBus", "FocalPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

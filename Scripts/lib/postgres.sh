@@ -7,7 +7,8 @@
 #   focal_postgres_stop DIR            stop the cluster in DIR (nothing when it is not running)
 #   focal_free_port                    print a free TCP port on 127.0.0.1
 #
-# Installs Debian's `postgresql` when no server binaries are found. The server never runs
+# Installs Debian's `postgresql` when no server binaries are found (focal_apt_install, from
+# prerequisites.sh, which is sourced first). The server never runs
 # as root: under root it runs as the `postgres` user the package creates. Authentication is
 # `trust` on loopback only, and fsync is off: the cluster is for tests and is thrown away.
 
@@ -15,11 +16,7 @@ focal_postgres_bin() {
   local bin
   bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
   if [ -z "$bin" ]; then
-    echo "Installing PostgreSQL (Debian package postgresql)" >&2
-    local sudo_cmd=""
-    if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq postgresql >/dev/null
+    focal_apt_install postgresql >&2
     bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
   fi
   [ -n "$bin" ] || { echo "error: no PostgreSQL server binaries after installing postgresql" >&2; return 2; }

@@ -19,13 +19,16 @@ focal_missing_packages() {
   echo "${missing[@]:-}"
 }
 
-missing=$(focal_missing_packages)
-if [ -n "$missing" ]; then
-  echo "Installing missing packages: $missing" >&2
-  sudo_cmd=""
+# Installs Debian packages (as root, or through sudo), quietly.
+focal_apt_install() {
+  echo "Installing missing packages: $*" >&2
+  local sudo_cmd=""
   if [ "$(id -u)" -ne 0 ]; then sudo_cmd="sudo"; fi
   export DEBIAN_FRONTEND=noninteractive
   $sudo_cmd apt-get update -qq
-  # shellcheck disable=SC2086
-  $sudo_cmd apt-get install -y -qq $missing >/dev/null
-fi
+  $sudo_cmd apt-get install -y -qq "$@" >/dev/null
+}
+
+missing=$(focal_missing_packages)
+# shellcheck disable=SC2086
+if [ -n "$missing" ]; then focal_apt_install $missing; fi

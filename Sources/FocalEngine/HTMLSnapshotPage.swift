@@ -1,7 +1,9 @@
 /// The fixed parts of an HTML snapshot: one self-contained page (no external files) that
 /// shows the tree as a collapsible outline, each node with its path, index, visibility,
 /// id, the tasks that can fire on it and its last events (newest first), and a search box
-/// that keeps the nodes whose path contains the query, with their ancestors.
+/// that keeps the nodes whose path contains the query, with their ancestors. The search is
+/// also read from the page's fragment (`snapshot.html#search=tableView/cell`), so a
+/// filtered view can be linked to.
 ///
 /// The page is well-formed XHTML as well as HTML, so it can be checked with an XML parser;
 /// its script has no `<` or `&` for the same reason.
@@ -29,18 +31,32 @@ enum HTMLSnapshotPage {
         <script>//<![CDATA[
         (function () {
           var search = document.getElementById('search');
-          var nodes = Array.prototype.slice.call(document.querySelectorAll('details.node'));
+          // Document order puts a node before its descendants; walking it backwards decides
+          // every node after its children, so filtering is linear in the number of nodes.
+          var nodes = Array.prototype.slice.call(document.querySelectorAll('details.node')).reverse();
+          function filter(query) {
+            var kept = new Set();
+            nodes.forEach(function (node) {
+              var keep = query === '' || kept.has(node) || node.getAttribute('data-path').indexOf(query) !== -1;
+              node.classList.toggle('filtered', !keep);
+              if (keep) {
+                if (query !== '') { node.open = true; }
+                var parent = node.parentElement.closest('details.node');
+                if (parent) { kept.add(parent); }
+              }
+            });
+          }
           search.addEventListener('input', function () {
             var query = search.value.trim();
-            nodes.forEach(function (node) {
-              var keep = query === '' || node.getAttribute('data-path').indexOf(query) !== -1 ||
-                Array.prototype.some.call(node.querySelectorAll('details.node'), function (inner) {
-                  return inner.getAttribute('data-path').indexOf(query) !== -1;
-                });
-              node.classList.toggle('filtered', !keep);
-              if (keep) { node.open = true; }
-            });
+            filter(query);
+            history.replaceState(null, '', query === '' ? location.pathname : '#search=' + encodeURIComponent(query));
           });
+          // A link to the page can carry a search: snapshot.html#search=tableView/cell
+          var prefix = '#search=';
+          if (location.hash.indexOf(prefix) === 0) {
+            search.value = decodeURIComponent(location.hash.slice(prefix.length));
+            filter(search.value.trim());
+          }
         })();
         //]]></script>
         </body></html>

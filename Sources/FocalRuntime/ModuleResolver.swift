@@ -185,9 +185,3 @@ public func readTextFile(_ path: String, displayName: String, limit: Int = maxim
     guard count <= Int(info.st_size) else { throw failure("it grew while it was read") }
     return String(decoding: bytes[0..<count], as: UTF8.self)
 }
-
-/// The contents of a UTF-8 text file, or `nil` when it cannot be read (see
-/// ``readTextFile(_:displayName:limit:)`` for what is refused).
-public func readFile(_ path: String) -> String? {
-    try? readTextFile(path, displayName: path)
-}

@@ -1,6 +1,7 @@
 import FocalDelivery
 import FocalEventBus
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Testing
 

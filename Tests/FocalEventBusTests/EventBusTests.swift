@@ -1,4 +1,5 @@
 import FocalEventBus
+import FocalTestSupport
 import FocalJSON
 import Synchronization
 import Testing

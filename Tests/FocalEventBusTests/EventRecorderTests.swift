@@ -1,4 +1,5 @@
 import FocalEventBus
+import FocalTestSupport
 import Testing
 
 @Suite struct EventRecorderTests {

@@ -20,7 +20,11 @@ enum DocumentLimits {
 
     /// Checks the size of a document's text before it is parsed.
     static func checkSize(of text: String, file: String) throws(ScenarioError) {
-        let size = text.utf8.count
+        try checkSize(byteCount: text.utf8.count, file: file)
+    }
+
+    /// Checks the size of a document of `size` bytes (or more, when reading stopped past the limit).
+    static func checkSize(byteCount size: Int, file: String) throws(ScenarioError) {
         guard size <= maximumBytes else {
             throw ScenarioError(file: file, message: "the file has \(size) bytes; a scenario has at most \(maximumBytes) (1 MiB)")
         }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import FocalJSON
-import FocalRuntime
 import FocalSimulator
 import Yams
 
@@ -52,15 +46,7 @@ public struct Scenario: Sendable {
 
     /// Reads the scenario file at `path`.
     public static func load(contentsOf path: String) throws(ScenarioError) -> Scenario {
-        var status = stat()
-        if stat(path, &status) == 0, Int(status.st_size) > DocumentLimits.maximumBytes {
-            throw ScenarioError(
-                file: path, message: "the file has \(status.st_size) bytes; a scenario has at most \(DocumentLimits.maximumBytes) (1 MiB)")
-        }
-        guard let text = readFile(path) else {
-            throw ScenarioError(file: path, message: "cannot read the file: \(String(cString: strerror(errno)))")
-        }
-        return try Scenario(parsing: text, file: path)
+        try Scenario(parsing: DocumentReader.read(path), file: path)
     }
 
     /// Reads a scenario from its text; `file` names it in errors and anchors a relative `tasks:` directory.

@@ -1,35 +1,36 @@
+import FocalDelivery
 import Foundation
 
 /// How fast something went: a number of results in a number of seconds, and the CPU
 /// time it took when that was measured (on a shared machine the wall-clock rate says
 /// more about the load than about the code).
-public struct Throughput: Sendable, Hashable, CustomStringConvertible {
+struct Throughput: Sendable, Hashable, CustomStringConvertible {
     /// How many results.
-    public var results: Int
+    var results: Int
     /// How long it took (wall clock).
-    public var duration: Duration
+    var duration: Duration
     /// The CPU time used meanwhile, when measured.
-    public var cpuTime: Duration?
+    var cpuTime: Duration?
 
     /// `results` in `duration`, using `cpuTime` of CPU.
-    public init(results: Int, duration: Duration, cpuTime: Duration? = nil) {
+    init(results: Int, duration: Duration, cpuTime: Duration? = nil) {
         self.results = results
         self.duration = duration
         self.cpuTime = cpuTime
     }
 
     /// Results per second of wall-clock time.
-    public var perSecond: Double {
+    var perSecond: Double {
         Self.rate(results, in: duration)
     }
 
     /// Results per second of CPU time, when measured.
-    public var perCPUSecond: Double? {
+    var perCPUSecond: Double? {
         cpuTime.map { Self.rate(results, in: $0) }
     }
 
     /// E.g. `1000000 results in 1.52 s: 657894 results/s (900000 results/s of CPU time)`.
-    public var description: String {
+    var description: String {
         let seconds = String(format: "%.2f", Self.seconds(duration))
         let cpu = perCPUSecond.map { " (\(Int($0)) results/s of CPU time)" } ?? ""
         return "\(results) results in \(seconds) s: \(Int(perSecond)) results/s\(cpu)"
@@ -47,9 +48,9 @@ public struct Throughput: Sendable, Hashable, CustomStringConvertible {
 
 /// Throughput measurements of delivery, for `Scripts/bench`: results per second into
 /// the SQLite outbox, and from the outbox out to an HTTP receiver.
-public enum DeliveryBenchmark {
+enum DeliveryBenchmark {
     /// Results shaped like an engine's: a small object result, an event name, a path.
-    public static func sampleResults(count: Int, startingAt start: Int = 0) -> [ResultRecord] {
+    static func sampleResults(count: Int, startingAt start: Int = 0) -> [ResultRecord] {
         (start..<(start + count)).map { index in
             ResultRecord(
                 resultJSON: #"{"row":\#(index),"title":"Item \#(index)","visible":true}"#, event: "did-select",
@@ -60,7 +61,7 @@ public enum DeliveryBenchmark {
     /// Appends `count` results, `batchSize` per transaction, into a new SQLite outbox at
     /// `path` (an existing file there is replaced). The CPU time is the whole process's:
     /// the appends run on the database's own thread.
-    public static func measureAppends(path: String, count: Int = 1_000_000, batchSize: Int = 10_000) async throws
+    static func measureAppends(path: String, count: Int = 1_000_000, batchSize: Int = 10_000) async throws
         -> Throughput
     {
         removeStore(at: path)
@@ -80,7 +81,7 @@ public enum DeliveryBenchmark {
 
     /// Appends `count` results into a new SQLite outbox at `path` and delivers them all
     /// to the HTTP endpoint `url` (batches of `batchLimits`); the time covers both.
-    public static func measureDelivery(
+    static func measureDelivery(
         path: String, url: String, count: Int = 100_000, batchLimits: BatchLimits = BatchLimits(maxCount: 1000)
     ) async throws -> Throughput {
         removeStore(at: path)

@@ -2,14 +2,26 @@
 // (with a small block size and line limit, so block boundaries and oversized lines
 // are exercised) and OpDecoder decodes each line. Built and run by Scripts/fuzz.
 // A crash, a hang or an unbounded allocation is a finding; decoding errors are not.
+import CLibFuzzer
+import FocalJSON
+import FocalOpLog
 #if canImport(Glibc)
 import Glibc
 #endif
-import FocalJSON
-import FocalOpLog
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+@main
+enum OpLogFuzzer {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+            guard let data else { return 0 }
+            return fuzz(data, size)
+        })
+    }
+}
+
+func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard let file = tmpfile() else { return 0 }
     defer { fclose(file) }
     let fd = fileno(file)

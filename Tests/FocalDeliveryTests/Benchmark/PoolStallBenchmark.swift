@@ -1,10 +1,11 @@
+import FocalDelivery
 import Foundation
 
 /// How late the cooperative thread pool runs a 1 ms timer while disk writes with `fsync`
 /// are under way: the measure of "a slow disk stalls the engine".
-public enum PoolStallBenchmark {
+enum PoolStallBenchmark {
     /// Where the writes run.
-    public enum Placement: Sendable {
+    enum Placement: Sendable {
         /// On Swift's cooperative threads, as a blocking call inside a task (the old way).
         case cooperativePool
         /// Through ``JSONLinesFileDestination``, on NIO's blocking-I/O thread pool.
@@ -14,7 +15,7 @@ public enum PoolStallBenchmark {
     /// Runs `writers` concurrent loops of `rounds` appends of about `batchBytes` bytes,
     /// each flushed with `fsync`, into files in `directory`, while a task on the pool
     /// sleeps 1 ms at a time; returns the worst lateness of that task's wake-ups.
-    public static func worstTimerLateness(
+    static func worstTimerLateness(
         placement: Placement, directory: String, writers: Int = 8, rounds: Int = 40, batchBytes: Int = 256 << 10
     ) async throws -> Duration {
         let entries = DeliveryBenchmark.sampleResults(count: max(1, batchBytes / 60)).enumerated().map {

@@ -1,0 +1,2 @@
+// Declarations only: libFuzzer itself comes with -sanitize=fuzzer.
+#include "CLibFuzzer.h"
