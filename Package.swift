@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "focal",
             dependencies: [
-                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON",
+                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON", "FocalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -144,7 +144,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalTestSupport"]),
+        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport"]),
         .testTarget(
             name: "FocalPostgresTests",
             dependencies: [
