@@ -6,13 +6,14 @@ import PackageDescription
 // One target per concern; dependencies only point "down" this list:
 //   FocalJSON        JSON values, a fast parser and writer
 //   FocalOpLog       the op-log wire format (shared/spec/replay.md)
+//   FocalPatterns    the focus-path pattern language of tasks, matched in linear time
+//   FocalEventBus    in-process named events (AQSEvent's model) and the observation token
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
 //   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
 //   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, sessions
 //   FocalSimulator   a headless UIKit-like simulator (no analytics inside)
 //   FocalAnalyzers   analyzers that turn simulator activity into op-log ops
 //   FocalScenarios   scenario files: an app description plus a scripted journey
-//   FocalEventBus    in-process named events (AQSEvent's model)
 //   FocalDelivery    outbox, flush policies, destinations and adapters
 //   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
 //   FocalPostgres    the outbox and session journal in a PostgreSQL shared by several instances
@@ -23,6 +24,7 @@ let package = Package(
         .executable(name: "focal", targets: ["focal"]),
         .library(name: "FocalJSON", targets: ["FocalJSON"]),
         .library(name: "FocalOpLog", targets: ["FocalOpLog"]),
+        .library(name: "FocalPatterns", targets: ["FocalPatterns"]),
         .library(name: "FocalRuntime", targets: ["FocalRuntime"]),
         .library(name: "FocalEngine", targets: ["FocalEngine"]),
         .library(name: "FocalSimulator", targets: ["FocalSimulator"]),
@@ -42,11 +44,15 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "FocalJSON"),
         .target(name: "FocalOpLog", dependencies: ["FocalJSON"]),
+        .target(name: "FocalPatterns"),
         .systemLibrary(
             name: "CJavaScriptCore",
             pkgConfig: "javascriptcoregtk-4.1",
@@ -68,12 +74,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "FocalSimulator"),
-        .target(name: "FocalAnalyzers", dependencies: ["FocalSimulator", "FocalOpLog", "FocalJSON"]),
+        .target(name: "FocalSimulator", dependencies: ["FocalEventBus", "FocalJSON"]),
+        .target(name: "FocalAnalyzers", dependencies: ["FocalSimulator", "FocalEventBus", "FocalOpLog", "FocalJSON"]),
         .target(
             name: "FocalScenarios",
             dependencies: [
-                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalOpLog", "FocalJSON",
+                "FocalSimulator", "FocalAnalyzers", "FocalEngine", "FocalOpLog", "FocalPatterns", "FocalJSON",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
@@ -81,7 +87,7 @@ let package = Package(
         .target(
             name: "FocalDelivery",
             dependencies: [
-                "FocalJSON", "FocalEventBus",
+                "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -91,7 +97,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .target(name: "FocalServer"),
+        .target(
+            name: "FocalServer",
+            dependencies: [
+                "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "FocalPostgres",
             dependencies: [
@@ -104,8 +122,10 @@ let package = Package(
         .executableTarget(
             name: "focal",
             dependencies: [
-                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON", "FocalPostgres",
+                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON", "FocalServer",
+                "FocalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
@@ -114,15 +134,17 @@ let package = Package(
         ),
         .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
         .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog", "FocalJSON"]),
+        .testTarget(name: "FocalPatternsTests", dependencies: ["FocalPatterns"]),
         .testTarget(
             name: "FocalRuntimeTests",
             dependencies: ["FocalRuntime", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalOpLog", "FocalJSON"]),
-        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator"]),
+        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalEventBus", "FocalJSON"]),
         .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
         .testTarget(
-            name: "FocalScenariosTests", dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
+            name: "FocalScenariosTests",
+            dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON", "FocalTestSupport"]),
         .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalJSON", "FocalTestSupport"]),
         .target(
             name: "FocalTestSupport",
@@ -138,13 +160,27 @@ let package = Package(
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalJSON", "FocalEventBus",
+                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport"]),
+        .testTarget(
+            name: "FocalServerTests",
+            dependencies: [
+                "FocalServer", "FocalEngine", "FocalDelivery", "FocalTestSupport", "FocalJSON",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .testTarget(
             name: "FocalPostgresTests",
             dependencies: [

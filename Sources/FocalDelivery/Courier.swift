@@ -119,17 +119,24 @@ struct Courier: Sendable {
         private mutating func fail(_ entries: ArraySlice<OutboxEntry>, _ error: any Error) {
             counts.retried += entries.count
             var retryAfter: Duration?
+            let failures = courier.consecutiveFailures + 1
             let metadata: Logger.Metadata = [
                 "focal.delivery.results": "\(entries.count)", "focal.delivery.error": "\(error)",
+                "focal.delivery.failures": "\(failures)",
             ]
+            // A destination that stays down fails again after every backoff: say so on the 1st, 2nd, 4th, 8th…
+            // failure in a row, and at debug level in between.
+            let level: Logger.Level = failures & (failures - 1) == 0 ? .warning : .debug
             switch error {
             case DeliveryError.misdirected:
-                logger.error("the destination redirects: fix its URL; results kept, will retry", metadata: metadata)
+                logger.log(
+                    level: level == .warning ? .error : .debug,
+                    "the destination redirects: fix its URL; results kept, will retry", metadata: metadata)
             case DeliveryError.retryable(_, let requested):
                 retryAfter = requested
-                logger.warning("delivery failed, will retry", metadata: metadata)
+                logger.log(level: level, "delivery failed, will retry", metadata: metadata)
             default:
-                logger.warning("delivery failed, will retry", metadata: metadata)
+                logger.log(level: level, "delivery failed, will retry", metadata: metadata)
             }
             backOff(retryAfter: retryAfter)
         }

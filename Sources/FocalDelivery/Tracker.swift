@@ -21,10 +21,14 @@ import Synchronization
 /// is lost or reordered. An adapter may track again from inside a call; that item is
 /// delivered right away, nested.
 ///
-/// Logging goes through swift-log: each delivery is logged at `info` as
-/// `-[Adapter]: EVENT TRIGGERED - 'Object: Action'` or
-/// `-[Adapter]: 'identifier' UPDATED TO 'value'`, with the event's metadata attached when
-/// the logger's level is `debug` or lower.
+/// The tracker is library-only: `focal` never creates one (its `--deliver` destinations
+/// cover the command line). Feed it from a ``DeliveryPipeline`` with a ``TrackerDestination``.
+///
+/// Logging goes through swift-log, on a logger labelled `focal.tracker`: each delivery is
+/// one item, logged at `debug` as `-[Adapter]: EVENT TRIGGERED - 'Object: Action'` or
+/// `-[Adapter]: 'identifier' UPDATED TO 'value'`, with the adapter
+/// (`focal.tracker.adapter`) and the event's metadata (`focal.tracker.event.KEY`)
+/// attached. Dropping queued items is a warning on the 1st, 2nd, 4th, 8th… drop.
 public final class Tracker: Sendable {
     /// The most items held while not started.
     public let queueLimit: Int
@@ -47,7 +51,7 @@ public final class Tracker: Sendable {
     }
 
     /// A tracker that is not started, logging to `logger`, queueing at most `queueLimit` items.
-    public init(logger: Logger = Logger(label: "focal.delivery"), queueLimit: Int = 1000) {
+    public init(logger: Logger = Logger(label: "focal.tracker"), queueLimit: Int = 1000) {
         precondition(queueLimit > 0, "the queue limit must be positive")
         self.logger = logger
         self.queueLimit = queueLimit
@@ -124,7 +128,11 @@ public final class Tracker: Sendable {
                 if state.queue.count >= queueLimit {
                     state.queue.removeFirst()
                     state.droppedBeforeStart += 1
-                    logger.warning("tracker queue full: dropped the oldest item", metadata: ["limit": "\(queueLimit)"])
+                    let dropped = state.droppedBeforeStart
+                    logger.log(
+                        level: dropped & (dropped - 1) == 0 ? .warning : .debug,
+                        "tracker queue full: dropped the oldest item",
+                        metadata: ["focal.tracker.queue-limit": "\(queueLimit)", "focal.tracker.dropped": "\(dropped)"])
                 }
                 state.queue.append(item)
                 return nil
@@ -142,17 +150,19 @@ public final class Tracker: Sendable {
         case .property(let property):
             for adapter in adapters where adapter.propertyRule.admits(property) {
                 adapter.track(property: property)
-                let value = property.trackedValue?.stringValue ?? "nil"
-                logger.info("-[\(adapter.name)]: '\(property.identifier)' UPDATED TO '\(value)'")
+                let value = property.trackedValue.map { $0.stringValue ?? $0.jsonString } ?? "nil"
+                logger.debug(
+                    "-[\(adapter.name)]: '\(property.identifier)' UPDATED TO '\(value)'",
+                    metadata: ["focal.tracker.adapter": "\(adapter.name)"])
             }
             for event in property.generateUpdateEvents() {
                 deliver(event, to: adapters)
             }
         case .result(let result):
             for adapter in adapters where adapter.resultRule.admits(result) {
-                logger.info(
+                logger.debug(
                     "-[\(adapter.name)]: RESULT - '\(result.path) \(result.event)'",
-                    metadata: details(["result": .string(result.resultJSON)]))
+                    metadata: details(adapter, ["result": .string(result.resultJSON)]))
                 adapter.track(result: result)
             }
         }
@@ -160,19 +170,20 @@ public final class Tracker: Sendable {
 
     private func deliver(_ event: any TrackableEvent, to adapters: [any AnalyticsAdapter]) {
         for adapter in adapters where adapter.eventRule.admits(event) {
-            logger.info(
+            logger.debug(
                 "-[\(adapter.name)]: EVENT TRIGGERED - '\(event.identifier.formatted)'",
-                metadata: details(event.metadata))
+                metadata: details(adapter, event.metadata))
             adapter.track(event: event)
         }
     }
 
-    /// `members` as log metadata when the logger shows debug details, otherwise `nil`.
-    private func details(_ members: JSONObject) -> Logger.Metadata? {
+    /// The adapter and `members` as log metadata (`focal.tracker.event.KEY`), built only
+    /// when the logger shows debug messages.
+    private func details(_ adapter: any AnalyticsAdapter, _ members: JSONObject) -> Logger.Metadata? {
         guard logger.logLevel <= .debug else { return nil }
-        var metadata = Logger.Metadata()
+        var metadata: Logger.Metadata = ["focal.tracker.adapter": "\(adapter.name)"]
         for (key, value) in members {
-            metadata[key] = .string(value.stringValue ?? value.jsonString)
+            metadata["focal.tracker.event." + key] = .string(value.stringValue ?? value.jsonString)
         }
         return metadata
     }

@@ -1,5 +1,7 @@
-/// Picks out tracked items for a ``TrackingRule``: by type, by identifier, by result
-/// event name or focus path, or by any predicate.
+import FocalPatterns
+
+/// Picks out tracked items for a ``TrackingRule``: by type, by identifier, by a task
+/// pattern for results, or by any predicate.
 public struct TrackingSelector<Item>: Sendable {
     private let predicate: @Sendable (Item) -> Bool
 
@@ -38,16 +40,10 @@ extension TrackingSelector where Item == any TrackableProperty {
 }
 
 extension TrackingSelector where Item == ResultRecord {
-    /// Picks results produced by the event named `name` (e.g. `did-select`).
-    public static func event(_ name: String) -> Self {
-        Self { $0.event == name }
-    }
-
-    /// Picks results whose focus path matches `pattern`: segments separated by `/`,
-    /// where `*` matches one segment and `**` any number of segments
-    /// (`/master/*/cell`, `/master/**`).
-    public static func path(_ pattern: String) -> Self {
-        let pattern = PathPattern(pattern)
-        return Self { pattern.matches($0.path) }
+    /// Picks results whose event and focus path match `pattern`, written as in a task's `match()`:
+    /// `did-select` (that event anywhere), `tableView/cell/did-select`, `/master/*` (any event on `/master`),
+    /// `/master/*/cell/*`.
+    public static func match(_ pattern: TaskPattern) -> Self {
+        Self { pattern.matches(path: $0.path, event: $0.event) }
     }
 }

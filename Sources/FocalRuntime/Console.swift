@@ -4,7 +4,7 @@ extension JSRuntime {
     /// Installs `console` with `log`, `info`, `warn`, `error` and `debug`, each taking
     /// any number of arguments. Strings print as they are, other values as JSON (or
     /// `String(value)` when JSON cannot express them), separated by spaces. Messages go
-    /// to `logger` with the metadata `console` set to the method's name; `console.debug`
+    /// to `logger` with the metadata `focal.console.method` set to the method's name; `console.debug`
     /// logs at the debug level, so `logger` must let it through for it to show.
     public func installConsole(logger: Logger) {
         let sink = makeFunction(name: "write") { [unowned self] _, arguments throws(ScriptError) in
@@ -17,7 +17,7 @@ extension JSRuntime {
             case "debug": .debug
             default: .info
             }
-            logger.log(level: level, "\(text)", metadata: ["console": .string(method)])
+            logger.log(level: level, "\(text)", metadata: ["focal.console.method": .string(method)])
             return nil
         }
         do throws(ScriptError) {

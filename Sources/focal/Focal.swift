@@ -28,8 +28,12 @@ struct Focal: AsyncParsableCommand {
               focal test Examples/scenarios
               focal replay --tasks tasks --deliver https://collector.example/v1/batch session.oplog
               focal deliver --store .focal/outbox.sqlite --deliver https://collector.example/v1/batch
+              focal serve --tasks tasks --port 8080 --deliver https://collector.example/v1/batch
             """,
-        subcommands: [ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self]
+        subcommands: [
+            ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self,
+            ServeCommand.self,
+        ]
     )
 
     /// Runs the command line. Exit status: 0 when all went well, 1 when errors were

@@ -25,7 +25,12 @@ import Testing
         try app.harness.user.scroll(table, by: Point(x: 0, y: -3_000))
         rows.sections.removeLast()
         table.reloadData()
+        // The session knows the path of every node it registered, as the engine's tree would give it.
+        let live = app.harness.recorder.liveNodes
+        #expect(live.count > 10)
+        #expect(live.allSatisfy { app.harness.session.path(of: $0) == app.harness.recorder.path(of: $0) })
         app.master.analyzer.disable()
+        #expect(live.compactMap { app.harness.session.path(of: $0) } == [""])
 
         let run = try EngineRun(tasks: [:])
         run.apply(app.harness.recorder.ops)

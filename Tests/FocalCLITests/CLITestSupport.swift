@@ -1,4 +1,5 @@
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -84,23 +85,11 @@ func runFocal(
     process.standardInput = try FileHandle(forReadingFrom: inURL)
     process.standardOutput = try FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)
-    let timedOut = try wait(for: process, timeout: timeout)
+    let timedOut = try runWaitingForExit(process, timeout: timeout)
     return RunResult(
         status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,
         stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
         stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
-}
-
-/// Starts `process` and waits until it exits or `timeout` passes (then kills it). Returns whether it timed out.
-func wait(for process: Process, timeout: Duration) throws -> Bool {
-    let exited = DispatchSemaphore(value: 0)
-    process.terminationHandler = { _ in exited.signal() }
-    try process.run()
-    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
-    guard exited.wait(timeout: .now() + seconds) == .timedOut else { return false }
-    kill(process.processIdentifier, SIGKILL)
-    exited.wait()
-    return true
 }
 
 /// A `focal` process fed through a pipe while it runs, for streaming tests.
@@ -110,6 +99,7 @@ final class StreamingFocal {
     private let output = Pipe()
     private let received = OutputBuffer()
     private let newData = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
     private let reader: Thread
 
     init(_ arguments: [String]) throws {
@@ -130,6 +120,8 @@ final class StreamingFocal {
             }
             newData.signal()
         }
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         reader.start()
     }
@@ -140,25 +132,24 @@ final class StreamingFocal {
     }
 
     /// Waits until standard output holds `count` complete lines, or `timeout` passes; returns the lines so far.
+    /// Each chunk of output (and the end of output) wakes the wait; nothing polls.
     func lines(count: Int, timeout: Duration = .seconds(20)) -> [String] {
-        let deadline = ContinuousClock.now + timeout
+        let deadline = DispatchTime.now() + Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
         while true {
             let lines = received.bytes.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
-            if lines.count >= count || ContinuousClock.now >= deadline { return lines }
-            _ = newData.wait(timeout: .now() + 0.1)
+            if lines.count >= count || newData.wait(timeout: deadline) == .timedOut {
+                return received.bytes.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map(String.init)
+            }
         }
     }
 
     /// Closes standard input and waits for the exit status (killing the process after `timeout`).
     func finish(timeout: Duration = .seconds(20)) -> Int32? {
         try? input.fileHandleForWriting.close()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning {
-            if ContinuousClock.now >= deadline {
-                process.terminate()
-                return nil
-            }
-            usleep(10_000)
+        let deadline = DispatchTime.now() + Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
+        guard exited.wait(timeout: deadline) == .success else {
+            process.terminate()
+            return nil
         }
         return process.terminationStatus
     }

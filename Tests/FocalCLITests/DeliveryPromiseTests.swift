@@ -71,6 +71,7 @@ struct DeliveryPromiseTests {
         #expect(run.stderr.contains("produced 20, delivered 0"), "\(run)")
         #expect(run.stderr.contains("pending 20"), "\(run)")
         #expect(run.stderr.contains("error: the destination redirects"), "\(run)")
+        #expect(run.stderr.contains("(focal.delivery.destination="), "the log line carries its metadata: \(run)")
         #expect(receiver.messages.isEmpty && receiver.requests.allSatisfy { $0.method == "POST" })
         await receiver.stop()
     }

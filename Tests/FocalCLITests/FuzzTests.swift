@@ -81,5 +81,7 @@ struct FuzzTests {
         #expect(!run.timedOut, "seed \(seed)")
         #expect(!run.crashed, "seed \(seed): \(run)")
         #expect(run.status == 1, "seed \(seed): \(run)")
+        let errors = run.stderr.split(separator: "\n")
+        #expect(!errors.isEmpty && errors.allSatisfy { $0.hasPrefix("error: ") }, "seed \(seed): \(run.stderr.prefix(500))")
     }
 }

@@ -1,4 +1,5 @@
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -189,7 +190,7 @@ func runProgram(_ executable: String, _ arguments: [String], standardOutput: Fil
     process.standardInput = FileHandle.nullDevice
     process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)
-    let timedOut = try wait(for: process, timeout: .seconds(60))
+    let timedOut = try runWaitingForExit(process, timeout: .seconds(60))
     try? standardOutput?.close()
     return RunResult(
         status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,

@@ -135,5 +135,7 @@ struct ReplayCommandTests {
         let file = try workspace.write("not-a-directory", "")
         let run = try runFocal(["replay", "--tasks", file], input: log([Line.root]))
         #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains("not-a-directory"), "\(run)")
+        #expect(run.stdout.isEmpty)
     }
 }

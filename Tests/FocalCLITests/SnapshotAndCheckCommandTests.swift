@@ -86,6 +86,7 @@ struct SnapshotCommandTests {
         let workspace = try Workspace()
         let run = try runFocal(["snapshot", "--tasks", workspace.tasks, "--format", "yaml"])
         #expect(run.status == 2)
+        #expect(run.stderr.contains("yaml") && run.stdout.isEmpty, "\(run)")
     }
 
     @Test("the example log's snapshot is well-formed")
@@ -136,6 +137,7 @@ struct CheckCommandTests {
     func missingDirectory() throws {
         let run = try runFocal(["check", "/nonexistent/focal/tasks"])
         #expect(run.status == 2)
+        #expect(run.stderr.hasPrefix("error: ") && run.stderr.contains("/nonexistent/focal/tasks"), "\(run)")
     }
 }
 

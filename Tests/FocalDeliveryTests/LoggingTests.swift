@@ -4,28 +4,58 @@ import Logging
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct LoggingTests {
-    @Test func trackerLogsEachDeliveryAtInfoWithMetadataOnlyAtDebug() {
-        for (level, expectsMetadata) in [(Logger.Level.info, false), (.debug, true)] {
-            let capture = LogCapture()
-            let tracker = Tracker(logger: capture.logger(level: level))
-            tracker.start(adapters: [RecordingAdapter()])
-            tracker.track(SongTapped(song: "Intro"))
-            tracker.update(Nickname())
-            let lines = capture.logged.filter { $0.level == .info }
-            #expect(
-                lines.map(\.message) == [
-                    "-[recording]: EVENT TRIGGERED - 'Song: Tapped - More Info'", "-[recording]: 'nickname' UPDATED TO 'nil'",
-                ])
-            #expect((lines.first?.metadata["song"] == "Intro") == expectsMetadata)
-        }
+    @Test func trackerLogsEachDeliveryAtDebugWithNamespacedMetadata() {
+        let capture = LogCapture()
+        let tracker = Tracker(logger: capture.logger(level: .debug))
+        tracker.start(adapters: [RecordingAdapter()])
+        tracker.track(SongTapped(song: "Intro"))
+        tracker.update(Nickname())
+        let lines = capture.logged.filter { $0.level == .debug }
+        #expect(
+            lines.map(\.message) == [
+                "-[recording]: EVENT TRIGGERED - 'Song: Tapped - More Info'", "-[recording]: 'nickname' UPDATED TO 'nil'",
+            ])
+        #expect(lines.first?.metadata["focal.tracker.event.song"] == "Intro")
+        #expect(lines.allSatisfy { $0.metadata["focal.tracker.adapter"] == "recording" })
     }
 
-    @Test func aQuietTrackerLogsNothing() {
+    @Test func droppingQueuedItemsWarnsOnThe1st2nd4th8thDrop() {
         let capture = LogCapture()
-        let tracker = Tracker(logger: capture.logger(level: .notice))
+        let tracker = Tracker(logger: capture.logger(level: .info), queueLimit: 1)
+        for _ in 0..<9 { tracker.track(SongTapped()) }
+        #expect(tracker.droppedBeforeStart == 8)
+        let warnings = capture.logged.filter { $0.level == .warning }
+        #expect(warnings.map { $0.metadata["focal.tracker.dropped"] } == ["1", "2", "4", "8"])
+    }
+
+    @Test func aTrackerAtInfoLogsNoItems() {
+        let capture = LogCapture()
+        let tracker = Tracker(logger: capture.logger(level: .info))
         tracker.start(adapters: [RecordingAdapter()])
         tracker.track(SongTapped())
         #expect(capture.logged.isEmpty)
+    }
+
+    @Test func aDestinationThatStaysDownWarnsOnThe1st2nd4thFailureInARow() async throws {
+        let capture = LogCapture()
+        let clock = ManualClock()
+        let destination = ScriptedDestination(script: Array(repeating: .retryable("down"), count: 5))
+        var options = DeliveryOptions.testing(policies: [.count(1)])
+        options.retry = RetryPolicy(baseDelay: .seconds(1), jitter: 0)
+        let pipeline = try await DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination], options: options, clock: PipelineClock(clock),
+            logger: capture.logger(level: .debug))
+        await pipeline.start()
+        try await pipeline.append(makeResults(1))
+        for backoff in [1, 2, 4, 8, 16] {
+            await clock.waitForSleepers(until: clock.now + .seconds(backoff))
+            clock.advance(by: .seconds(backoff))
+        }
+        await destination.waitForResults(1)
+        let failures = capture.logged.filter { $0.message == "delivery failed, will retry" }
+        #expect(failures.filter { $0.level == .warning }.map { $0.metadata["focal.delivery.failures"] } == ["1", "2", "4"])
+        #expect(failures.filter { $0.level == .debug }.map { $0.metadata["focal.delivery.failures"] } == ["3", "5"])
+        _ = await pipeline.finish()
     }
 
     @Test func evictionIsNeverSilent() async throws {

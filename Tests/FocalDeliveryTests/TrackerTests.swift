@@ -1,5 +1,6 @@
 import FocalDelivery
 import FocalJSON
+import FocalPatterns
 import Synchronization
 import Testing
 
@@ -16,13 +17,13 @@ struct ScreenShown: TrackableEvent {
 struct PremiumMember: TrackableProperty {
     var isPremium: Bool
     var identifier: String { "premium" }
-    var trackedValue: TrackedValue? { .bool(isPremium) }
+    var trackedValue: JSONValue? { .bool(isPremium) }
     func generateUpdateEvents() -> [any TrackableEvent] { isPremium ? [ScreenShown()] : [] }
 }
 
 struct Nickname: TrackableProperty {
     var identifier: String { "nickname" }
-    var trackedValue: TrackedValue? { nil }
+    var trackedValue: JSONValue? { nil }
 }
 
 /// An adapter that writes down everything it is given, in order.
@@ -47,7 +48,7 @@ final class RecordingAdapter: AnalyticsAdapter {
     func reset() { note("reset") }
     func track(event: any TrackableEvent) { note("event \(event.identifier.formatted)") }
     func track(property: any TrackableProperty) {
-        note("property \(property.identifier)=\(property.trackedValue?.stringValue ?? "nil")")
+        note("property \(property.identifier)=\(property.trackedValue.map { $0.stringValue ?? $0.jsonString } ?? "nil")")
     }
 
     func note(_ line: String) { log.withLock { $0.append(line) } }
@@ -69,7 +70,6 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         #expect(identifier.formatted == "Song: Tapped - More Info")
         #expect(identifier.underscoredLowercased() == "song_tapped_more_info")
         #expect(EventIdentifier(object: "Song", action: "Played").formatted == "Song: Played")
-        #expect(TrackedValue.double(1.5).stringValue == "1.5" && TrackedValue.int(3).stringValue == "3")
     }
 
     @Test func itemsTrackedBeforeStartAreReplayedInTheirOriginalInterleavedOrder() {
@@ -128,18 +128,20 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         #expect(adapter.lines == ["configure", "event Screen: Shown", "property nickname=nil"])
     }
 
-    @Test func resultRulesSelectByEventNameAndPath() {
-        let selections = RecordingAdapter(name: "selections", resultRule: .allow([.event("did-select")]))
-        let master = RecordingAdapter(name: "master", resultRule: .allow([.path("/master/**")]))
-        let cells = RecordingAdapter(name: "cells", resultRule: .allow([.path("/*/tableView/cell")]))
+    @Test func resultRulesSelectWithTaskPatterns() {
+        let selections = RecordingAdapter(name: "selections", resultRule: .allow([.match("did-select")]))
+        let master = RecordingAdapter(name: "master", resultRule: .allow([.match("/master/*"), .match("/master/*/cell/*")]))
+        let cells = RecordingAdapter(name: "cells", resultRule: .allow([.match("/*/tableView/cell/*")]))
+        let relative = RecordingAdapter(name: "relative", resultRule: .prohibit([.match("button/did-select")]))
         let tracker = Tracker()
-        tracker.start(adapters: [selections, master, cells])
+        tracker.start(adapters: [selections, master, cells, relative])
         tracker.track(result: ResultRecord(resultJSON: "1", event: "did-select", path: "/master/tableView/cell", time: 1))
         tracker.track(result: ResultRecord(resultJSON: "2", event: "did-appear", path: "/master", time: 2))
         tracker.track(result: ResultRecord(resultJSON: "3", event: "did-select", path: "/detail/button", time: 3))
         #expect(selections.lines == ["configure", "event /master/tableView/cell: did-select", "event /detail/button: did-select"])
         #expect(master.lines == ["configure", "event /master/tableView/cell: did-select", "event /master: did-appear"])
         #expect(cells.lines == ["configure", "event /master/tableView/cell: did-select"])
+        #expect(relative.lines == ["configure", "event /master/tableView/cell: did-select", "event /master: did-appear"])
     }
 
     @Test func resultsBecomeEventsByDefault() {
@@ -212,7 +214,7 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
     }
 
     @Test func resultsReachAdaptersThroughTheOutbox() async throws {
-        let adapter = RecordingAdapter(resultRule: .allow([.event("did-select")]))
+        let adapter = RecordingAdapter(resultRule: .allow([.match("did-select")]))
         let tracker = Tracker()
         tracker.start(adapters: [adapter])
         let pipeline = try await DeliveryPipeline(

@@ -108,7 +108,7 @@ struct CapturingLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         var console: String?
-        if case .string(let method)? = event.metadata?["console"] { console = method }
+        if case .string(let method)? = event.metadata?["focal.console.method"] { console = method }
         capture.append(CapturedLog(level: event.level, message: event.message.description, console: console))
     }
 }

@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -26,12 +27,8 @@ import Testing
         let files = try TemporaryDirectory(files: ["out": "", "err": ""])
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: files.path + "/out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: files.path + "/err"))
-        try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning {
-            if Date() > deadline { process.terminate() }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
+        let timedOut = try runWaitingForExit(process, timeout: .seconds(60))
+        #expect(!timedOut, "focal \(arguments) did not finish within 60 s")
         return Finished(
             status: process.terminationStatus,
             output: try String(contentsOfFile: files.path + "/out", encoding: .utf8),

@@ -125,6 +125,17 @@ import Testing
             #expect(error.description.hasPrefix("/nonexistent/scenario.yaml: cannot read the file"))
         }
     }
+
+    @Test func aFIFOOrALargeFileIsRefusedWithoutReadingIt() throws {
+        let directory = try TemporaryDirectory(files: ["big.yaml": "# " + String(repeating: "x", count: 2 << 20)])
+        let fifo = directory.path + "/fifo.yaml"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // Nobody writes to the FIFO: reading it would wait for ever.
+        let notAFile = #expect(throws: ScenarioError.self) { try Scenario.load(contentsOf: fifo) }
+        #expect(notAFile?.message == "cannot read the file: it is not a regular file")
+        let large = #expect(throws: ScenarioError.self) { try Scenario.load(contentsOf: directory.path + "/big.yaml") }
+        #expect(large?.message == "the file has 2097154 bytes; a scenario has at most 1048576 (1 MiB)")
+    }
 }
 
 /// References, limits and the new keys are checked before the journey plays.

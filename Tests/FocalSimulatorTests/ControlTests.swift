@@ -1,4 +1,5 @@
 import Testing
+import FocalJSON
 import FocalSimulator
 
 @Suite struct ControlTests {
@@ -76,7 +77,7 @@ import FocalSimulator
         let harness = makeScene(toggle)
         let recorder = EventRecorder()
         recorder.record(toggle, as: "switch")
-        var values: [PropertyValue] = []
+        var values: [JSONValue] = []
         let token = toggle.observe("isOn") { values.append($0.newValue) }
         try harness.user.tap(toggle)
         #expect(toggle.isOn)

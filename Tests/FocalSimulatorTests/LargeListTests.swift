@@ -1,4 +1,5 @@
 import Testing
+import FocalEventBus
 import FocalSimulator
 
 @Suite struct LargeListTests {

@@ -1,4 +1,5 @@
 import Testing
+import FocalJSON
 import FocalSimulator
 
 @Suite struct ListUpdateTests {
@@ -84,13 +85,13 @@ import FocalSimulator
     @Test func movingARowMovesItsCellWithoutRedisplay() {
         let (harness, table, model, recorder) = makeTable()
         let cell = table.cellForRow(at: row(0))
-        var paths: [PropertyValue] = []
+        var paths: [JSONValue] = []
         let token = cell?.observe("indexPath") { paths.append($0.newValue) }
         model.sections[0].insert(model.sections[0].remove(at: 0), at: 5)
         table.moveRow(at: row(0), to: row(5))
         #expect(recorder.take() == ["table: didUpdateItems"])
         #expect(table.cellForRow(at: row(5)) === cell)
-        #expect(paths == [row(5).propertyValue])
+        #expect(paths == [row(5).jsonValue])
         #expect(table.visibleTexts[5] == "row 0")
         _ = token
         withExtendedLifetime(harness) {}

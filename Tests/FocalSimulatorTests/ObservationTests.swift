@@ -1,4 +1,6 @@
 import Testing
+import FocalEventBus
+import FocalJSON
 import FocalSimulator
 
 private final class Song: KeyValueObservable {
@@ -41,20 +43,20 @@ private final class Song: KeyValueObservable {
         song.rating = nil
         #expect(changes.count == 2)
         #expect(changes[0].isInitial)
-        #expect(changes[0].newValue == .int(3))
-        #expect(changes[1] == PropertyChange(key: "rating", oldValue: .int(3), newValue: .null))
+        #expect(changes[0].newValue == 3)
+        #expect(changes[1] == PropertyChange(key: "rating", oldValue: 3, newValue: .null))
         _ = token
     }
 
     @Test func valuesCanBeReadByName() {
         let song = Song()
         song.tags = ["x", "y"]
-        #expect(song.value(forKey: "tags") == .list([.string("x"), .string("y")]))
+        #expect(song.value(forKey: "tags") == ["x", "y"])
         #expect(song.value(forKey: "missing") == nil)
         let label = Label(text: "hello")
         #expect(label.value(forKey: "text") == .string("hello"))
         #expect(label.value(forKey: "isHidden") == .bool(false))
-        #expect(label.value(forKey: "frame") == .record(["x": .double(0), "y": .double(0), "width": .double(0), "height": .double(0)]))
+        #expect(label.value(forKey: "frame") == ["x": 0, "y": 0, "width": 0, "height": 0])
     }
 
     @Test func cancellingOrReleasingATokenStopsObservation() {

@@ -1,4 +1,5 @@
 import Testing
+import FocalJSON
 import FocalSimulator
 
 @Suite struct ScrollViewTests {
@@ -71,12 +72,12 @@ import FocalSimulator
         let (harness, scrollView, _) = makeScene()
         let recorder = EventRecorder()
         recorder.record(scrollView, as: "scroll")
-        var offsets: [PropertyValue] = []
+        var offsets: [JSONValue] = []
         let token = scrollView.observe("contentOffset", initial: true) { offsets.append($0.newValue) }
         scrollView.contentOffset = Point(x: 0, y: 20)
         scrollView.bounds.origin = Point(x: 0, y: 30)
         #expect(recorder.take() == ["scroll: didScroll", "scroll: didScroll"])
-        #expect(offsets == [Point.zero.propertyValue, Point(x: 0, y: 20).propertyValue, Point(x: 0, y: 30).propertyValue])
+        #expect(offsets == [Point.zero.jsonValue, Point(x: 0, y: 20).jsonValue, Point(x: 0, y: 30).jsonValue])
         _ = token
         withExtendedLifetime(harness) {}
     }

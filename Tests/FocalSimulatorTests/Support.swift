@@ -1,3 +1,4 @@
+import FocalEventBus
 import FocalSimulator
 
 /// An ordered record of what happened, shared by the fixtures of one test.

@@ -1,4 +1,5 @@
 import Testing
+import FocalJSON
 import FocalSimulator
 
 @Suite struct TabBarTests {
@@ -36,14 +37,14 @@ import FocalSimulator
         delegate.refused = [2]
         tabs.delegate = delegate
         let harness = Harness(root: tabs)
-        var indexes: [PropertyValue] = []
+        var indexes: [JSONValue] = []
         let token = tabs.observe("selectedIndex") { indexes.append($0.newValue) }
         try harness.user.selectTab(1)
         #expect(throws: UserActionError.tabUnavailable(2)) { try harness.user.selectTab(2) }
         #expect(throws: UserActionError.tabUnavailable(5)) { try harness.user.selectTab(5) }
         tabs.select(2)
         #expect(delegate.selected == [1])
-        #expect(indexes == [.int(1), .int(2)])
+        #expect(indexes == [1, 2])
         _ = token
     }
 

@@ -1,3 +1,4 @@
+import FocalEventBus
 import FocalJSON
 import FocalSimulator
 
@@ -20,7 +21,7 @@ final class KeyPathObservation {
             return
         }
         token = target.observe(key, initial: true) { change in
-            report(change.newValue.jsonValue)
+            report(change.newValue)
         }
     }
 

@@ -1,3 +1,5 @@
+import FocalSimulator
+
 /// Where an enabled analyzer's node goes in the focus-path tree.
 enum Placement: Equatable {
     /// The root node.

@@ -1,3 +1,4 @@
+import FocalEventBus
 import FocalJSON
 import FocalOpLog
 import FocalSimulator

@@ -34,7 +34,7 @@ public final class AnalyticsSession {
     /// The owner of the root node's id: always 1.
     private static let rootOwner: Int64 = 1
     private var nextOwner = rootOwner + 1
-    let nodes = NodeMirror()
+    let nodes = RegisteredNodes()
     let focus = FocusTracker()
     /// The analyzers holding events for a node they could not register yet.
     private var waiting: [Weak<Analyzer>] = []
@@ -74,6 +74,12 @@ public final class AnalyticsSession {
     /// The number of nodes the session has registered and not removed: what the engine's tree holds.
     public var liveNodeCount: Int { nodes.count }
 
+    /// The focus path of `node` as tasks see it (`/master/tableView/cell`, `""` for the root), or `nil` when the
+    /// session has not registered it or has removed it.
+    public func path(of node: NodeID) -> String? {
+        nodes.path(of: node)
+    }
+
     /// Asks the engine for a snapshot of the tree (the `snapshot` op).
     public func requestSnapshot(format: SnapshotFormat = .xml) {
         sink(.snapshot(format))
@@ -95,7 +101,7 @@ public final class AnalyticsSession {
         var registration = registration
         registration.time = now
         lastCreatedNode = nodes.contains(registration.node) ? nil : registration.node
-        nodes.insert(registration.node, parent: registration.parent, isStandalone: isStandalone)
+        nodes.insert(registration.node, name: registration.name, parent: registration.parent, isStandalone: isStandalone)
         sink(.register(registration))
         hasRegisteredSinceRetry = true
     }

@@ -1,3 +1,4 @@
+import FocalEventBus
 import FocalSimulator
 
 /// The events attached to one responder, and the observations that tell its detector what happens to it.

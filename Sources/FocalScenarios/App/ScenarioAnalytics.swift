@@ -4,11 +4,10 @@ import FocalOpLog
 import FocalSimulator
 
 /// The analytics layer of a scenario's app: one ``AnalyticsSession`` whose ops go to the scenario's sink, the
-/// analyzers the description asks for, and the paths of their nodes.
+/// analyzers the description asks for, and the elements that have nodes (whose paths the session knows).
 final class ScenarioAnalytics {
     /// The session every analyzer belongs to.
     private(set) var session: AnalyticsSession!
-    private var paths = NodePaths()
     /// The elements that were given an analyzer, oldest first.
     private var elements: [Weak<Responder>] = []
     /// Whether ops are dropped instead of going to the sink.
@@ -22,7 +21,6 @@ final class ScenarioAnalytics {
         self.models = models.mapValues(ScenarioModel.init)
         session = AnalyticsSession(clock: clock) { [unowned self] op in
             guard !isClosed else { return }
-            paths.note(op)
             sink(op)
         }
     }
@@ -106,7 +104,7 @@ final class ScenarioAnalytics {
 
     /// The focus path of `responder`'s node, when it has a registered node.
     func path(of responder: Responder) -> String? {
-        analyzer(of: responder)?.nodeID.flatMap(paths.path(of:))
+        analyzer(of: responder)?.nodeID.flatMap(session.path(of:))
     }
 
     /// The live elements with a registered node, with their paths, oldest first.

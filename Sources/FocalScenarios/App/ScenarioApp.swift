@@ -78,12 +78,3 @@ final class ScenarioApp: Responder, ApplicationDelegate {
         return failures
     }
 }
-
-/// A weak reference.
-struct Weak<Object: AnyObject> {
-    weak var object: Object?
-
-    init(_ object: Object?) {
-        self.object = object
-    }
-}

@@ -1,3 +1,4 @@
+import FocalPatterns
 import FocalSimulator
 
 /// How a journey step names the element it acts on.
@@ -15,8 +16,9 @@ import FocalSimulator
 indirect enum TargetDescription: Sendable, CustomStringConvertible {
     /// The view whose `id` this is.
     case identifier(String)
-    /// The element whose node has this path (absolute) or whose path ends like this (relative).
-    case path(String)
+    /// The element whose node has this path (absolute) or whose path ends like this (relative), in the syntax of
+    /// task patterns (`*` is any one name).
+    case path(PathPattern)
     /// A point on the screen.
     case point(Point)
     /// The view with this identifier inside the cell that shows an item.
@@ -26,7 +28,7 @@ indirect enum TargetDescription: Sendable, CustomStringConvertible {
     init(_ value: ScenarioNode, allowsPoint: Bool = false) throws(ScenarioError) {
         if value.isScalar {
             let text = try value.nonEmptyString()
-            self = text.contains("/") ? .path(text) : .identifier(text)
+            self = text.contains("/") ? .path(try Self.pattern(text, at: value)) : .identifier(text)
             return
         }
         if value.node.mapping?.keys.contains(where: { $0.scalar?.string == "view" }) ?? false {
@@ -38,11 +40,20 @@ indirect enum TargetDescription: Sendable, CustomStringConvertible {
         let member = try value.fields(allowed: keys, in: "a target").exactlyOne(of: keys)
         switch member.key {
         case "id": self = .identifier(try member.value.nonEmptyString())
-        case "path": self = .path(try member.value.nonEmptyString())
+        case "path": self = .path(try Self.pattern(member.value.nonEmptyString(), at: member.value))
         default:
             let parts = try member.value.list()
             guard parts.count == 2 else { throw member.value.mismatch("[x, y]") }
             self = .point(Point(x: try parts[0].double(), y: try parts[1].double()))
+        }
+    }
+
+    /// The focus-path pattern `text`, or an error where `node` is.
+    private static func pattern(_ text: String, at node: ScenarioNode) throws(ScenarioError) -> PathPattern {
+        do {
+            return try PathPattern(text)
+        } catch {
+            throw node.error("\(error)")
         }
     }
 

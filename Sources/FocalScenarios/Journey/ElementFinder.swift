@@ -32,7 +32,7 @@ struct ElementFinder {
             }
         case .path(let pattern):
             let all = analytics.elementsWithPaths.filter { isInShownWindow($0.element) }
-            let candidates = all.filter { NodePaths.path($0.path, matches: pattern) }
+            let candidates = all.filter { pattern.matches($0.path) }
             guard !candidates.isEmpty else {
                 throw StepFailure(
                     "no element on screen has the focus path '\(pattern)'; expected \(Self.choices(Set(all.map(\.path)), empty: "a path, but no element on screen has a node"))")

@@ -1,3 +1,6 @@
+import FocalEventBus
+import FocalJSON
+
 /// An object whose properties can be observed by name, like Key-Value Observing.
 ///
 /// Every ``Responder`` is key-value observable; subclass this class for app *model* objects. Properties declared
@@ -43,12 +46,12 @@ open class KeyValueObservable {
     ///
     /// The default implementation finds properties declared with ``Observed``; override it to add others, and
     /// call `super` for the rest.
-    open func value(forKey key: String) -> PropertyValue? {
+    open func value(forKey key: String) -> JSONValue? {
         var mirror: Mirror? = Mirror(reflecting: self)
         while let current = mirror {
             for child in current.children where child.label == "_" + key {
                 if let property = child.value as? any ObservedProperty {
-                    return property.currentPropertyValue
+                    return property.currentJSONValue
                 }
             }
             mirror = current.superclassMirror
@@ -58,12 +61,12 @@ open class KeyValueObservable {
 
     /// Tells the observers of `key` that its value changed from `oldValue` to `newValue`; does nothing if the two
     /// are equal.
-    public func didChangeValue(forKey key: String, from oldValue: PropertyValue, to newValue: PropertyValue) {
+    public func didChangeValue(forKey key: String, from oldValue: JSONValue, to newValue: JSONValue) {
         didChangeValue(forKey: key, from: { oldValue }, to: { newValue })
     }
 
     /// Tells the observers of `key` about a change, building the values only if somebody observes `key`.
-    func didChangeValue(forKey key: String, from oldValue: () -> PropertyValue, to newValue: () -> PropertyValue) {
+    func didChangeValue(forKey key: String, from oldValue: () -> JSONValue, to newValue: () -> JSONValue) {
         guard let propertyObservers, propertyObservers.hasObservers(of: key) else { return }
         let change = PropertyChange(key: key, oldValue: oldValue(), newValue: newValue())
         guard change.oldValue != change.newValue else { return }

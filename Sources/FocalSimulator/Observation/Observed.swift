@@ -1,3 +1,5 @@
+import FocalJSON
+
 /// Declares a stored property of a ``KeyValueObservable`` class whose changes its observers are told about,
 /// under the property's own name.
 ///
@@ -11,7 +13,7 @@
 /// The wrapper may only be used in classes that inherit from ``KeyValueObservable``. Observers are notified after
 /// the new value is stored and before any `didSet` of the property runs.
 @propertyWrapper
-public struct Observed<Value: PropertyValueConvertible> {
+public struct Observed<Value: JSONRepresentable> {
     private var value: Value
     /// The property's name, learnt the first time a change has to be reported.
     private var name: String?
@@ -34,7 +36,7 @@ public struct Observed<Value: PropertyValueConvertible> {
             owner[keyPath: storageKeyPath].value = newValue
             guard owner.hasPropertyObservers else { return }
             let key = owner[keyPath: storageKeyPath].name ?? learnName(of: owner, storage: storageKeyPath)
-            owner.didChangeValue(forKey: key, from: { oldValue.propertyValue }, to: { newValue.propertyValue })
+            owner.didChangeValue(forKey: key, from: { oldValue.jsonValue }, to: { newValue.jsonValue })
         }
     }
 
@@ -59,10 +61,10 @@ public struct Observed<Value: PropertyValueConvertible> {
 
 /// What ``KeyValueObservable`` needs to read from an ``Observed`` storage it finds by reflection.
 protocol ObservedProperty {
-    var currentPropertyValue: PropertyValue { get }
+    var currentJSONValue: JSONValue { get }
     var isProbed: Bool { get }
 }
 
 extension Observed: ObservedProperty {
-    var currentPropertyValue: PropertyValue { value.propertyValue }
+    var currentJSONValue: JSONValue { value.jsonValue }
 }

@@ -1,14 +1,16 @@
+import FocalJSON
+
 /// A notification that an observed property changed, or its value at the start of an observation.
 public struct PropertyChange: Hashable, Sendable {
     /// The name of the property, as passed to ``KeyValueObservable/observe(_:initial:_:)``.
     public let key: String
     /// The value before the change; `nil` for the initial notification.
-    public let oldValue: PropertyValue?
+    public let oldValue: JSONValue?
     /// The value now.
-    public let newValue: PropertyValue
+    public let newValue: JSONValue
 
     /// Creates a change notification.
-    public init(key: String, oldValue: PropertyValue?, newValue: PropertyValue) {
+    public init(key: String, oldValue: JSONValue?, newValue: JSONValue) {
         self.key = key
         self.oldValue = oldValue
         self.newValue = newValue

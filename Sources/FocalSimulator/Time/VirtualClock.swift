@@ -5,6 +5,9 @@
 /// it was scheduled, so a simulation is reproducible to the millisecond.
 ///
 /// A clock, like everything in a simulated ``Application``, belongs to one thread or task and is not `Sendable`.
+/// That is also why it is not a Swift `Clock`: a `Clock` is `Sendable` and its sleeps resume asynchronously, in an
+/// order the task scheduler chooses, whereas a simulation needs its scheduled work run synchronously, in due-time
+/// order, on its own thread. Code that waits on real time (delivery) takes a `Clock`, and its tests a manual one.
 public final class VirtualClock {
     /// The current time in milliseconds.
     public private(set) var now: Int64

@@ -1,3 +1,5 @@
+import FocalEventBus
+
 /// An object that can receive touches, become first responder and be observed: the base of applications,
 /// windows, views and view controllers.
 ///

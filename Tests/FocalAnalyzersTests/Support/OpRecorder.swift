@@ -48,6 +48,9 @@ final class OpRecorder {
     /// The number of live nodes.
     var nodeCount: Int { nodes.count }
 
+    /// The ids of the live nodes.
+    var liveNodes: [NodeID] { Array(nodes.keys) }
+
     /// The op log as JSON Lines.
     var jsonLines: String { ops.map(\.jsonLine).joined(separator: "\n") }
 

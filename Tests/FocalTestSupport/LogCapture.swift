@@ -2,29 +2,31 @@ import Logging
 import Synchronization
 
 /// A log handler that keeps what it is given, for asserting on logs.
-final class LogCapture: Sendable {
+public final class LogCapture: Sendable {
     /// One log line: its level, message and metadata.
-    struct Entry: Sendable {
-        var level: Logger.Level
-        var message: String
-        var metadata: Logger.Metadata
+    public struct Entry: Sendable {
+        public var level: Logger.Level
+        public var message: String
+        public var metadata: Logger.Metadata
     }
 
     private let entries = Mutex<[Entry]>([])
+    public init() {}
+
     private let waiters = Mutex<[(message: String, continuation: CheckedContinuation<Void, Never>)]>([])
 
     /// A logger writing into this capture, showing `level` and above.
-    func logger(level: Logger.Level) -> Logger {
-        var logger = Logger(label: "focal.delivery") { _ in Handler(capture: self) }
+    public func logger(level: Logger.Level, label: String = "focal.delivery") -> Logger {
+        var logger = Logger(label: label) { _ in Handler(capture: self) }
         logger.logLevel = level
         return logger
     }
 
     /// What was logged, oldest first.
-    var logged: [Entry] { entries.withLock { $0 } }
+    public var logged: [Entry] { entries.withLock { $0 } }
 
     /// Returns once `message` has been logged (woken by the log call itself).
-    func waitFor(message: String) async {
+    public func waitFor(message: String) async {
         await withCheckedContinuation { continuation in
             let isLogged = waiters.withLock { waiters in
                 if entries.withLock({ $0.contains { $0.message == message } }) { return true }

@@ -1,10 +1,14 @@
 import FocalOpLog
 
-/// The session's copy of the focus-path tree it has built in the engine: which nodes exist and under which
-/// parent, so that analyzers know whether their node is still there and removals can follow the engine's rules
-/// (a `deregister` removes every id that starts with the given one, with their subtrees).
-final class NodeMirror {
+/// The nodes a session has registered and not removed: each id with the name and parent it was registered with.
+///
+/// This is the op producer's record of its own output, not a copy of the engine's tree (a session has no engine:
+/// its ops may go to a file, a server or an engine in another process). It is what a producer must know: whether
+/// an analyzer's node is still live, what a `deregister` removes (every id that starts with the given one, with
+/// their subtrees, as the engine does), and a node's focus path, for those that find elements by path.
+final class RegisteredNodes {
     private struct Entry {
+        var name: String
         var parent: NodeID?
         var children: Set<NodeID> = []
         /// Whether an analyzer placed through the responder chain (not a row or keyed sub) owns the node.
@@ -34,9 +38,23 @@ final class NodeMirror {
         entries[id]?.children.contains { entries[$0]?.isStandalone ?? false } ?? false
     }
 
+    /// The focus path of `id` as tasks see it (`/master/tableView/cell`, `""` for the root), or `nil` when it is
+    /// not live.
+    func path(of id: NodeID) -> String? {
+        var names: [String] = []
+        var current = entries[id]
+        guard current != nil else { return nil }
+        while let entry = current, let parent = entry.parent {
+            names.append(entry.name)
+            current = entries[parent]
+        }
+        return names.reversed().map { "/" + $0 }.joined()
+    }
+
     /// Notes a registration: a new node, or a keyed node registered again (possibly under another parent).
-    func insert(_ id: NodeID, parent: NodeID?, isStandalone: Bool) {
+    func insert(_ id: NodeID, name: String, parent: NodeID?, isStandalone: Bool) {
         if let existing = entries[id] {
+            entries[id]?.name = name
             if existing.parent != parent {
                 if let oldParent = existing.parent { entries[oldParent]?.children.remove(id) }
                 if let parent { entries[parent]?.children.insert(id) }
@@ -44,7 +62,7 @@ final class NodeMirror {
             }
             return
         }
-        entries[id] = Entry(parent: parent, isStandalone: isStandalone)
+        entries[id] = Entry(name: name, parent: parent, isStandalone: isStandalone)
         if let parent { entries[parent]?.children.insert(id) }
         id.forEachProperPrefix { extensions[$0, default: []].insert(id) }
     }

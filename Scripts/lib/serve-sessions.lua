@@ -1,0 +1,48 @@
+-- wrk script for `Scripts/bench serve`: POSTs batches of op-log lines to many sessions of
+-- `focal serve`, round-robin, so that every session is live at once and each session's
+-- batches go out in order (a session's next batch is sent only after every other session
+-- of the thread got one, long after its previous batch was answered).
+--
+--   wrk -tT -c64 -d20s -s Scripts/lib/serve-sessions.lua URL -- BATCHES_FILE SESSIONS T
+--
+-- BATCHES_FILE holds one session's op log as batches separated by lines '---'; its last
+-- batch ends with an 'end' op, so the session starts over with the first batch.
+-- Sessions are named PREFIX-N and split between wrk's T threads (thread t owns sessions
+-- t, t+T, t+2T, …).
+
+local next_id = 0
+
+function setup(thread)
+  thread:set("id", next_id)
+  next_id = next_id + 1
+end
+
+function init(args)
+  bodies = {}
+  local current = {}
+  for line in io.lines(args[1]) do
+    if line == "---" then
+      table.insert(bodies, table.concat(current, "\n") .. "\n")
+      current = {}
+    else
+      table.insert(current, line)
+    end
+  end
+  if #current > 0 then table.insert(bodies, table.concat(current, "\n") .. "\n") end
+  paths = {}
+  for s = id, tonumber(args[2]) - 1, tonumber(args[3]) do
+    table.insert(paths, "/v1/sessions/" .. args[4] .. "-" .. s .. "/ops")
+  end
+  cursor, batch = 1, 1
+  headers = { ["Content-Type"] = "application/x-ndjson" }
+end
+
+function request()
+  local path, body = paths[cursor], bodies[batch]
+  cursor = cursor + 1
+  if cursor > #paths then
+    cursor = 1
+    batch = batch % #bodies + 1
+  end
+  return wrk.format("POST", path, headers, body)
+end

@@ -1,0 +1,104 @@
+import FocalDelivery
+import FocalEngine
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The HTTP service of `focal serve`, ready to embed: sessions of an ``FocalEngine/EnginePool``
+/// fed by op-log lines over HTTP, their results answered and, with a pipeline, delivered.
+///
+/// ```swift
+/// let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: "tasks"))
+/// let pipeline = try await DeliveryPipeline(storePath: ".focal/outbox.sqlite", destinations: ["https://collector.example/v1"])
+/// let server = FocalServer(configuration: ServerConfiguration(port: 8080), pool: pool, pipeline: pipeline)
+/// let application = server.makeApplication { address in print("listening on \(address)") }
+/// try await application.runService()   // until SIGTERM or SIGINT: then drains and returns
+/// await pool.close()
+/// ```
+///
+/// The API (`Docs/openapi.yaml` documents it):
+/// - `POST /v1/sessions/{id}/ops[?position=N]`: applies op-log lines, creating the session.
+/// - `GET /v1/sessions/{id}/snapshot?format=xml|json|html`: the session's tree.
+/// - `DELETE /v1/sessions/{id}`: ends the session.
+/// - `GET /healthz`, `GET /metrics` (Prometheus text, see ``ServerMetrics``).
+///
+/// The application runs the pipeline (when there is one) and the idle-session reaper as
+/// services of its own: at graceful shutdown the server stops accepting and finishes the
+/// requests in flight, then the reaper stops and the pipeline drains for at most its
+/// drain timeout.
+public struct FocalServer: Sendable {
+    /// The listening address and limits.
+    public let configuration: ServerConfiguration
+    /// The server's metrics (`GET /metrics`).
+    public let metrics: ServerMetrics
+    private let services: SessionServices
+    private let registry: SessionRegistry
+    private let clock: PipelineClock
+
+    /// A server on `pool`.
+    /// - Parameters:
+    ///   - pipeline: where every result also goes, tagged with its session and index; the
+    ///     application runs it as a service.
+    ///   - journal: the durable op log of every session, for instances that share sessions
+    ///     (see ``SessionJournal``); without one, a session lives in this process only.
+    ///   - clock: the clock idle timeouts follow.
+    public init(
+        configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
+        journal: (any SessionJournal)? = nil, clock: PipelineClock = .continuous,
+        logger: Logger = Logger(label: "focal.server")
+    ) {
+        self.configuration = configuration
+        self.clock = clock
+        metrics = ServerMetrics()
+        services = SessionServices(pool: pool, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger)
+        registry = SessionRegistry(
+            services: services, maxSessions: configuration.maxSessions,
+            retryAfterSeconds: configuration.retryAfterSeconds, clock: clock)
+    }
+
+    /// The number of sessions hosted now.
+    public var sessionCount: Int { registry.count }
+
+    /// The Hummingbird application serving the API; `onServerRunning` is told the address
+    /// it listens on (the real port when the configuration's port is 0).
+    public func makeApplication(
+        onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware())
+        let sessions = SessionRoutes<BasicRequestContext>(
+            registry: registry, services: services, maxBodyBytes: configuration.maxBodyBytes)
+        let health = HealthRoutes<BasicRequestContext>(registry: registry, pipeline: services.pipeline, metrics: metrics)
+        let handlers: [ServerRoute: @Sendable (Request, BasicRequestContext) async throws -> Response] = [
+            ServerRoute.all[0]: sessions.postOps,
+            ServerRoute.all[1]: sessions.snapshot,
+            ServerRoute.all[2]: sessions.delete,
+            ServerRoute.all[3]: health.health,
+            ServerRoute.all[4]: health.metrics,
+        ]
+        for route in ServerRoute.all {
+            router.on(route.routerPath, method: route.httpMethod, use: handlers[route]!)
+        }
+        var services: [any Service] = []
+        if let pipeline = self.services.pipeline { services.append(pipeline) }
+        services.append(
+            IdleSessionReaper(
+                registry: registry, idleTimeout: configuration.idleTimeout, clock: clock, metrics: metrics,
+                logger: self.services.logger))
+        let logger = self.services.logger
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),
+            services: services,
+            onServerRunning: { channel in
+                guard let address = channel.localAddress else { return }
+                logger.info("listening", metadata: ["focal.address": "\(address)"])
+                await onServerRunning(address)
+            },
+            logger: logger)
+    }
+}

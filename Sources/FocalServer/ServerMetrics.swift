@@ -1,0 +1,92 @@
+import CoreMetrics
+import FocalEngine
+import FocalRuntime
+import Prometheus
+
+/// The server's metrics, in a Prometheus registry of its own (so several servers in one
+/// process keep theirs apart), recorded through swift-metrics.
+///
+/// | metric | kind | what |
+/// |---|---|---|
+/// | `focal_sessions_live` | gauge | sessions hosted now |
+/// | `focal_ops_total` | counter | op lines applied (rebuilds included) |
+/// | `focal_results_total` | counter | task results produced |
+/// | `focal_errors_total{kind}` | counter | errors: `malformed_op`, `invalid_op`, `task_failed`, `task_file_failed` |
+/// | `focal_task_timeouts_total` | counter | task calls stopped by the time limit |
+/// | `focal_request_duration_seconds{route,status}` | histogram | request latency |
+/// | `focal_outbox_depth` | gauge | results in the outbox waiting for delivery |
+/// | `focal_idle_sessions_ended_total` | counter | sessions ended by the idle timeout |
+/// | `focal_sessions_rebuilt_total` | counter | sessions rebuilt from the journal |
+public final class ServerMetrics: Sendable {
+    /// The registry the metrics are kept in; ``exposition()`` writes it.
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    let sessionsLive: Meter
+    let outboxDepth: Meter
+    let ops: CoreMetrics.Counter
+    let results: CoreMetrics.Counter
+    let taskTimeouts: CoreMetrics.Counter
+    let idleSessionsEnded: CoreMetrics.Counter
+    let sessionsRebuilt: CoreMetrics.Counter
+    private let errors: [EngineError.Kind: CoreMetrics.Counter]
+
+    /// Metrics in a new registry.
+    public init() {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        self.registry = registry
+        self.factory = factory
+        sessionsLive = Meter(label: "focal_sessions_live", factory: factory)
+        outboxDepth = Meter(label: "focal_outbox_depth", factory: factory)
+        ops = CoreMetrics.Counter(label: "focal_ops_total", factory: factory)
+        results = CoreMetrics.Counter(label: "focal_results_total", factory: factory)
+        taskTimeouts = CoreMetrics.Counter(label: "focal_task_timeouts_total", factory: factory)
+        idleSessionsEnded = CoreMetrics.Counter(label: "focal_idle_sessions_ended_total", factory: factory)
+        sessionsRebuilt = CoreMetrics.Counter(label: "focal_sessions_rebuilt_total", factory: factory)
+        let kinds: [(EngineError.Kind, String)] = [
+            (.malformedOp, "malformed_op"), (.invalidOp, "invalid_op"), (.taskFailed, "task_failed"),
+            (.taskFileFailed, "task_file_failed"),
+        ]
+        errors = Dictionary(
+            uniqueKeysWithValues: kinds.map { kind, name in
+                (kind, CoreMetrics.Counter(label: "focal_errors_total", dimensions: [("kind", name)], factory: factory))
+            })
+    }
+
+    /// Counts what applying a batch produced.
+    func record(_ outcome: ApplyOutcome) {
+        ops.increment(by: outcome.applied)
+        results.increment(by: outcome.results.count)
+        for error in outcome.errors {
+            errors[error.kind]?.increment()
+            if error.script?.isTimeout == true { taskTimeouts.increment() }
+        }
+    }
+
+    /// Records one request's latency.
+    func recordRequest(route: String, status: Int, duration: Duration) {
+        CoreMetrics.Timer(
+            label: "focal_request_duration_seconds", dimensions: [("route", route), ("status", String(status))],
+            factory: factory
+        ).recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The metrics in Prometheus's text format.
+    public func exposition() -> String {
+        registry.emitToString()
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds (saturating).
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? .max : product &+ attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,33 @@
+import Hummingbird
+
+/// One route of the HTTP API, as the OpenAPI document names it (`/v1/sessions/{id}/ops`).
+public struct ServerRoute: Sendable, Hashable, CustomStringConvertible {
+    /// The HTTP method, upper case (`POST`).
+    public var method: String
+    /// The path template, with `{name}` for a parameter.
+    public var path: String
+
+    /// The route `method path`, e.g. `GET /healthz`.
+    public init(method: String, path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    /// Every route the server registers.
+    public static let all: [ServerRoute] = [
+        ServerRoute(method: "POST", path: "/v1/sessions/{id}/ops"),
+        ServerRoute(method: "GET", path: "/v1/sessions/{id}/snapshot"),
+        ServerRoute(method: "DELETE", path: "/v1/sessions/{id}"),
+        ServerRoute(method: "GET", path: "/healthz"),
+        ServerRoute(method: "GET", path: "/metrics"),
+    ]
+
+    public var description: String { "\(method) \(path)" }
+
+    /// The path in Hummingbird's form (`/v1/sessions/:id/ops`).
+    var routerPath: RouterPath {
+        RouterPath(path.split(separator: "/").map { $0.hasPrefix("{") ? ":" + $0.dropFirst().dropLast() : $0 }.joined(separator: "/"))
+    }
+
+    var httpMethod: HTTPRequest.Method { HTTPRequest.Method(method)! }
+}

@@ -1,0 +1,110 @@
+import FocalDelivery
+import Synchronization
+
+/// The sessions the server hosts, at most ``ServerConfiguration/maxSessions``, with when
+/// each was last used and how many requests are using it now (the idle reaper ends only
+/// sessions nobody is using).
+final class SessionRegistry: Sendable {
+    private struct Entry {
+        let host: SessionHost
+        var lastUsed: ContinuousClock.Instant
+        var activeRequests = 0
+    }
+
+    private let entries = Mutex<[String: Entry]>([:])
+    private let services: SessionServices
+    private let maxSessions: Int
+    private let retryAfterSeconds: Int
+    private let clock: PipelineClock
+
+    init(services: SessionServices, maxSessions: Int, retryAfterSeconds: Int, clock: PipelineClock) {
+        self.services = services
+        self.maxSessions = maxSessions
+        self.retryAfterSeconds = retryAfterSeconds
+        self.clock = clock
+    }
+
+    /// The number of sessions hosted now.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// Runs `body` with the session's host, creating the host when `creating` (`nil` is
+    /// passed when the session is not hosted and `creating` is false). A host ended while
+    /// `body` waited for it is looked up again.
+    /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the limit.
+    func withHost<T: Sendable>(
+        _ id: String, creating: Bool, _ body: (SessionHost?) async throws -> T
+    ) async throws -> T {
+        while true {
+            let host = try checkOut(id, creating: creating)
+            defer { if let host { checkIn(host) } }
+            do {
+                return try await body(host)
+            } catch SessionHostError.closed {
+                continue
+            }
+        }
+    }
+
+    /// Removes the session and returns its host, if it was hosted.
+    func remove(_ id: String) -> SessionHost? {
+        entries.withLock { $0.removeValue(forKey: id)?.host }
+    }
+
+    /// Removes `host` if it is still the session's host and no other request uses it.
+    func discard(_ host: SessionHost) {
+        entries.withLock { entries in
+            if let entry = entries[host.id], entry.host === host, entry.activeRequests == 0 {
+                entries[host.id] = nil
+            }
+        }
+    }
+
+    /// Removes the sessions unused since `cutoff` that no request is using, and returns
+    /// them with the earliest last use among the sessions that stay.
+    func removeIdle(before cutoff: ContinuousClock.Instant) -> (ended: [SessionHost], oldestUse: ContinuousClock.Instant?) {
+        entries.withLock { entries in
+            var ended: [SessionHost] = []
+            var oldest: ContinuousClock.Instant?
+            for (id, entry) in entries {
+                if entry.activeRequests == 0, entry.lastUsed <= cutoff {
+                    ended.append(entry.host)
+                    entries[id] = nil
+                } else {
+                    oldest = min(oldest ?? entry.lastUsed, entry.lastUsed)
+                }
+            }
+            return (ended, oldest)
+        }
+    }
+
+    private func checkOut(_ id: String, creating: Bool) throws(ServerError) -> SessionHost? {
+        let now = clock.now
+        return try entries.withLock { entries throws(ServerError) -> SessionHost? in
+            if var entry = entries[id] {
+                entry.activeRequests += 1
+                entry.lastUsed = now
+                entries[id] = entry
+                return entry.host
+            }
+            guard creating else { return nil }
+            guard entries.count < maxSessions else {
+                throw ServerError(
+                    .serviceUnavailable, "the server hosts its limit of \(maxSessions) sessions (--max-sessions); retry later",
+                    headers: [.retryAfter: String(retryAfterSeconds)])
+            }
+            let host = SessionHost(id: id, services: services)
+            entries[id] = Entry(host: host, lastUsed: now, activeRequests: 1)
+            return host
+        }
+    }
+
+    private func checkIn(_ host: SessionHost) {
+        let now = clock.now
+        entries.withLock { entries in
+            guard var entry = entries[host.id], entry.host === host else { return }
+            entry.activeRequests -= 1
+            entry.lastUsed = now
+            entries[host.id] = entry
+        }
+    }
+}

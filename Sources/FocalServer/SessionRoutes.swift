@@ -1,0 +1,91 @@
+import FocalEngine
+import FocalOpLog
+import Hummingbird
+
+/// `/v1/sessions/{id}/…`: applying ops, snapshots and ending a session.
+struct SessionRoutes<Context: RequestContext>: Sendable {
+    let registry: SessionRegistry
+    let services: SessionServices
+    let maxBodyBytes: Int
+
+    /// The most lines a `position` may say were sent before.
+    static var positionLimit: Int { 1 << 52 }
+
+    /// `POST /v1/sessions/{id}/ops[?position=N]`.
+    func postOps(_ request: Request, context: Context) async throws -> Response {
+        let id = try SessionID.validate(context.parameters.require("id"))
+        let position = try Self.position(in: request)
+        let batch = OpBatch(try await RequestBodyReader.read(request, limit: maxBodyBytes))
+        let outcome = try await registry.withHost(id, creating: true) { host in
+            try await host!.apply(batch, at: position)
+        }
+        context.logger.debug(
+            "ops applied",
+            metadata: [
+                "focal.session": "\(id)", "focal.applied": "\(outcome.applied)", "focal.skipped": "\(outcome.skipped)",
+                "focal.errors": "\(outcome.errors.count)", "focal.results": "\(outcome.results.count)",
+            ])
+        return Self.response(outcome.json, contentType: "application/json")
+    }
+
+    /// `GET /v1/sessions/{id}/snapshot?format=xml|json|html`.
+    func snapshot(_ request: Request, context: Context) async throws -> Response {
+        let id = try SessionID.validate(context.parameters.require("id"))
+        let format = try Self.format(in: request)
+        // With a journal, a session this instance does not host may be rebuilt from it.
+        let (text, host) = try await registry.withHost(id, creating: services.journal != nil) { host in
+            (try await host?.snapshot(format: format), host)
+        }
+        guard let text else {
+            // Not hosting a session that does not exist anywhere.
+            if let host, await host.isEmpty { registry.discard(host) }
+            throw ServerError.notFound(session: id)
+        }
+        return Self.response(text, contentType: Self.contentType(of: format))
+    }
+
+    /// `DELETE /v1/sessions/{id}`.
+    func delete(_ request: Request, context: Context) async throws -> Response {
+        let id = try SessionID.validate(context.parameters.require("id"))
+        if let host = registry.remove(id) {
+            try await host.close(removingJournal: true)
+        } else if let journal = services.journal, try await !journal.lines(of: id, from: 0).isEmpty {
+            try await services.forget(session: id)
+        } else {
+            throw ServerError.notFound(session: id)
+        }
+        context.logger.debug("session ended", metadata: ["focal.session": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    private static func position(in request: Request) throws(ServerError) -> Int? {
+        guard let text = request.uri.queryParameters["position"] else { return nil }
+        guard !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
+            value <= positionLimit
+        else {
+            throw .badRequest("'position' must be a whole number from 0 to \(positionLimit), not '\(text)'")
+        }
+        return value
+    }
+
+    private static func format(in request: Request) throws(ServerError) -> SnapshotFormat {
+        guard let text = request.uri.queryParameters["format"] else { return .xml }
+        guard let format = SnapshotFormat(rawValue: String(text)) else {
+            throw .badRequest("'format' must be xml, json or html, not '\(text)'")
+        }
+        return format
+    }
+
+    private static func contentType(of format: SnapshotFormat) -> String {
+        switch format {
+        case .xml: "application/xml; charset=utf-8"
+        case .json: "application/json"
+        case .html: "text/html; charset=utf-8"
+        }
+    }
+
+    static func response(_ text: String, contentType: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import FocalDelivery
+import FocalEngine
+import FocalServer
+import Logging
+import NIOCore
+
+/// `focal serve`: the HTTP service that takes op logs from apps in the field.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the HTTP API: apps post their op-log lines, get their task results back, and results are delivered.",
+        discussion: """
+            POST /v1/sessions/ID/ops takes op-log lines (application/x-ndjson) for session \
+            ID, creating it on first use, and answers {"applied", "skipped", "errors", \
+            "results"}. GET /v1/sessions/ID/snapshot?format=xml|json|html gives its tree, \
+            DELETE /v1/sessions/ID ends it. GET /healthz and GET /metrics (Prometheus) \
+            watch the server. Docs/openapi.yaml documents the API.
+
+            Once listening, the command prints 'listening on http://HOST:PORT' on standard \
+            output (the real port with --port 0). SIGTERM or SIGINT stops it gracefully: \
+            no new connections, requests in flight finish, the outbox drains for at most \
+            --drain-timeout seconds, exit status 0. Exit status 2 when it could not start.
+
+            With --deliver, every result also goes through the outbox (--store) tagged \
+            with its session and its index among the session's results.
+
+            Examples:
+              focal serve --tasks tasks --port 8080
+              focal serve --tasks tasks --port 0 --deliver https://collector.example/v1/batch
+            """
+    )
+
+    @OptionGroup var options: TaskOptions
+    @OptionGroup var delivery: DeliveryArguments
+
+    @Option(name: .long, help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("The port to listen on (0…65535; 0 picks a free one).", valueName: "port"))
+    var port = 8080
+
+    @Option(name: .long, help: ArgumentHelp("End a session after this long without a request (0.001…604800 seconds).", valueName: "seconds"))
+    var idleTimeout: Double = 300
+
+    @Option(name: .long, help: ArgumentHelp("The most sessions hosted at once (1…10000000); more answer 503.", valueName: "n"))
+    var maxSessions = 10_000
+
+    @Option(name: .long, help: ArgumentHelp("The largest request body (1…16777216 bytes); larger answer 413.", valueName: "bytes"))
+    var maxBody = 16 << 20
+
+    @Option(name: .long, help: ArgumentHelp("The most engine threads (1…256); default: one per core.", valueName: "n"))
+    var threads = System.coreCount
+
+    @Option(name: .long, help: ArgumentHelp("The server's log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel = "info"
+
+    func validate() throws {
+        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
+        try Self.check(port, in: ServerConfiguration.portRange, flag: "--port")
+        try DeliveryArguments.check(idleTimeout, in: 0.001...604_800, flag: "--idle-timeout")
+        try Self.check(maxSessions, in: ServerConfiguration.maxSessionsRange, flag: "--max-sessions")
+        try Self.check(maxBody, in: ServerConfiguration.maxBodyRange, flag: "--max-body")
+        try Self.check(threads, in: 1...256, flag: "--threads")
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, not '\(logLevel)'")
+        }
+    }
+
+    private static func check(_ value: Int, in range: ClosedRange<Int>, flag: String) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(value)")
+        }
+    }
+
+    var serverConfiguration: ServerConfiguration {
+        ServerConfiguration(
+            host: host, port: port, maxSessions: maxSessions, maxBodyBytes: maxBody,
+            idleTimeout: DeliveryArguments.duration(idleTimeout))
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "focal.server") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let pool: EnginePool
+        do {
+            pool = try await EnginePool(configuration: options.engineConfiguration, threads: threads)
+        } catch {
+            StandardStream.error.writeLine("error: \(error.message)")
+            throw ExitCode(2)
+        }
+        // --store postgres://…: the outbox and every session's journal are shared with other instances.
+        let shared: SharedStore?
+        let pipeline: DeliveryPipeline?
+        do {
+            shared = if let url = delivery.postgresURL { try await SharedStore.open(url: url, logger: logger) } else { nil }
+            pipeline =
+                if !delivery.isDelivering { nil }
+                else if let shared { try await delivery.makePipeline(outbox: shared.outbox) }
+                else { try await delivery.makePipeline() }
+        } catch {
+            await pool.close()
+            throw error
+        }
+        let server = FocalServer(
+            configuration: serverConfiguration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger)
+        let application = server.makeApplication { address in
+            let ip = address.ipAddress ?? "?"
+            let host = if case .v6 = address { "[\(ip)]" } else { ip }
+            StandardStream.output.writeLine("listening on http://\(host):\(address.port ?? 0)")
+            StandardStream.output.flush()
+        }
+        do {
+            try await application.runService()  // graceful shutdown on SIGTERM and SIGINT
+        } catch {
+            await pool.close()
+            await shared?.close()
+            StandardStream.error.writeLine("error: the server stopped: \(error)")
+            throw ExitCode(2)
+        }
+        await pool.close()
+        if let pipeline { OutboxSink.report(await pipeline.finish(), store: shared?.store.url ?? delivery.store) }
+        await shared?.close()
+    }
+}
+
+extension ServeCommand: nonisolated RunsTasks {
+    var limits: RuntimeLimits { options.limits }
+}

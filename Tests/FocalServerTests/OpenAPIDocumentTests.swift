@@ -1,0 +1,76 @@
+import FocalServer
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import Yams
+
+/// Keeps `Docs/openapi.yaml` and the server in agreement: every route the server registers
+/// is documented, and every documented status of every operation is produced by a request
+/// to a running server.
+@Suite("Server: the OpenAPI document")
+struct OpenAPIDocumentTests {
+    static let documentPath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Docs/openapi.yaml").path
+
+    /// `METHOD path` → documented statuses.
+    static func documentedStatuses() throws -> [ServerRoute: Set<Int>] {
+        let text = try String(contentsOfFile: documentPath, encoding: .utf8)
+        let document = try #require(try Yams.load(yaml: text) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: Any])
+        var statuses: [ServerRoute: Set<Int>] = [:]
+        for (path, item) in paths {
+            for (method, operation) in try #require(item as? [String: Any]) {
+                let responses = try #require((operation as? [String: Any])?["responses"] as? [String: Any])
+                statuses[ServerRoute(method: method.uppercased(), path: path)] = Set(responses.keys.compactMap { Int($0) })
+            }
+        }
+        return statuses
+    }
+
+    /// A request that makes the server answer each status of each operation (run in order,
+    /// on one server with at most 2 sessions and 64-byte bodies).
+    static let probes: [(route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer)] = [
+        (ServerRoute.all[0], 200, { try await $0.post([Ops.root], to: "doc") }),
+        (ServerRoute.all[0], 400, { try await $0.post([Ops.root], to: "bad%20id") }),
+        (ServerRoute.all[0], 409, { try await $0.post([Ops.root], to: "doc", position: 5) }),
+        (ServerRoute.all[0], 413, { try await $0.send(.post, "/v1/sessions/doc/ops", body: String(repeating: " ", count: 65)) }),
+        (ServerRoute.all[1], 200, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=html") }),
+        (ServerRoute.all[1], 400, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=svg") }),
+        (ServerRoute.all[1], 404, { try await $0.send(.get, "/v1/sessions/nobody/snapshot") }),
+        (ServerRoute.all[3], 200, { try await $0.send(.get, "/healthz") }),
+        (ServerRoute.all[4], 200, { try await $0.send(.get, "/metrics") }),
+        (ServerRoute.all[0], 503, { client in
+            _ = try await client.post([Ops.root], to: "second")
+            return try await client.post([Ops.root], to: "third")
+        }),
+        (ServerRoute.all[2], 204, { try await $0.send(.delete, "/v1/sessions/doc") }),
+        (ServerRoute.all[2], 400, { try await $0.send(.delete, "/v1/sessions/..") }),
+        (ServerRoute.all[2], 404, { try await $0.send(.delete, "/v1/sessions/doc") }),
+    ]
+
+    @Test("every route the server registers is documented, and nothing else")
+    func routesAreDocumented() throws {
+        #expect(Set(try Self.documentedStatuses().keys) == Set(ServerRoute.all))
+    }
+
+    @Test("every documented status is what the running server answers, with a JSON error body")
+    func statusesAgree() async throws {
+        let documented = try Self.documentedStatuses()
+        var probed: [ServerRoute: Set<Int>] = [:]
+        for probe in Self.probes { probed[probe.route, default: []].insert(probe.status) }
+        #expect(probed == documented)
+        try await withServer(ServerConfiguration(maxSessions: 2, maxBodyBytes: 64)) { client, _ in
+            for probe in Self.probes {
+                let answer = try await probe.request(client)
+                #expect(answer.status.code == probe.status, "\(probe.route) \(probe.status): \(answer.text)")
+                if probe.status >= 400 {
+                    #expect(answer.headers[.contentType] == "application/json", "\(probe.route) \(probe.status)")
+                    #expect(try answer.json["status"] == .number(Double(probe.status)))
+                }
+            }
+        }
+    }
+}
