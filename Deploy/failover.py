@@ -5,7 +5,7 @@ delivered results, a load driver that kills an instance half-way, and the final 
     failover.py oplogs   --sessions N --out DIR          one op log per session, and all.oplog
                                                           (every line tagged with its session)
     failover.py receive  --port P --out FILE              store each delivered message as a line
-    failover.py load     --url URL --logs DIR --batch N --threads N --kill-pid PID --report FILE
+    failover.py load     --url URL --logs DIR --batch N --threads N --instances PID:LOG,… --report FILE
     failover.py check    --received FILE --expected FILE  compare per session with `focal replay`
 
 Standard library only. Every loop is bounded: the load gives up on a batch after
@@ -112,6 +112,17 @@ def receive(args):
 
 # ---------------------------------------------------------------- load
 
+def choose_victim(instances):
+    """The instance to kill: the one that holds the delivery lock (its log says it delivers),
+    so that another instance must take delivery over; else the second one."""
+    pairs = [(int(pid), log) for pid, log in (item.split(":", 1) for item in instances.split(","))]
+    for pid, log in pairs:
+        with open(log) as text:
+            if "delivering to this destination" in text.read():
+                return pid, True
+    return pairs[min(1, len(pairs) - 1)][0], False
+
+
 def load(args):
     sessions = sorted(name[:-len(".oplog")] for name in os.listdir(args.logs)
                       if name.endswith(".oplog") and name != "all.oplog")
@@ -161,9 +172,10 @@ def load(args):
                     if kill:
                         state["killed_at"] = state["done"]
                 if kill:
-                    os.kill(args.kill_pid, signal.SIGKILL)
-                    print(f"killed instance pid {args.kill_pid} (SIGKILL) after {state['killed_at']} of {total} batches",
-                          flush=True)
+                    victim, delivering = choose_victim(args.instances)
+                    os.kill(victim, signal.SIGKILL)
+                    print(f"killed instance pid {victim} (SIGKILL) after {state['killed_at']} of {total} batches"
+                          + (", the one delivering to the receiver" if delivering else ""), flush=True)
 
     threads = [threading.Thread(target=worker, args=(index,)) for index in range(args.threads)]
     for thread in threads:
@@ -236,7 +248,7 @@ def main():
     p.add_argument("--logs", required=True)
     p.add_argument("--batch", type=int, default=8)
     p.add_argument("--threads", type=int, default=16)
-    p.add_argument("--kill-pid", type=int, required=True)
+    p.add_argument("--instances", required=True, help="PID:LOG of each instance, comma-separated")
     p.add_argument("--max-attempts", type=int, default=60)
     p.add_argument("--report", required=True)
     p = commands.add_parser("check")
