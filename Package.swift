@@ -16,6 +16,7 @@ import PackageDescription
 //   FocalScenarios   scenario files: an app description plus a scripted journey
 //   FocalDelivery    outbox, flush policies, destinations and adapters
 //   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
+//   FocalPostgres    the outbox and session journal in a PostgreSQL shared by several instances
 //   focal            the command-line tool
 let package = Package(
     name: "Focal",
@@ -32,6 +33,7 @@ let package = Package(
         .library(name: "FocalEventBus", targets: ["FocalEventBus"]),
         .library(name: "FocalDelivery", targets: ["FocalDelivery"]),
         .library(name: "FocalServer", targets: ["FocalServer"]),
+        .library(name: "FocalPostgres", targets: ["FocalPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +47,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .target(name: "FocalJSON"),
@@ -107,10 +110,20 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "FocalPostgres",
+            dependencies: [
+                "FocalDelivery", "FocalServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "focal",
             dependencies: [
                 "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON", "FocalServer",
+                "FocalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,7 +149,8 @@ let package = Package(
         .target(
             name: "FocalTestSupport",
             dependencies: [
-                "FocalJSON", "FocalEventBus",
+                "FocalJSON", "FocalEventBus", "FocalPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -146,13 +160,13 @@ let package = Package(
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
+                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalTestSupport"]),
+        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport"]),
         .testTarget(
             name: "FocalServerTests",
             dependencies: [
@@ -165,6 +179,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .testTarget(
+            name: "FocalPostgresTests",
+            dependencies: [
+                "FocalPostgres", "FocalServer", "FocalDelivery", "FocalTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]

@@ -1,15 +1,20 @@
 /// What an append committed.
 public struct AppendReceipt: Sendable, Hashable {
-    /// The sequence numbers given to the appended results, or `nil` when none were given.
+    /// The sequence numbers given to the stored results (one after the other, in the
+    /// order of the batch), or `nil` when none were stored.
     public var sequences: ClosedRange<Int64>?
     /// How many of the oldest results were evicted to make room (only under an
     /// ``OverflowPolicy`` that allows it).
     public var evicted: Int
+    /// How many results were skipped: their session already had a result stored at
+    /// their ``ResultRecord/sessionIndex``.
+    public var skipped: Int
 
-    /// A receipt for `sequences` that evicted `evicted` results.
-    public init(sequences: ClosedRange<Int64>?, evicted: Int = 0) {
+    /// A receipt for `sequences` that evicted `evicted` results and skipped `skipped`.
+    public init(sequences: ClosedRange<Int64>?, evicted: Int = 0, skipped: Int = 0) {
         self.sequences = sequences
         self.evicted = evicted
+        self.skipped = skipped
     }
 
     /// How many results were committed.

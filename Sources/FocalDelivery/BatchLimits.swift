@@ -15,7 +15,7 @@ public struct BatchLimits: Sendable, Hashable {
     }
 
     /// The longest prefix of `entries` within these limits (at least one entry).
-    func prefix(of entries: some Collection<OutboxEntry>) -> [OutboxEntry] {
+    package func prefix(of entries: some Collection<OutboxEntry>) -> [OutboxEntry] {
         var batch: [OutboxEntry] = []
         var bytes = 0
         for entry in entries.prefix(maxCount) {

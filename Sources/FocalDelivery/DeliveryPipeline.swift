@@ -82,14 +82,22 @@ public actor DeliveryPipeline: Service {
         storePath: String?, destinations addresses: [String], options: DeliveryOptions = DeliveryOptions(),
         clock: PipelineClock = .continuous, logger: Logger = Logger(label: "focal.delivery")
     ) async throws {
+        let outbox: any Outbox =
+            if let storePath { try SQLiteOutbox(path: storePath, logger: logger) } else { MemoryOutbox() }
+        try await self.init(outbox: outbox, addresses: addresses, options: options, clock: clock, logger: logger)
+    }
+
+    /// A pipeline from `outbox` to a destination per address (see ``DestinationAddress``).
+    public init(
+        outbox: any Outbox, addresses: [String], options: DeliveryOptions = DeliveryOptions(),
+        clock: PipelineClock = .continuous, logger: Logger = Logger(label: "focal.delivery")
+    ) async throws {
         var parsed: [DestinationAddress] = []
         for address in addresses {
             let destination = try DestinationAddress(parsing: address)
             guard !parsed.contains(destination) else { throw DeliveryConfigurationError.duplicateDestination(address) }
             parsed.append(destination)
         }
-        let outbox: any Outbox =
-            if let storePath { try SQLiteOutbox(path: storePath, logger: logger) } else { MemoryOutbox() }
         try await self.init(
             outbox: outbox, destinations: parsed.map { $0.makeDestination(options: options) }, options: options,
             clock: clock, logger: logger)

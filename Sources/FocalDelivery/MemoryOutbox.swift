@@ -16,6 +16,7 @@ public final class MemoryOutbox: Outbox {
         var head = 0
         var deadLetters: [DeadLetter] = []
         var nextDeadLetterID: Int64 = 1
+        var marks = SessionMarks()
 
         /// The index of the first held result after `sequence`.
         func index(after sequence: Int64) -> Int {
@@ -58,15 +59,22 @@ public final class MemoryOutbox: Outbox {
     public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
         guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
         return storage.withLock { storage in
+            let kept = storage.marks.keep(results)
             let first = storage.state.nextSequence
-            for result in results {
+            for result in kept {
                 storage.results.append((storage.state.nextSequence, result))
                 storage.state.nextSequence += 1
                 storage.state.count += 1
                 storage.state.bytes += result.byteCount
             }
-            return AppendReceipt(sequences: first...(storage.state.nextSequence - 1))
+            return AppendReceipt(
+                sequences: kept.isEmpty ? nil : first...(storage.state.nextSequence - 1),
+                skipped: results.count - kept.count)
         }
+    }
+
+    public func forget(session: String) async throws {
+        storage.withLock { $0.marks.forget(session: session) }
     }
 
     public func register(destinations: [String]) async throws {

@@ -9,6 +9,17 @@
 /// was produced for has passed it, whether or not those destinations are in use right now,
 /// so delivering to some destinations never deletes what the others are still owed.
 ///
+/// **A session's results are stored once.** A result with both ``ResultRecord/session``
+/// and ``ResultRecord/sessionIndex`` is stored only if its index is past every index the
+/// outbox already stored for that session; otherwise the append skips it (no new sequence
+/// number, no new message id) and counts it in ``AppendReceipt/skipped``. The outbox
+/// remembers each session's next index after its results were delivered and deleted, so an
+/// instance rebuilding a session from its journal (`focal serve` behind a load balancer)
+/// can append all of the session's results again and only the new ones are stored. A
+/// session's results must be appended in index order; ``forget(session:)`` releases the
+/// session's mark when it ends, so a new session may take its id. Results without a
+/// session index are always stored.
+///
 /// An outbox never evicts on its own: ``evict(makingRoomFor:bytes:within:)`` is for a
 /// pipeline whose user allowed it (``OverflowPolicy``).
 ///
@@ -16,9 +27,14 @@
 /// and are safe to call from several tasks (and, for ``SQLiteOutbox``, several processes).
 public protocol Outbox: AnyObject, Sendable {
     /// Commits `results` in one transaction, after those already held, and gives each a
-    /// sequence number and a message id. When this returns, the results are stored.
+    /// sequence number and a message id, except those of a session at an index already
+    /// stored, which are skipped. When this returns, the results are stored.
     @discardableResult
     func append(_ results: [ResultRecord]) async throws -> AppendReceipt
+
+    /// Forgets which indexes of `session` were stored: the session ended, and results of a
+    /// new session with its id are stored from index 0 on. Results already held stay.
+    func forget(session: String) async throws
 
     /// Adds a cursor, at the end of the store, for each destination seen for the first time.
     func register(destinations: [String]) async throws

@@ -16,7 +16,7 @@ public struct OutboxEntry: Sendable, Hashable {
     }
 
     /// The message id of the result at `sequence` in the store identified by `storeID`.
-    static func messageID(storeID: String, sequence: Int64) -> String {
+    package static func messageID(storeID: String, sequence: Int64) -> String {
         "\(storeID)-\(sequence)"
     }
 }

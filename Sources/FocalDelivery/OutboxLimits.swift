@@ -33,30 +33,30 @@ public struct OutboxLimits: Sendable, Hashable {
 
 /// Chooses which of the oldest results to evict: offer them oldest first until
 /// ``isSatisfied``.
-struct Eviction {
-    let limits: OutboxLimits
+package struct Eviction {
+    package let limits: OutboxLimits
     private(set) var count: Int
     private(set) var bytes: Int
     /// How many results were chosen.
-    private(set) var evicted = 0
+    package private(set) var evicted = 0
     /// The sequence number of the newest result chosen.
-    private(set) var lastSequence: Int64?
+    package private(set) var lastSequence: Int64?
 
     /// An eviction making room for `incomingCount` results of `incomingBytes` bytes in an
     /// outbox holding `count` results of `bytes` bytes.
-    init(limits: OutboxLimits, count: Int, bytes: Int, incomingCount: Int, incomingBytes: Int) {
+    package init(limits: OutboxLimits, count: Int, bytes: Int, incomingCount: Int, incomingBytes: Int) {
         self.limits = limits
         self.count = count &+ incomingCount
         self.bytes = bytes &+ incomingBytes
     }
 
     /// Whether the outbox is within its bound once the chosen results are gone.
-    var isSatisfied: Bool {
+    package var isSatisfied: Bool {
         !limits.isExceeded(count: count, bytes: bytes)
     }
 
     /// Chooses the result at `sequence` of `byteCount` bytes, the oldest not chosen yet.
-    mutating func evict(sequence: Int64, byteCount: Int) {
+    package mutating func evict(sequence: Int64, byteCount: Int) {
         count -= 1
         bytes -= byteCount
         evicted += 1

@@ -16,12 +16,12 @@ struct ResultInsertion {
     /// Where each row's event, path, result and session end in `text`.
     private var ends: [(event: Int, path: Int, result: Int, session: Int)] = []
     /// How many values one row binds.
-    private static let columns = 7
+    private static let columns = 8
 
     /// Prepares (or reuses) the insert statements on `db`.
     init(_ db: Database) throws {
-        let prefix = "INSERT INTO result (seq, time, event, path, result, size, session) VALUES "
-        let row = "(?, ?, ?, ?, ?, ?, ?)"
+        let prefix = "INSERT INTO result (seq, time, event, path, result, size, session, session_index) VALUES "
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
         singleRow = try db.cachedStatement(sql: prefix + row)
         multipleRows = try db.cachedStatement(
             sql: prefix + repeatElement(row, count: Self.rowsPerStatement).joined(separator: ", "))
@@ -72,6 +72,11 @@ struct ResultInsertion {
                     sqlite3_bind_null(handle, column + 7)
                 } else {
                     sqlite3_bind_text(handle, column + 7, base + end.result, Int32(end.session - end.result), nil)
+                }
+                if let index = result.sessionIndex {
+                    sqlite3_bind_int64(handle, column + 8, index)
+                } else {
+                    sqlite3_bind_null(handle, column + 8)
                 }
                 rowStart = end.session
             }

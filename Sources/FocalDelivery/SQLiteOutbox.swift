@@ -142,6 +142,17 @@ public final class SQLiteOutbox: Outbox {
                         WHERE key = 'lastSequence';
                     """)
         }
+        // Session indexes: a session's results are stored once per index (see Outbox).
+        // A mark outlives the session's delivered rows, so it lives in a table of its own.
+        migrator.registerMigration("v3") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE result ADD COLUMN session_index INTEGER;
+                    ALTER TABLE dead_letter ADD COLUMN session_index INTEGER;
+                    CREATE TABLE session_mark (session TEXT PRIMARY KEY NOT NULL, next_index INTEGER NOT NULL)
+                        WITHOUT ROWID;
+                    """)
+        }
         return migrator
     }
 
@@ -191,17 +202,48 @@ public final class SQLiteOutbox: Outbox {
     @discardableResult
     public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
         guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
-        let sequences = try await write { db in
+        let (sequences, stored) = try await write { db in
+            let kept = try Self.keepUnstored(results, db)
+            guard !kept.isEmpty else { return (ClosedRange<Int64>?.none, 0) }
             let last = try Self.meta(db, "lastSequence")
             var insertion = try ResultInsertion(db)
-            try insertion.insert(results, firstSequence: last + 1)
-            let next = last + Int64(results.count)
+            try insertion.insert(kept, firstSequence: last + 1)
+            let next = last + Int64(kept.count)
             try Self.setMeta(db, "lastSequence", next)
-            try Self.addMeta(db, "count", Int64(results.count))
-            try Self.addMeta(db, "bytes", Int64(results.reduce(0) { $0 + $1.byteCount }))
-            return (last + 1)...next
+            try Self.addMeta(db, "count", Int64(kept.count))
+            try Self.addMeta(db, "bytes", Int64(kept.reduce(0) { $0 + $1.byteCount }))
+            return ((last + 1)...next, kept.count)
         }
-        return AppendReceipt(sequences: sequences)
+        return AppendReceipt(sequences: sequences, skipped: results.count - stored)
+    }
+
+    /// The results of `results` whose session has not stored their index yet; moves the
+    /// sessions' marks past them.
+    private static func keepUnstored(_ results: [ResultRecord], _ db: Database) throws -> [ResultRecord] {
+        let sessions = SessionMarks.sessions(in: results)
+        guard !sessions.isEmpty else { return results }
+        var loaded: [String: Int64] = [:]
+        for session in sessions {
+            loaded[session] = try Int64.fetchOne(
+                db, sql: "SELECT next_index FROM session_mark WHERE session = ?", arguments: [session])
+        }
+        var marks = SessionMarks(loaded)
+        let kept = marks.keep(results)
+        for (session, next) in marks.next where next != loaded[session] {
+            try db.execute(
+                sql: """
+                    INSERT INTO session_mark (session, next_index) VALUES (?, ?)
+                    ON CONFLICT (session) DO UPDATE SET next_index = excluded.next_index
+                    """,
+                arguments: [session, next])
+        }
+        return kept
+    }
+
+    public func forget(session: String) async throws {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM session_mark WHERE session = ?", arguments: [session])
+        }
     }
 
     public func register(destinations: [String]) async throws {
@@ -228,7 +270,11 @@ public final class SQLiteOutbox: Outbox {
             let cursor = try Int64.fetchOne(
                 db, sql: "SELECT seq FROM cursor WHERE destination = ?", arguments: [destination]) ?? 0
             let rows = try Row.fetchAll(
-                db, sql: "SELECT seq, time, event, path, result, session FROM result WHERE seq > ? ORDER BY seq LIMIT ?",
+                db,
+                sql: """
+                    SELECT seq, time, event, path, result, session, session_index FROM result
+                    WHERE seq > ? ORDER BY seq LIMIT ?
+                    """,
                 arguments: [cursor, limits.maxCount])
             return limits.prefix(of: rows.map { Self.entry($0, storeID: storeID) })
         }
@@ -240,7 +286,7 @@ public final class SQLiteOutbox: Outbox {
             sequence: sequence, messageID: OutboxEntry.messageID(storeID: storeID, sequence: sequence),
             result: ResultRecord(
                 resultJSON: row["result"], event: row["event"], path: row["path"], time: row["time"],
-                session: row["session"]))
+                session: row["session"], sessionIndex: row["session_index"]))
     }
 
     public func acknowledge(through sequence: Int64, for destination: String) async throws {
@@ -256,12 +302,13 @@ public final class SQLiteOutbox: Outbox {
                 let result = entry.result
                 try db.execute(
                     sql: """
-                        INSERT INTO dead_letter (destination, reason, seq, time, event, path, result, session)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO dead_letter
+                            (destination, reason, seq, time, event, path, result, session, session_index)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         destination, reason, entry.sequence, result.time, result.event, result.path, result.resultJSON,
-                        result.session,
+                        result.session, result.sessionIndex,
                     ])
             }
             try Self.moveCursor(db, of: destination, to: last.sequence)

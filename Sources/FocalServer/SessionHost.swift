@@ -89,7 +89,7 @@ actor SessionHost {
         isClosed = true
         await engine?.close()
         engine = nil
-        if removingJournal { try await services.journal?.remove(session: id) }
+        if removingJournal { try await services.forget(session: id) }
     }
 
     /// Drops the engine session and applies `lines` to a fresh one.
@@ -124,10 +124,14 @@ actor SessionHost {
         resultCount += Int64(outcome.results.count)
         services.metrics.record(outcome)
         if let pipeline = services.pipeline, !outcome.results.isEmpty {
+            // The index lets the outbox store a rebuilt session's results once; without a
+            // journal a session is never rebuilt, and a new session with an ended one's id
+            // (after an idle timeout or a restart) must not be taken for it.
+            let isRebuildable = services.journal != nil
             let records = outcome.results.enumerated().map { offset, result in
                 ResultRecord(
                     resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: id,
-                    sessionIndex: first + Int64(offset))
+                    sessionIndex: isRebuildable ? first + Int64(offset) : nil)
             }
             do {
                 try await pipeline.append(records)

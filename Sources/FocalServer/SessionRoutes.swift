@@ -50,7 +50,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         if let host = registry.remove(id) {
             try await host.close(removingJournal: true)
         } else if let journal = services.journal, try await !journal.lines(of: id, from: 0).isEmpty {
-            try await journal.remove(session: id)
+            try await services.forget(session: id)
         } else {
             throw ServerError.notFound(session: id)
         }

@@ -9,4 +9,11 @@ struct SessionServices: Sendable {
     let journal: (any SessionJournal)?
     let metrics: ServerMetrics
     let logger: Logger
+
+    /// Forgets an ended session everywhere it is stored: its journal, and the outbox's
+    /// record of the result indexes it stored (so a new session with its id starts at 0).
+    func forget(session id: String) async throws {
+        try await journal?.remove(session: id)
+        try await pipeline?.outbox.forget(session: id)
+    }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocalDelivery
 import Foundation
+import Logging
 
 /// `focal deliver`: sends what an outbox still holds, lists its dead letters, or sends
 /// them again.
@@ -30,6 +31,7 @@ struct DeliverCommand: AsyncParsableCommand {
               focal deliver --store .focal/outbox.sqlite --deliver https://collector.example/v1/batch
               focal deliver --store .focal/outbox.sqlite --dead-letters
               focal deliver --store .focal/outbox.sqlite --deliver https://collector.example/v1/batch --resend-dead-letters
+              focal deliver --store postgres://focal@127.0.0.1:5432/focal --deliver https://collector.example/v1/batch
             """
     )
 
@@ -57,21 +59,41 @@ struct DeliverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A PostgreSQL store (what `focal serve` instances share) runs while the command does.
+        let shared: SharedStore? =
+            if let url = delivery.postgresURL { try await SharedStore.open(url: url, logger: logger) } else { nil }
+        do {
+            try await run(shared: shared)
+        } catch {
+            await shared?.close()
+            throw error
+        }
+        await shared?.close()
+    }
+
+    private var logger: Logger {
+        var logger = Logger(label: "focal.delivery")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    private func run(shared: SharedStore?) async throws {
         if listDeadLetters {
-            try await list()
+            try await list(from: shared)
             return
         }
-        guard FileManager.default.fileExists(atPath: delivery.store) else {
+        guard shared != nil || FileManager.default.fileExists(atPath: delivery.store) else {
             StandardStream.error.writeLine("error: no outbox at '\(delivery.store)'")
             throw ExitCode(2)
         }
-        let pipeline = try await delivery.makePipeline()
+        let pipeline =
+            if let shared { try await delivery.makePipeline(outbox: shared.outbox) } else { try await delivery.makePipeline() }
         if resendDeadLetters {
             let resend: DeadLetterResend
             do {
                 resend = try await pipeline.resendDeadLetters()
             } catch {
-                StandardStream.error.writeLine("error: cannot re-send the dead letters of '\(delivery.store)': \(error)")
+                StandardStream.error.writeLine("error: cannot re-send the dead letters of '\(shared?.store.url ?? delivery.store)': \(error)")
                 _ = await pipeline.finish()
                 throw ExitCode(2)
             }
@@ -83,24 +105,24 @@ struct DeliverCommand: AsyncParsableCommand {
         await pipeline.start()
         await pipeline.drain(timeout: DeliveryArguments.duration(delivery.drainTimeout))
         let summary = await pipeline.finish()
-        OutboxSink.report(summary, store: delivery.store)
+        OutboxSink.report(summary, store: shared?.store.url ?? delivery.store)
         throw summary.pending == 0 && summary.dropped == 0 ? ExitCode.success : ExitCode.failure
     }
 
-    /// Prints the dead letters, one JSON object per line.
-    private func list() async throws {
-        guard FileManager.default.fileExists(atPath: delivery.store) else {
+    /// Prints the dead letters (of `shared`, or of the SQLite store), one JSON object per line.
+    private func list(from shared: SharedStore?) async throws {
+        guard shared != nil || FileManager.default.fileExists(atPath: delivery.store) else {
             StandardStream.error.writeLine("error: no outbox at '\(delivery.store)'")
             throw ExitCode(2)
         }
         let letters: [DeadLetter]
         let held: Int
         do {
-            let outbox = try SQLiteOutbox(path: delivery.store)
+            let outbox: any Outbox = try shared?.outbox ?? SQLiteOutbox(path: delivery.store)
             letters = try await outbox.deadLetters(for: nil, limit: limit)
             held = try await outbox.totals().deadLetters
         } catch {
-            StandardStream.error.writeLine("error: cannot read the outbox '\(delivery.store)': \(error)")
+            StandardStream.error.writeLine("error: cannot read the outbox '\(shared?.store.url ?? delivery.store)': \(error)")
             throw ExitCode(2)
         }
         for letter in letters {

@@ -15,7 +15,9 @@ struct DeliveryArguments: ParsableArguments {
         "Send results to URL: http(s)://…, file:PATH (JSON Lines) or stdout. Repeatable.", valueName: "url"))
     var destinations: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The outbox, a SQLite database.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp(
+        "The outbox, a SQLite database; for focal serve and focal deliver also postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, shared by several instances.",
+        valueName: "path|url"))
     var store: String = ".focal/outbox.sqlite"
 
     @Option(name: .long, help: ArgumentHelp(
@@ -85,13 +87,38 @@ struct DeliveryArguments: ParsableArguments {
         return options
     }
 
-    /// A pipeline on the store, for the given destinations; throws `ExitCode(2)` after
-    /// saying why when it cannot be opened.
-    func makePipeline() async throws -> DeliveryPipeline {
-        let directory = store.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !directory.isEmpty { makeDirectories(directory) }
+    /// The PostgreSQL URL `--store` names (`postgres://…` or `postgresql://…`), or `nil` for a SQLite path.
+    var postgresURL: String? {
+        let lowercased = store.lowercased()
+        return lowercased.hasPrefix("postgres://") || lowercased.hasPrefix("postgresql://") ? store : nil
+    }
+
+    /// A pipeline from `outbox` (an open PostgreSQL store's) to the given destinations.
+    func makePipeline(outbox: any Outbox) async throws -> DeliveryPipeline {
+        do {
+            return try await DeliveryPipeline(outbox: outbox, addresses: destinations, options: options, logger: logger)
+        } catch {
+            StandardStream.error.writeLine("error: cannot deliver from the PostgreSQL outbox: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    private var logger: Logger {
         var logger = Logger(label: "focal.delivery")
         logger.logLevel = .warning
+        return logger
+    }
+
+    /// A pipeline on the SQLite store, for the given destinations; throws `ExitCode(2)`
+    /// after saying why when it cannot be opened.
+    func makePipeline() async throws -> DeliveryPipeline {
+        if postgresURL != nil {
+            StandardStream.error.writeLine(
+                "error: --store: a PostgreSQL store is for focal serve and focal deliver; give this command a SQLite path")
+            throw ExitCode(2)
+        }
+        let directory = store.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !directory.isEmpty { makeDirectories(directory) }
         do {
             return try await DeliveryPipeline(storePath: store, destinations: destinations, options: options, logger: logger)
         } catch {

@@ -89,8 +89,21 @@ struct ServeCommand: AsyncParsableCommand {
             StandardStream.error.writeLine("error: \(error.message)")
             throw ExitCode(2)
         }
-        let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
-        let server = FocalServer(configuration: serverConfiguration, pool: pool, pipeline: pipeline, logger: logger)
+        // --store postgres://…: the outbox and every session's journal are shared with other instances.
+        let shared: SharedStore?
+        let pipeline: DeliveryPipeline?
+        do {
+            shared = if let url = delivery.postgresURL { try await SharedStore.open(url: url, logger: logger) } else { nil }
+            pipeline =
+                if !delivery.isDelivering { nil }
+                else if let shared { try await delivery.makePipeline(outbox: shared.outbox) }
+                else { try await delivery.makePipeline() }
+        } catch {
+            await pool.close()
+            throw error
+        }
+        let server = FocalServer(
+            configuration: serverConfiguration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger)
         let application = server.makeApplication { address in
             let ip = address.ipAddress ?? "?"
             let host = if case .v6 = address { "[\(ip)]" } else { ip }
@@ -101,11 +114,13 @@ struct ServeCommand: AsyncParsableCommand {
             try await application.runService()  // graceful shutdown on SIGTERM and SIGINT
         } catch {
             await pool.close()
+            await shared?.close()
             StandardStream.error.writeLine("error: the server stopped: \(error)")
             throw ExitCode(2)
         }
         await pool.close()
-        if let pipeline { OutboxSink.report(await pipeline.finish(), store: delivery.store) }
+        if let pipeline { OutboxSink.report(await pipeline.finish(), store: shared?.store.url ?? delivery.store) }
+        await shared?.close()
     }
 }
 

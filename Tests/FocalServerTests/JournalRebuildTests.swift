@@ -7,13 +7,13 @@ import Testing
 
 @Suite("Server: sessions rebuilt from a shared journal")
 struct JournalRebuildTests {
-    /// The results in the outbox, by session and index, checking that an index repeated by
-    /// a rebuild carries the same result.
+    /// The results in the outbox, by session and index, checking that each index is stored
+    /// once (the outbox skips the results a rebuild produces again).
     static func resultsByIndex(_ outbox: MemoryOutbox, session: String) async throws -> [Int64: String] {
         var byIndex: [Int64: String] = [:]
         for entry in try await outbox.nextBatch(for: "probe", limits: BatchLimits(maxCount: 10_000)) where entry.result.session == session {
             let index = try #require(entry.result.sessionIndex)
-            if let earlier = byIndex[index] { #expect(earlier == entry.result.resultJSON, "index \(index)") }
+            #expect(byIndex[index] == nil, "index \(index) stored once")
             byIndex[index] = entry.result.resultJSON
         }
         return byIndex
@@ -45,7 +45,7 @@ struct JournalRebuildTests {
                 // Back on A: it sees the journal has grown past what it applied and rebuilds too.
                 let back = try await a.post([Ops.tap(0)], to: "s", position: 9)
                 #expect(try back.results == [["item": 0, "count": 5]])
-                // Every result reached the outbox under its index, re-appended ones with the same result.
+                // Every result reached the outbox once, under its index.
                 let byIndex = try await Self.resultsByIndex(outbox, session: "s")
                 #expect(byIndex.keys.sorted() == Array(0..<5))
                 #expect(byIndex[4] == #"{"item":0,"count":5}"#)
@@ -58,6 +58,32 @@ struct JournalRebuildTests {
                 #expect(try await b.send(.delete, "/v1/sessions/only-a").status == .noContent)
                 #expect(await journal.count(of: "only-a") == 0)
             }
+        }
+    }
+
+    @Test("a session ended and started again with its id has its results stored again")
+    func endedSessionIDReused() async throws {
+        let outbox = MemoryOutbox()
+        try await outbox.register(destinations: ["probe"])
+        let pipeline = try await DeliveryPipeline(outbox: outbox, destinations: [])
+        try await withServer(pipeline: pipeline, journal: MemoryJournal()) { client, _ in
+            _ = try await client.post(Ops.session(items: 2), to: "r", position: 0)
+            #expect(try await client.send(.delete, "/v1/sessions/r").status == .noContent)
+            _ = try await client.post(Ops.session(items: 2), to: "r", position: 0)
+            let entries = try await outbox.nextBatch(for: "probe", limits: BatchLimits(maxCount: 100))
+            #expect(entries.map(\.result.sessionIndex) == [0, 1, 0, 1], "the new session's results are not taken for the old one's")
+        }
+    }
+
+    @Test("without a journal, results carry no session index: a session is never rebuilt")
+    func noJournalNoIndex() async throws {
+        let outbox = MemoryOutbox()
+        try await outbox.register(destinations: ["probe"])
+        let pipeline = try await DeliveryPipeline(outbox: outbox, destinations: [])
+        try await withServer(pipeline: pipeline) { client, _ in
+            _ = try await client.post(Ops.session(items: 2), to: "n")
+            let entries = try await outbox.nextBatch(for: "probe", limits: BatchLimits(maxCount: 100))
+            #expect(entries.count == 2 && entries.allSatisfy { $0.result.sessionIndex == nil && $0.result.session == "n" })
         }
     }
 

@@ -1,0 +1,339 @@
+import FocalDelivery
+import Logging
+import PostgresNIO
+
+/// A durable ``Outbox`` in a PostgreSQL database that several processes share, with the
+/// semantics of ``SQLiteOutbox``: per-destination cursors, dead letters, totals, eviction
+/// and one stored result per session index.
+///
+/// **Several processes.** Every write is a transaction that first locks the store's one
+/// bookkeeping row (`focal_outbox_meta`), so sequence numbers are given in commit order
+/// and a cursor never passes a result that commits later; message ids (the store's id
+/// followed by the sequence number) are unique across the processes and never reused.
+///
+/// **One deliverer per destination.** A process reads and moves a destination's cursor
+/// only while it holds that destination's advisory lock (taken on first use, held on a
+/// connection of its own until the store stops or the process dies). For a destination
+/// another live process holds, ``nextBatch(for:limits:)`` is empty and
+/// ``pendingCount(for:)`` is 0: that process delivers what everyone appended, and when it
+/// dies the next process to flush takes the lock over.
+public final class PostgresOutbox: Outbox {
+    /// The store's random id, the first part of every message id.
+    public let storeID: String
+
+    private let store: PostgresStore
+
+    /// The outbox in `store`, creating its tables if needed; `store` must be running.
+    public init(store: PostgresStore) async throws {
+        try await store.prepareSchema()
+        self.storeID = try await store.withConnection("read the store id") { connection in
+            let rows = try await connection.query("SELECT store_id FROM focal_outbox_meta WHERE id = 1", logger: store.logger)
+            var id = ""
+            for try await value in rows.decode(String.self) { id = value }
+            return id
+        }
+        self.store = store
+    }
+
+    // MARK: Producing
+
+    @discardableResult
+    public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
+        guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
+        let logger = store.logger
+        let (sequences, stored) = try await store.transaction("append results") { connection in
+            let meta = try await Self.lockMeta(connection, logger: logger)
+            let kept = try await Self.keepUnstored(results, connection, logger: logger)
+            guard !kept.isEmpty else { return (ClosedRange<Int64>?.none, 0) }
+            let first = meta.lastSequence + 1
+            let sizes = kept.map { Int64($0.byteCount) }
+            try await connection.query(
+                """
+                INSERT INTO focal_outbox_result (seq, time, event, path, result, size, session, session_index)
+                SELECT s, t, e, p, r, z, nullif(x, ''), nullif(i, -1)
+                FROM unnest(\(Array(first..<(first + Int64(kept.count)))), \(kept.map(\.time)), \(kept.map(\.event)),
+                    \(kept.map(\.path)), \(kept.map(\.resultJSON)), \(sizes), \(kept.map { $0.session ?? "" }),
+                    \(kept.map { $0.sessionIndex ?? -1 })) AS u(s, t, e, p, r, z, x, i)
+                """, logger: logger)
+            let last = first + Int64(kept.count) - 1
+            try await connection.query(
+                """
+                UPDATE focal_outbox_meta SET last_sequence = \(last), count = count + \(Int64(kept.count)),
+                    bytes = bytes + \(sizes.reduce(0, +)) WHERE id = 1
+                """, logger: logger)
+            return (first...last, kept.count)
+        }
+        return AppendReceipt(sequences: sequences, skipped: results.count - stored)
+    }
+
+    /// The results whose session has not stored their index yet; moves the marks past them.
+    private static func keepUnstored(
+        _ results: [ResultRecord], _ connection: PostgresConnection, logger: Logger
+    ) async throws -> [ResultRecord] {
+        let sessions = Array(SessionMarks.sessions(in: results))
+        guard !sessions.isEmpty else { return results }
+        var loaded: [String: Int64] = [:]
+        let rows = try await connection.query(
+            "SELECT session, next_index FROM focal_outbox_session_mark WHERE session = ANY(\(sessions))",
+            logger: logger)
+        for try await (session, next) in rows.decode((String, Int64).self) { loaded[session] = next }
+        var marks = SessionMarks(loaded)
+        let kept = marks.keep(results)
+        let changed = marks.next.filter { loaded[$0.key] != $0.value }
+        if !changed.isEmpty {
+            try await connection.query(
+                """
+                INSERT INTO focal_outbox_session_mark (session, next_index)
+                SELECT * FROM unnest(\(Array(changed.keys)), \(Array(changed.values)))
+                ON CONFLICT (session) DO UPDATE SET next_index = excluded.next_index
+                """, logger: logger)
+        }
+        return kept
+    }
+
+    public func forget(session: String) async throws {
+        try await store.transaction("forget a session") { connection in
+            try await connection.query(
+                "DELETE FROM focal_outbox_session_mark WHERE session = \(session)", logger: self.store.logger)
+        }
+    }
+
+    // MARK: Destinations
+
+    public func register(destinations: [String]) async throws {
+        let logger = store.logger
+        try await store.transaction("register destinations") { connection in
+            let meta = try await Self.lockMeta(connection, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO focal_outbox_cursor (destination, seq)
+                SELECT d, \(meta.lastSequence) FROM unnest(\(destinations)) AS u(d)
+                ON CONFLICT (destination) DO NOTHING
+                """, logger: logger)
+        }
+    }
+
+    public func forget(destination: String) async throws {
+        let logger = store.logger
+        try await store.transaction("forget a destination") { connection in
+            _ = try await Self.lockMeta(connection, logger: logger)
+            try await connection.query(
+                "DELETE FROM focal_outbox_cursor WHERE destination = \(destination)", logger: logger)
+            try await connection.query(
+                "DELETE FROM focal_outbox_dead_letter WHERE destination = \(destination)", logger: logger)
+            try await Self.removeDelivered(connection, logger: logger)
+        }
+        try await locked("release a destination lock") { try await $0.release(destination) }
+    }
+
+    // MARK: Delivering
+
+    public func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry] {
+        guard try await holds(destination) else { return [] }
+        let (storeID, logger) = (storeID, store.logger)
+        let entries = try await store.withConnection("read a batch") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT seq, time, event, path, result, session, session_index FROM focal_outbox_result
+                WHERE seq > coalesce((SELECT seq FROM focal_outbox_cursor WHERE destination = \(destination)), 0)
+                ORDER BY seq LIMIT \(limits.maxCount)
+                """, logger: logger)
+            var entries: [OutboxEntry] = []
+            for try await row in rows.decode((Int64, Int64, String, String, String, String?, Int64?).self) {
+                entries.append(Self.entry(row, storeID: storeID))
+            }
+            return entries
+        }
+        return limits.prefix(of: entries)
+    }
+
+    private typealias ResultRow = (Int64, Int64, String, String, String, String?, Int64?)
+
+    private static func entry(_ row: ResultRow, storeID: String) -> OutboxEntry {
+        let (sequence, time, event, path, result, session, sessionIndex) = row
+        return OutboxEntry(
+            sequence: sequence, messageID: OutboxEntry.messageID(storeID: storeID, sequence: sequence),
+            result: ResultRecord(
+                resultJSON: result, event: event, path: path, time: time, session: session, sessionIndex: sessionIndex))
+    }
+
+    public func acknowledge(through sequence: Int64, for destination: String) async throws {
+        let logger = store.logger
+        try await store.transaction("acknowledge a batch") { connection in
+            _ = try await Self.lockMeta(connection, logger: logger)
+            try await Self.moveCursor(connection, of: destination, to: sequence, logger: logger)
+        }
+    }
+
+    public func deadLetter(_ entries: [OutboxEntry], for destination: String, reason: String) async throws {
+        guard let last = entries.last else { return }
+        let logger = store.logger
+        let results = entries.map(\.result)
+        try await store.transaction("keep dead letters") { connection in
+            _ = try await Self.lockMeta(connection, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO focal_outbox_dead_letter
+                    (destination, reason, seq, time, event, path, result, session, session_index)
+                SELECT \(destination), \(reason), s, t, e, p, r, nullif(x, ''), nullif(i, -1)
+                FROM unnest(\(entries.map(\.sequence)), \(results.map(\.time)), \(results.map(\.event)),
+                    \(results.map(\.path)), \(results.map(\.resultJSON)), \(results.map { $0.session ?? "" }),
+                    \(results.map { $0.sessionIndex ?? -1 })) WITH ORDINALITY AS u(s, t, e, p, r, x, i, o)
+                ORDER BY o
+                """, logger: logger)
+            try await Self.moveCursor(connection, of: destination, to: last.sequence, logger: logger)
+        }
+    }
+
+    public func deadLetters(for destination: String?, limit: Int) async throws -> [DeadLetter] {
+        let (storeID, logger) = (storeID, store.logger)
+        return try await store.withConnection("read dead letters") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT id, destination, reason, seq, time, event, path, result, session, session_index
+                FROM focal_outbox_dead_letter WHERE \(destination)::text IS NULL OR destination = \(destination)
+                ORDER BY id LIMIT \(limit)
+                """, logger: logger)
+            var letters: [DeadLetter] = []
+            for try await (id, destination, reason, seq, time, event, path, result, session, index) in rows.decode(
+                (Int64, String, String, Int64, Int64, String, String, String, String?, Int64?).self)
+            {
+                letters.append(
+                    DeadLetter(
+                        id: id, destination: destination, reason: reason,
+                        entry: Self.entry((seq, time, event, path, result, session, index), storeID: storeID)))
+            }
+            return letters
+        }
+    }
+
+    public func removeDeadLetters(_ ids: [Int64]) async throws {
+        guard !ids.isEmpty else { return }
+        try await store.transaction("remove dead letters") { connection in
+            try await connection.query(
+                "DELETE FROM focal_outbox_dead_letter WHERE id = ANY(\(ids))", logger: self.store.logger)
+        }
+    }
+
+    // MARK: Bounds
+
+    public func evict(makingRoomFor count: Int, bytes: Int, within limits: OutboxLimits) async throws -> Int {
+        let logger = store.logger
+        return try await store.transaction("evict results") { connection in
+            let meta = try await Self.lockMeta(connection, logger: logger)
+            var eviction = Eviction(
+                limits: limits, count: Int(meta.count), bytes: Int(meta.bytes), incomingCount: count,
+                incomingBytes: bytes)
+            var after: Int64 = 0
+            while !eviction.isSatisfied {
+                let rows = try await connection.query(
+                    "SELECT seq, size FROM focal_outbox_result WHERE seq > \(after) ORDER BY seq LIMIT 1000",
+                    logger: logger)
+                var seen = 0
+                for try await (sequence, size) in rows.decode((Int64, Int64).self) {
+                    seen += 1
+                    after = sequence
+                    if !eviction.isSatisfied { eviction.evict(sequence: sequence, byteCount: Int(size)) }
+                }
+                if seen == 0 { break }
+            }
+            if let last = eviction.lastSequence {
+                try await Self.delete(connection, through: last, logger: logger)
+            }
+            return eviction.evicted
+        }
+    }
+
+    public func totals() async throws -> OutboxTotals {
+        let logger = store.logger
+        return try await store.withConnection("read the totals") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT count, bytes, (SELECT count(*) FROM focal_outbox_dead_letter) FROM focal_outbox_meta WHERE id = 1
+                """, logger: logger)
+            var totals = OutboxTotals(count: 0, bytes: 0, deadLetters: 0)
+            for try await (count, bytes, letters) in rows.decode((Int64, Int64, Int64).self) {
+                totals = OutboxTotals(count: Int(count), bytes: Int(bytes), deadLetters: Int(letters))
+            }
+            return totals
+        }
+    }
+
+    public func pendingCount(for destination: String) async throws -> Int {
+        guard try await holds(destination) else { return 0 }
+        let logger = store.logger
+        return try await store.withConnection("count pending results") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT count(*) FROM focal_outbox_result
+                WHERE seq > coalesce((SELECT seq FROM focal_outbox_cursor WHERE destination = \(destination)), 0)
+                """, logger: logger)
+            var pending: Int64 = 0
+            for try await value in rows.decode(Int64.self) { pending = value }
+            return Int(pending)
+        }
+    }
+
+    // MARK: Bookkeeping (inside a write transaction)
+
+    private struct Meta {
+        var lastSequence: Int64
+        var count: Int64
+        var bytes: Int64
+    }
+
+    /// Locks the bookkeeping row until the transaction ends and reads it.
+    private static func lockMeta(_ connection: PostgresConnection, logger: Logger) async throws -> Meta {
+        let rows = try await connection.query(
+            "SELECT last_sequence, count, bytes FROM focal_outbox_meta WHERE id = 1 FOR UPDATE", logger: logger)
+        var meta = Meta(lastSequence: 0, count: 0, bytes: 0)
+        for try await (last, count, bytes) in rows.decode((Int64, Int64, Int64).self) {
+            meta = Meta(lastSequence: last, count: count, bytes: bytes)
+        }
+        return meta
+    }
+
+    /// Moves a cursor forward (never back), then deletes what every destination has passed.
+    private static func moveCursor(
+        _ connection: PostgresConnection, of destination: String, to sequence: Int64, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO focal_outbox_cursor (destination, seq) VALUES (\(destination), \(sequence))
+            ON CONFLICT (destination) DO UPDATE SET seq = greatest(focal_outbox_cursor.seq, excluded.seq)
+            """, logger: logger)
+        try await removeDelivered(connection, logger: logger)
+    }
+
+    /// Deletes the results that every destination's cursor has passed.
+    private static func removeDelivered(_ connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query("SELECT min(seq) FROM focal_outbox_cursor", logger: logger)
+        var floor: Int64?
+        for try await value in rows.decode(Int64?.self) { floor = value }
+        if let floor { try await delete(connection, through: floor, logger: logger) }
+    }
+
+    /// Deletes the results up to `sequence`, keeping the totals.
+    private static func delete(_ connection: PostgresConnection, through sequence: Int64, logger: Logger) async throws {
+        try await connection.query(
+            """
+            WITH gone AS (DELETE FROM focal_outbox_result WHERE seq <= \(sequence) RETURNING size)
+            UPDATE focal_outbox_meta SET count = count - (SELECT count(*) FROM gone),
+                bytes = bytes - (SELECT coalesce(sum(size), 0) FROM gone) WHERE id = 1
+            """, logger: logger)
+    }
+
+    // MARK: Locks
+
+    private func holds(_ destination: String) async throws -> Bool {
+        try await locked("take a destination lock") { try await $0.holds(destination) }
+    }
+
+    private func locked<T>(_ operation: String, _ body: (DestinationLocks) async throws -> T) async throws -> T {
+        do {
+            return try await body(store.locks)
+        } catch {
+            throw PostgresStore.translate(error, operation: operation)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import FocalServer
+import Logging
+import PostgresNIO
+
+/// A ``SessionJournal`` in a PostgreSQL database that several `focal serve` instances
+/// share: one row per session (its length) and one per op-log line.
+///
+/// An append locks its session's row (`SELECT … FOR UPDATE`) for its transaction, so
+/// appends to one session from two instances are serialised and each line is held once,
+/// at its position; appends to different sessions do not wait for each other.
+public final class PostgresSessionJournal: SessionJournal {
+    private let store: PostgresStore
+
+    /// The journal in `store`, creating its tables if needed; `store` must be running.
+    public init(store: PostgresStore) async throws {
+        try await store.prepareSchema()
+        self.store = store
+    }
+
+    public func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend {
+        let logger = store.logger
+        return try await store.transaction("append to a session's journal") { connection in
+            try await connection.query(
+                "INSERT INTO focal_journal_session (session, length) VALUES (\(session), 0) ON CONFLICT DO NOTHING",
+                logger: logger)
+            let rows = try await connection.query(
+                "SELECT length FROM focal_journal_session WHERE session = \(session) FOR UPDATE", logger: logger)
+            var length: Int64 = 0
+            for try await value in rows.decode(Int64.self) { length = value }
+            let previous = Int(length)
+            let start = position ?? previous
+            guard (0...previous).contains(start) else {
+                throw SessionJournalError.gap(session: session, expected: previous, received: start)
+            }
+            let skipped = min(previous - start, lines.count)
+            let appended = Array(lines[skipped...])
+            if !appended.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO focal_journal_line (session, position, line)
+                    SELECT \(session), \(length) + o - 1, l FROM unnest(\(appended)) WITH ORDINALITY AS u(l, o)
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    UPDATE focal_journal_session SET length = \(length + Int64(appended.count))
+                    WHERE session = \(session)
+                    """, logger: logger)
+            }
+            return JournalAppend(previousLength: previous, skipped: skipped, appended: appended.count)
+        }
+    }
+
+    public func lines(of session: String, from start: Int) async throws -> [String] {
+        let logger = store.logger
+        return try await store.withConnection("read a session's journal") { connection in
+            let rows = try await connection.query(
+                """
+                SELECT line FROM focal_journal_line WHERE session = \(session) AND position >= \(Int64(start))
+                ORDER BY position
+                """, logger: logger)
+            var lines: [String] = []
+            for try await line in rows.decode(String.self) { lines.append(line) }
+            return lines
+        }
+    }
+
+    public func remove(session: String) async throws {
+        let logger = store.logger
+        try await store.transaction("remove a session's journal") { connection in
+            try await connection.query(
+                "DELETE FROM focal_journal_session WHERE session = \(session)", logger: logger)
+            try await connection.query("DELETE FROM focal_journal_line WHERE session = \(session)", logger: logger)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+import FocalServer
+import Foundation
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// A PostgreSQL database that several `focal serve` instances share: it holds the outbox
+/// (``PostgresOutbox``) and the sessions' op logs (``PostgresSessionJournal``).
+///
+/// The store is a service: queries wait until ``run()`` runs (put it first in a service
+/// group, so that it stops last), and it closes its connections when ``run()`` ends, on
+/// graceful shutdown or cancellation. The tables are created on first use; several
+/// processes may do that at once.
+///
+/// ```swift
+/// let store = try PostgresStore(url: "postgres://focal@127.0.0.1:5432/focal")
+/// let outbox = try await PostgresOutbox(store: store)   // while store.run() runs
+/// ```
+public final class PostgresStore: Service {
+    /// The connection URL, with any password replaced by `***`.
+    public let url: String
+    /// The most connections the store's pool opens.
+    public let maximumConnections: Int
+
+    let client: PostgresClient
+    let logger: Logger
+    /// The configuration of a connection of its own (outside the pool).
+    let connectionConfiguration: PostgresConnection.Configuration
+    /// The connection holding this process's destination locks (see ``PostgresOutbox``).
+    let locks: DestinationLocks
+    private let schema = SchemaOnce()
+
+    /// A store for the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`)
+    /// opening at most `maximumConnections` (1–1000) pooled connections.
+    public init(
+        url: String, maximumConnections: Int = 8, logger: Logger = Logger(label: "focal.postgres")
+    ) throws(PostgresStoreError) {
+        let parsed = try PostgresURL(url)
+        guard (1...1000).contains(maximumConnections) else {
+            throw .invalidURL(url, reason: "the pool size \(maximumConnections) is not within 1...1000")
+        }
+        var configuration = parsed.clientConfiguration
+        configuration.options.maximumConnections = maximumConnections
+        self.url = PostgresURL.redacted(url)
+        self.maximumConnections = maximumConnections
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.logger = logger
+        self.connectionConfiguration = parsed.connectionConfiguration
+        self.locks = DestinationLocks(configuration: parsed.connectionConfiguration, logger: logger)
+    }
+
+    /// Runs the connection pool until graceful shutdown or cancellation, then closes every
+    /// connection (releasing the destination locks).
+    public func run() async {
+        logger.info("postgres store started", metadata: ["focal.postgres.url": "\(url)"])
+        await client.run()
+        await locks.close()
+        logger.info("postgres store stopped", metadata: ["focal.postgres.url": "\(url)"])
+    }
+
+    // MARK: Access
+
+    /// Creates the tables once per store (idempotent, and safe while other processes do it),
+    /// on a connection of its own: an unreachable server is one failed attempt, reported at
+    /// once, rather than the pool's retries.
+    func prepareSchema() async throws {
+        let (configuration, logger) = (connectionConfiguration, logger)
+        try await schema.run {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+                do {
+                    try await connection.withTransaction(logger: logger) { connection in
+                        try await PostgresSchema.create(on: connection, logger: logger)
+                    }
+                    try await connection.close()
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+            } catch let error as PostgresTransactionError {
+                throw Self.translate(error.closureError ?? error, operation: "create the tables")
+            } catch {
+                throw Self.translate(error, operation: "connect and create the tables")
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction on a pooled connection; errors the body throws itself
+    /// come out as they are, the database's as ``PostgresStoreError/database(operation:message:)``.
+    func transaction<T: Sendable>(
+        _ operation: String, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
+        } catch let error as PostgresTransactionError {
+            throw Self.translate(error.closureError ?? error, operation: operation)
+        } catch {
+            throw Self.translate(error, operation: operation)
+        }
+    }
+
+    /// Runs `body` on a pooled connection outside a transaction.
+    func withConnection<T: Sendable>(
+        _ operation: String, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await client.withConnection { connection in try await body(connection) }
+        } catch {
+            throw Self.translate(error, operation: operation)
+        }
+    }
+
+    /// The driver's and the pool's errors as ``PostgresStoreError``, with the server's
+    /// message; the store's own errors, the journal's and cancellation unchanged.
+    static func translate(_ error: any Error, operation: String) -> any Error {
+        switch error {
+        case is PostgresStoreError, is SessionJournalError, is CancellationError:
+            return error
+        case let error as PSQLError:
+            let message = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            return PostgresStoreError.database(operation: operation, message: message)
+        case let error as PostgresTransactionError:
+            let cause = error.commitError ?? error.beginError ?? error.rollbackError
+            return cause.map { translate($0, operation: operation) }
+                ?? PostgresStoreError.database(operation: operation, message: "\(error)")
+        default:
+            return PostgresStoreError.database(operation: operation, message: "\(error)")
+        }
+    }
+}
+
+/// Runs a piece of async work once; callers arriving while it runs wait for it, and a
+/// failure lets the next caller try again.
+private actor SchemaOnce {
+    private var done = false
+    private var running: Task<Void, any Error>?
+
+    func run(_ work: @escaping @Sendable () async throws -> Void) async throws {
+        if done { return }
+        let task = running ?? Task { try await work() }
+        running = task
+        do {
+            try await task.value
+            done = true
+        } catch {
+            running = nil
+            throw error
+        }
+    }
+}

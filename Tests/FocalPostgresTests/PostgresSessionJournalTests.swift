@@ -1,0 +1,81 @@
+import FocalPostgres
+import FocalServer
+import FocalTestSupport
+import Testing
+
+/// Needs FOCAL_TEST_POSTGRES_URL (`./Scripts/test` sets it); fails without it.
+@Suite struct PostgresSessionJournalTests {
+    @Test func linesComeBackInOrderFromAnyPosition() async throws {
+        try await TestPostgres.withStore { store in
+            let journal = try await PostgresSessionJournal(store: store)
+            let first = try await journal.append(["a", "b"], to: "s", at: nil)
+            #expect(first == JournalAppend(previousLength: 0, skipped: 0, appended: 2))
+            let second = try await journal.append(["c"], to: "s", at: 2)
+            #expect(second == JournalAppend(previousLength: 2, skipped: 0, appended: 1))
+            #expect(try await journal.lines(of: "s", from: 0) == ["a", "b", "c"])
+            #expect(try await journal.lines(of: "s", from: 1) == ["b", "c"])
+            #expect(try await journal.lines(of: "unknown", from: 0).isEmpty)
+        }
+    }
+
+    @Test func aRetriedBatchAppliesOnce() async throws {
+        try await TestPostgres.withStore { store in
+            let journal = try await PostgresSessionJournal(store: store)
+            _ = try await journal.append(["a", "b", "c"], to: "s", at: 0)
+            // The client did not see the answer and sends the batch again, with one more line.
+            let retried = try await journal.append(["b", "c", "d"], to: "s", at: 1)
+            #expect(retried == JournalAppend(previousLength: 3, skipped: 2, appended: 1))
+            let whole = try await journal.append(["a"], to: "s", at: 0)
+            #expect(whole == JournalAppend(previousLength: 4, skipped: 1, appended: 0))
+            #expect(try await journal.lines(of: "s", from: 0) == ["a", "b", "c", "d"])
+        }
+    }
+
+    @Test func aBatchPastTheEndIsAGap() async throws {
+        try await TestPostgres.withStore { store in
+            let journal = try await PostgresSessionJournal(store: store)
+            _ = try await journal.append(["a"], to: "s", at: nil)
+            await #expect(throws: SessionJournalError.gap(session: "s", expected: 1, received: 3)) {
+                _ = try await journal.append(["d"], to: "s", at: 3)
+            }
+            #expect(try await journal.lines(of: "s", from: 0) == ["a"], "a refused batch appends nothing")
+        }
+    }
+
+    @Test func removingASessionForgetsItsLog() async throws {
+        try await TestPostgres.withStore { store in
+            let journal = try await PostgresSessionJournal(store: store)
+            _ = try await journal.append(["a", "b"], to: "s", at: nil)
+            _ = try await journal.append(["x"], to: "other", at: nil)
+            try await journal.remove(session: "s")
+            #expect(try await journal.lines(of: "s", from: 0).isEmpty)
+            #expect(try await journal.append(["new"], to: "s", at: 0).previousLength == 0)
+            #expect(try await journal.lines(of: "other", from: 0) == ["x"])
+        }
+    }
+
+    @Test func twoInstancesSendingTheSameBatchStoreItOnce() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await TestPostgres.withStore(url: url) { one in
+            try await TestPostgres.withStore(url: url) { two in
+                let journals = [try await PostgresSessionJournal(store: one), try await PostgresSessionJournal(store: two)]
+                let lines = (0..<50).map { "line \($0)" }
+                let outcomes = try await withThrowingTaskGroup(of: [JournalAppend].self) { group in
+                    for journal in journals {
+                        group.addTask {
+                            var outcomes: [JournalAppend] = []
+                            for start in stride(from: 0, to: 50, by: 10) {
+                                outcomes.append(try await journal.append(Array(lines[start..<(start + 10)]), to: "s", at: start))
+                            }
+                            return outcomes
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0 += $1 }
+                }
+                #expect(outcomes.reduce(0) { $0 + $1.appended } == 50, "every line appended once")
+                #expect(outcomes.reduce(0) { $0 + $1.skipped } == 50, "and skipped once")
+                #expect(try await journals[1].lines(of: "s", from: 0) == lines)
+            }
+        }
+    }
+}

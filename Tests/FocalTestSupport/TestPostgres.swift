@@ -1,0 +1,68 @@
+import FocalPostgres
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL server the tests use, named by `FOCAL_TEST_POSTGRES_URL`
+/// (`postgres://USER@127.0.0.1:PORT/postgres`; `./Scripts/test` starts a throwaway one).
+///
+/// Every test gets a database of its own. Without the variable, a test that needs the
+/// server fails with ``Missing`` (it never passes without having run).
+public enum TestPostgres {
+    /// The environment variable holding the server's URL.
+    public static let variable = "FOCAL_TEST_POSTGRES_URL"
+
+    /// The variable is not set.
+    public struct Missing: Error, CustomStringConvertible {
+        public var description: String {
+            """
+            \(TestPostgres.variable) is not set: this test needs a PostgreSQL server. Run ./Scripts/test \
+            (it starts a throwaway one), or start one and export \
+            \(TestPostgres.variable)=postgres://USER@127.0.0.1:PORT/postgres (README, "Testing")
+            """
+        }
+    }
+
+    /// Creates an empty database on the test server and returns its URL.
+    public static func freshDatabase() async throws -> String {
+        guard let base = ProcessInfo.processInfo.environment[variable], !base.isEmpty else { throw Missing() }
+        guard var components = URLComponents(string: base), let host = components.host, let user = components.user
+        else {
+            throw PostgresStoreError.invalidURL(base, reason: "\(variable) is not a postgres:// URL")
+        }
+        let name = "focal_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        let configuration = PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: String(components.path.dropFirst()), tls: .disable)
+        let logger = Logger(label: "focal.tests.postgres")
+        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+        do {
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            try await connection.close()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        components.path = "/" + name
+        return components.string!
+    }
+
+    /// Runs `body` with a running store on `url` (a fresh database when `nil`), then stops the store.
+    public static func withStore<T: Sendable>(
+        url: String? = nil, _ body: (PostgresStore) async throws -> T
+    ) async throws -> T {
+        let url = if let url { url } else { try await freshDatabase() }
+        let store = try PostgresStore(url: url, maximumConnections: 4)
+        let running = Task { await store.run() }
+        do {
+            let value = try await body(store)
+            running.cancel()
+            await running.value
+            return value
+        } catch {
+            running.cancel()
+            await running.value
+            throw error
+        }
+    }
+}
