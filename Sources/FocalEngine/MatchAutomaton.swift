@@ -109,11 +109,13 @@ final class MatchAutomaton {
 
     /// The indices (into the task list, ascending) of the tasks that fire for `event` in `state`.
     func tasks(in state: State, event: String) -> [Int32] {
-        let info = states[Int(state)]
-        let exact = info.byEvent[event] ?? []
-        if info.anyEvent.isEmpty { return exact }
-        if exact.isEmpty { return info.anyEvent }
-        return Array(Set(exact).union(info.anyEvent)).sorted()
+        // Fields are read in place: copying the whole `StateInfo` would retain and
+        // release each of its arrays and dictionaries on every recorded event.
+        let exact = states[Int(state)].byEvent[event] ?? []
+        let anyEvent = states[Int(state)].anyEvent
+        if anyEvent.isEmpty { return exact }
+        if exact.isEmpty { return anyEvent }
+        return Array(Set(exact).union(anyEvent)).sorted()
     }
 
     /// The patterns that can fire in `state`, with the index of their task.

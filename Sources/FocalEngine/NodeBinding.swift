@@ -101,10 +101,12 @@ final class NodeBinding {
         return Unmanaged<NodeBinding>.fromOpaque(raw).takeUnretainedValue()
     }
 
-    /// Runs `body` with the binding and the live node behind `object`, or raises a TypeError.
+    /// Runs `body` with the binding, the live node's index and its tree, or raises a
+    /// TypeError. Members read the record in place (`tree[i].name`): passing a copy of
+    /// the record would retain and release each of its strings, arrays and events.
     private static func withNode(
         _ context: JSContextRef?, _ object: JSObjectRef?, _ exception: UnsafeMutablePointer<JSValueRef?>?,
-        _ body: (NodeBinding, Int32, NodeTree.Record) -> JSValueRef?
+        _ body: (NodeBinding, Int32, NodeTree) -> JSValueRef?
     ) -> JSValueRef? {
         guard let binding = binding(context) else { return nil }
         guard let object, let raw = JSObjectGetPrivate(object) else {
@@ -119,35 +121,33 @@ final class NodeBinding {
             exception?.pointee = binding.runtime.makeError("ReferenceError", "this node has been deregistered")
             return nil
         }
-        return body(binding, index, tree[index])
+        return body(binding, index, tree)
     }
 
-    private static func keyPath(_ context: JSContextRef?, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?) -> String? {
-        guard count > 0, let value = arguments?[0], JSValueIsString(context, value) else { return nil }
-        let js = JSValueToStringCopy(context, value, nil)!
-        defer { JSStringRelease(js) }
-        let length = JSStringGetLength(js)
-        return length == 0 ? "" : String(decoding: UnsafeBufferPointer(start: JSStringGetCharactersPtr(js), count: length), as: UTF16.self)
+    /// The key-path argument of `latestValue(kp)` and `valueFirstDisplayedEvent(kp)`, or
+    /// `nil` when it is not a string.
+    private static func keyPath(_ binding: NodeBinding, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?) -> String? {
+        guard count > 0, let value = arguments?[0] else { return nil }
+        return binding.runtime.string(value)
     }
 
     private static let values: [(String, JSObjectGetPropertyCallback)] = [
-        ("nodeName", { c, o, _, e in withNode(c, o, e) { b, _, r in b.runtime.makeString(r.name) } }),
-        ("index", { c, o, _, e in withNode(c, o, e) { b, _, r in r.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null } }),
-        ("path", { c, o, _, e in withNode(c, o, e) { b, i, _ in b.runtime.makeString(b.tree.path(of: i)) } }),
-        ("parentNode", { c, o, _, e in withNode(c, o, e) { b, _, r in r.parent == NodeTree.none ? b.runtime.null : b.makeNode(r.parent) } }),
-        ("attributes", { c, o, _, e in withNode(c, o, e) { b, _, r in b.runtime.makeValue(.object(NodeBinding.attributes(of: r))) } }),
+        ("nodeName", { c, o, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeString(t[i].name) } }),
+        ("index", { c, o, _, e in withNode(c, o, e) { b, i, t in t[i].index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null } }),
+        ("path", { c, o, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeString(t.path(of: i)) } }),
+        ("parentNode", { c, o, _, e in withNode(c, o, e) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.makeNode(t[i].parent) } }),
+        ("attributes", { c, o, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) } }),
     ]
 
     private static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
         ("ancestor", { c, _, o, n, a, e in
-            withNode(c, o, e) { b, i, _ in
+            withNode(c, o, e) { b, i, tree in
                 var steps = 0.0
                 if n > 0, let value = a?[0], !JSValueIsUndefined(c, value) { steps = JSValueToNumber(c, value, nil) }
                 guard steps >= 0, steps.rounded() == steps else {
                     e?.pointee = b.runtime.makeError("RangeError", "ancestor(n) needs a whole number n ≥ 0")
                     return nil
                 }
-                let tree = b.tree
                 var current = i
                 for _ in 0..<Int(min(steps, 1e9)) {
                     current = tree[current].parent
@@ -156,19 +156,19 @@ final class NodeBinding {
                 return b.makeNode(current)
             }
         }),
-        ("latestEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, _, r in b.makeEvent(r.state.latestEvent) } }),
-        ("isVisible", { c, _, o, _, _, e in withNode(c, o, e) { b, _, r in b.runtime.makeBoolean(r.state.isVisible) } }),
-        ("firstDisplayedEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, _, r in b.makeEvent(r.state.firstDisplayedEvent) } }),
+        ("latestEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.makeEvent(t[i].state.latestEvent) } }),
+        ("isVisible", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeBoolean(t[i].state.isVisible) } }),
+        ("firstDisplayedEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.makeEvent(t[i].state.firstDisplayedEvent) } }),
         ("latestValue", { c, _, o, n, a, e in
-            withNode(c, o, e) { b, _, r in
-                guard let key = keyPath(c, n, a), let value = r.state.values[key]?.value else { return b.runtime.undefined }
+            withNode(c, o, e) { b, i, t in
+                guard let key = keyPath(b, n, a), let value = t[i].state.values[key]?.value else { return b.runtime.undefined }
                 return b.runtime.makeValue(value)
             }
         }),
         ("valueFirstDisplayedEvent", { c, _, o, n, a, e in
-            withNode(c, o, e) { b, _, r in
-                guard let key = keyPath(c, n, a) else { return b.runtime.null }
-                return b.makeEvent(r.state.values[key]?.firstDisplayedEvent)
+            withNode(c, o, e) { b, i, t in
+                guard let key = keyPath(b, n, a) else { return b.runtime.null }
+                return b.makeEvent(t[i].state.values[key]?.firstDisplayedEvent)
             }
         }),
     ]

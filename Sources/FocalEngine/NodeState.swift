@@ -22,7 +22,13 @@ public struct NodeState {
     public private(set) var firstDisplayedEvent: Event?
     public private(set) var values: [String: Value] = [:]
     /// The newest events, oldest first.
-    public private(set) var history: [Event] = []
+    public var history: [Event] {
+        recent.count < Self.historyLimit ? recent : Array(recent[oldest...] + recent[..<oldest])
+    }
+    /// The history as a ring once it is full: `oldest` is where the next event goes, so
+    /// recording an event overwrites one slot instead of shifting ten.
+    private var recent: [Event] = []
+    private var oldest = 0
 
     /// The current value of a key path and the event that first displayed it.
     public struct Value {
@@ -34,8 +40,12 @@ public struct NodeState {
 
     /// Applies `event` to the state.
     public mutating func apply(_ event: Event) {
-        if history.count == Self.historyLimit { history.removeFirst() }
-        history.append(event)
+        if recent.count < Self.historyLimit {
+            recent.append(event)
+        } else {
+            recent[oldest] = event
+            oldest = (oldest + 1) % Self.historyLimit
+        }
         latestEvent = event
         switch event.name {
         case SpecialEvent.appeared:

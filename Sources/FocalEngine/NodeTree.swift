@@ -132,8 +132,10 @@ final class NodeTree {
             let id = self[current].id
             ids[id] = nil
             id.forEachProperPrefix { prefix in
-                extensions[prefix]?.remove(current)
-                if extensions[prefix]?.isEmpty == true { extensions[prefix] = nil }
+                // One lookup per prefix: the set is changed and dropped through its index.
+                guard let slot = extensions.index(forKey: prefix) else { return }
+                extensions.values[slot].remove(current)
+                if extensions.values[slot].isEmpty { extensions.remove(at: slot) }
             }
             records[Int(current)] = Record(id: NodeID(owner: 0), name: "", createdAt: 0, matchState: 0, isLive: false)
             freeSlots.append(current)

@@ -13,7 +13,10 @@ final class SessionState {
     let tree: NodeTree
     let library: TaskLibrary
     private(set) var automaton: MatchAutomaton
-    private unowned let engine: Engine
+    /// The engine owns its sessions and releases them before it goes, so the reference
+    /// cannot dangle; `unowned(unsafe)` spares the reference-count check that a safe
+    /// `unowned` read costs on every op.
+    private unowned(unsafe) let engine: Engine
     /// The op-log line being applied, for error messages.
     private var currentLine: Int?
 

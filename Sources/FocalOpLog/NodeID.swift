@@ -47,7 +47,8 @@ public struct NodeID: Hashable, Sendable {
     private static let separator = "\u{1F}"
 
     private static func escape(_ key: String) -> String {
-        guard key.unicodeScalars.contains(where: { $0 == "\u{1E}" || $0 == "\u{1F}" }) else { return key }
+        // U+001E and U+001F are single bytes in UTF-8, and no other scalar contains those bytes.
+        guard key.utf8.contains(where: { $0 == 0x1E || $0 == 0x1F }) else { return key }
         var escaped = ""
         for scalar in key.unicodeScalars {
             if scalar == "\u{1E}" || scalar == "\u{1F}" { escaped.unicodeScalars.append("\u{1E}") }
@@ -74,17 +75,19 @@ public struct NodeID: Hashable, Sendable {
         body(NodeID(owner: owner))
         var count = 0
         var escaped = false
-        let scalars = packedKeys.unicodeScalars
-        for index in scalars.indices {
-            let scalar = scalars[index]
+        // Byte by byte: the separator and the escape are single UTF-8 bytes, so every
+        // separator is on a scalar boundary and the prefix before it is valid text.
+        let bytes = packedKeys.utf8
+        for index in bytes.indices {
+            let byte = bytes[index]
             if escaped {
                 escaped = false
-            } else if scalar == "\u{1E}" {
+            } else if byte == 0x1E {
                 escaped = true
-            } else if scalar == "\u{1F}" {
+            } else if byte == 0x1F {
                 count += 1
                 var prefix = NodeID(owner: owner)
-                prefix.packedKeys = String(packedKeys.unicodeScalars[..<index])
+                prefix.packedKeys = String(Substring(bytes[..<index]))
                 prefix.keyCount = count
                 body(prefix)
             }

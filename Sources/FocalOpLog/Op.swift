@@ -91,12 +91,15 @@ public enum SnapshotFormat: String, Sendable, CaseIterable {
 }
 
 /// The names of the events that change node state.
+///
+/// Inlinable constants rather than stored globals: a global in another module is read
+/// through a lazy-initialisation check, and the engine compares every event's name with them.
 public enum SpecialEvent {
-    public static let appeared = "ana-appeared"
-    public static let disappeared = "ana-disappeared"
-    public static let updated = "ana-updated"
+    @inlinable public static var appeared: String { "ana-appeared" }
+    @inlinable public static var disappeared: String { "ana-disappeared" }
+    @inlinable public static var updated: String { "ana-updated" }
     /// The property of `ana-updated` that names the value.
-    public static let keyPath = "key-path"
+    @inlinable public static var keyPath: String { "key-path" }
     /// The property of `ana-updated` that carries the value.
-    public static let value = "value"
+    @inlinable public static var value: String { "value" }
 }
