@@ -78,8 +78,12 @@ struct RunCommand: AsyncParsableCommand {
                 oplog?.writeLine(op.jsonLine)
                 session.engine.apply(op, line: lineNumber)
             }
+            var warnings = 0
             run.warningHandler = { warning in
-                StandardStream.error.writeLine("warning: \(warning)")
+                // The same trouble tends to come back event after event: say so on the 1st, 2nd, 4th, 8th… time.
+                warnings += 1
+                guard warnings & (warnings - 1) == 0 else { return }
+                StandardStream.error.writeLine("warning: \(warning)" + (warnings > 1 ? " (warning \(warnings))" : ""))
             }
             var failed = false
             while !run.isFinished {
@@ -93,6 +97,9 @@ struct RunCommand: AsyncParsableCommand {
                     break
                 }
                 try await sink.commit()
+            }
+            if warnings > 1, warnings & (warnings - 1) != 0 {
+                StandardStream.error.writeLine("warning: \(warnings) warnings in all")
             }
             oplog?.flush()
             if let oplog { close(oplog.fileDescriptor) }

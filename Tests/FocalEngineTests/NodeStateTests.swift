@@ -31,7 +31,7 @@ struct NodeStateTests {
         return try #require(harness.takeResults().first)
     }
 
-    @Test("Anna's worked example, step by step (prior-art/anna.md §1.9)")
+    @Test("Anna's worked example, step by step")
     func workedExample() throws {
         let harness = try harness()
         let steps: [(Op, value: JSONValue, visible: Bool, shown: JSONValue, first: JSONValue, exposedNow: Bool)] = [
