@@ -24,7 +24,8 @@
 /// pipeline whose user allowed it (``OverflowPolicy``).
 ///
 /// Every method may do disk I/O; implementations run it off Swift's cooperative threads
-/// and are safe to call from several tasks (and, for ``SQLiteOutbox``, several processes).
+/// and are safe to call from several tasks (and, for ``SQLiteOutbox`` and FocalPostgres's
+/// `PostgresOutbox`, several processes).
 public protocol Outbox: AnyObject, Sendable {
     /// Commits `results` in one transaction, after those already held, and gives each a
     /// sequence number and a message id, except those of a session at an index already

@@ -37,7 +37,7 @@ public final class PostgresStore: Service {
     ) throws(PostgresStoreError) {
         let parsed = try PostgresURL(url)
         guard (1...1000).contains(maximumConnections) else {
-            throw .invalidURL(url, reason: "the pool size \(maximumConnections) is not within 1...1000")
+            throw .invalidURL(PostgresURL.redacted(url), reason: "the pool size \(maximumConnections) is not within 1...1000")
         }
         var configuration = parsed.clientConfiguration
         configuration.options.maximumConnections = maximumConnections
