@@ -79,12 +79,9 @@ public final class Engine {
     /// is reported, not applied.
     public func apply(line bytes: UnsafeRawBufferPointer, number: Int? = nil, session: String? = nil) {
         do throws(OpLogError) {
-            guard var entry = try OpDecoder.decodeEntry(bytes) else { return }
-            if let session {
-                if let other = entry.session, other != session {
-                    throw OpLogError("the op is for session '\(other)', not '\(session)'")
-                }
-                entry.session = session
+            guard let entry = try OpDecoder.decodeEntry(bytes, defaultSession: session) else { return }
+            if let session, let other = entry.session, other != session {
+                throw OpLogError("the op is for session '\(other)', not '\(session)'")
             }
             apply(entry, line: number)
         } catch {

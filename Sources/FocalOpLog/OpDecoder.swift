@@ -14,7 +14,9 @@ public enum OpDecoder {
     }
 
     /// Decodes one line with its session. Returns `nil` for a blank line.
-    public static func decodeEntry(_ line: UnsafeRawBufferPointer) throws(OpLogError) -> OpLogEntry? {
+    /// - Parameter defaultSession: the session of a line that names none (the lines of a
+    ///   request for one session, where `{"op": "end"}` ends that session).
+    public static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) throws(OpLogError) -> OpLogEntry? {
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()
@@ -40,7 +42,7 @@ public enum OpDecoder {
         } catch {
             throw OpLogError("invalid JSON: \(error)")
         }
-        return try fields.makeEntry()
+        return try fields.makeEntry(defaultSession: defaultSession)
     }
 
     /// Decodes one line of text.
@@ -222,7 +224,7 @@ private struct Fields {
         return Int64(n)
     }
 
-    func makeEntry() throws(OpLogError) -> OpLogEntry {
+    func makeEntry(defaultSession: String?) throws(OpLogError) -> OpLogEntry {
         let session = try optional("session", session, "a non-empty string")
         if let session {
             guard !session.isEmpty else { throw OpLogError("'session' must be a non-empty string") }
@@ -231,8 +233,9 @@ private struct Fields {
             }
         }
         let op = try makeOp()
-        if case .end = op, session == nil { throw OpLogError("'end' needs a 'session' to end") }
-        return OpLogEntry(session: session, op)
+        let entrySession = session ?? defaultSession
+        if case .end = op, entrySession == nil { throw OpLogError("'end' needs a 'session' to end") }
+        return OpLogEntry(session: entrySession, op)
     }
 
     func makeOp() throws(OpLogError) -> Op {

@@ -91,6 +91,18 @@ struct SessionAPITests {
         }
     }
 
+    @Test("an 'end' line without a session key ends the session's state; the next lines start it afresh")
+    func endLine() async throws {
+        try await withServer { client, _ in
+            let ended = try await client.post(Ops.session(items: 1) + [#"{"op":"end"}"#], to: "e")
+            #expect(try ended.json["errors"] == [])
+            #expect(try ended.results == Ops.results(0..<1))
+            #expect(try await client.send(.get, "/v1/sessions/e/snapshot").status == .notFound)
+            let again = try await client.post(Ops.session(items: 1), to: "e")
+            #expect(try again.results == Ops.results(0..<1))
+        }
+    }
+
     @Test("position skips the lines a session already holds and refuses a gap with 409")
     func positions() async throws {
         try await withServer { client, _ in
