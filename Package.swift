@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "FocalEngine",
             dependencies: [
-                "FocalRuntime", "FocalOpLog", "FocalJSON", "CJavaScriptCore",
+                "FocalRuntime", "FocalOpLog", "FocalJSON", "FocalPatterns", "CJavaScriptCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

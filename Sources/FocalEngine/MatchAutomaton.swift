@@ -1,3 +1,5 @@
+import FocalPatterns
+
 /// Decides, for every node, which tasks can fire on it, without ever entering JavaScript.
 ///
 /// Patterns compile to a nondeterministic automaton over node names: a pattern with
@@ -20,7 +22,7 @@ final class MatchAutomaton {
 
     private struct CompiledPattern {
         let taskIndex: Int32
-        let pattern: Pattern
+        let pattern: TaskPattern
         let segments: [Int32]  // node-name symbols; `wildcard` for `*`
         let firstPosition: Int32
     }
@@ -50,12 +52,12 @@ final class MatchAutomaton {
     private(set) var rootState: State = 0
 
     /// Compiles `patterns`: for each task in load order, its patterns.
-    init(patterns taskPatterns: [[Pattern]]) {
+    init(patterns taskPatterns: [[TaskPattern]]) {
         for (taskIndex, taskPatterns) in taskPatterns.enumerated() {
             for pattern in taskPatterns {
                 let first = Int32(positionPattern.count)
-                let segments = pattern.nodes.map { name -> Int32 in
-                    if name == Pattern.wildcard { return Self.wildcard }
+                let segments = pattern.path.segments.map { name -> Int32 in
+                    if name == PathPattern.wildcard { return Self.wildcard }
                     if let symbol = symbols[name] { return symbol }
                     let symbol = Int32(symbols.count)
                     symbols[name] = symbol
@@ -64,12 +66,12 @@ final class MatchAutomaton {
                 let index = Int32(patterns.count)
                 patterns.append(CompiledPattern(taskIndex: Int32(taskIndex), pattern: pattern, segments: segments, firstPosition: first))
                 positionPattern.append(contentsOf: repeatElement(index, count: segments.count + 1))
-                if !pattern.isAbsolute {
+                if !pattern.path.isAbsolute {
                     if segments.isEmpty { everywhere.append(index) } else { relativeStarts.append(first) }
                 }
             }
         }
-        let rootPositions = patterns.filter(\.pattern.isAbsolute).map(\.firstPosition)
+        let rootPositions = patterns.filter(\.pattern.path.isAbsolute).map(\.firstPosition)
         rootState = intern(rootPositions)
     }
 
@@ -119,7 +121,7 @@ final class MatchAutomaton {
     }
 
     /// The patterns that can fire in `state`, with the index of their task.
-    func patterns(in state: State) -> [(taskIndex: Int, pattern: Pattern)] {
+    func patterns(in state: State) -> [(taskIndex: Int, pattern: TaskPattern)] {
         states[Int(state)].finalPatterns.map { (Int(patterns[Int($0)].taskIndex), patterns[Int($0)].pattern) }
     }
 
@@ -136,7 +138,7 @@ final class MatchAutomaton {
         var anyEvent: [Int32] = []
         for index in finals {
             let compiled = patterns[Int(index)]
-            if compiled.pattern.event == Pattern.wildcard {
+            if compiled.pattern.event == PathPattern.wildcard {
                 if anyEvent.last != compiled.taskIndex { anyEvent.append(compiled.taskIndex) }
             } else {
                 byEvent[compiled.pattern.event, default: []].append(compiled.taskIndex)

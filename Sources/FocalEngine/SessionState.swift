@@ -1,3 +1,4 @@
+import FocalPatterns
 import FocalJSON
 import FocalOpLog
 import FocalRuntime
@@ -178,7 +179,7 @@ final class SessionState {
     }
 
     /// The patterns (with their tasks) that can fire on the node at `index`.
-    func taskPatterns(at index: Int32) -> [(pattern: Pattern, task: TaskReference)] {
+    func taskPatterns(at index: Int32) -> [(pattern: TaskPattern, task: TaskReference)] {
         automaton.patterns(in: tree[index].matchState).map { ($0.pattern, library.tasks[$0.taskIndex].reference) }
     }
 

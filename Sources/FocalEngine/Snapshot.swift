@@ -1,3 +1,4 @@
+import FocalPatterns
 import FocalJSON
 import FocalOpLog
 
@@ -69,7 +70,7 @@ struct SnapshotWriter {
         }
     }
 
-    mutating func enter(_ node: NodeTree.Record, patterns: [(pattern: Pattern, task: TaskReference)], depth: Int, isFirstChild: Bool) {
+    mutating func enter(_ node: NodeTree.Record, patterns: [(pattern: TaskPattern, task: TaskReference)], depth: Int, isFirstChild: Bool) {
         switch format {
         case .xml: enterXML(node, patterns, depth)
         case .json: enterJSON(node, patterns, isFirstChild: isFirstChild || depth == 0)
@@ -87,7 +88,7 @@ struct SnapshotWriter {
 
     // MARK: HTML
 
-    private mutating func enterHTML(_ node: NodeTree.Record, _ patterns: [(pattern: Pattern, task: TaskReference)], _ depth: Int) {
+    private mutating func enterHTML(_ node: NodeTree.Record, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
         paths.removeLast(max(0, paths.count - depth))
         let path = depth == 0 ? "" : paths[depth - 1] + "/" + node.name
         paths.append(path)
@@ -116,7 +117,7 @@ struct SnapshotWriter {
         String(repeating: "  ", count: min(depth, Self.maximumIndent))
     }
 
-    private mutating func enterXML(_ node: NodeTree.Record, _ patterns: [(pattern: Pattern, task: TaskReference)], _ depth: Int) {
+    private mutating func enterXML(_ node: NodeTree.Record, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
         let pad = indent(depth + 1)
         var open = pad + "<node name=\"\(xml(node.name))\" id=\"\(xml(node.id.description))\""
         if let index = node.index { open += " index=\"\(index)\"" }
@@ -176,7 +177,7 @@ struct SnapshotWriter {
 
     // MARK: JSON
 
-    private mutating func enterJSON(_ node: NodeTree.Record, _ patterns: [(pattern: Pattern, task: TaskReference)], isFirstChild: Bool) {
+    private mutating func enterJSON(_ node: NodeTree.Record, _ patterns: [(pattern: TaskPattern, task: TaskReference)], isFirstChild: Bool) {
         if !isFirstChild { text += "," }
         var o = JSONObject()
         o["name"] = .string(node.name)

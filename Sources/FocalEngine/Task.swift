@@ -1,3 +1,4 @@
+import FocalPatterns
 import FocalRuntime
 
 /// One `match(pattern, fn)` call: one or more patterns and the function to run.
@@ -7,11 +8,11 @@ final class Task {
     /// Position in load order: files in the order they were evaluated, `match` calls in
     /// source order within a file. For one event, tasks run in increasing order.
     let order: Int
-    let patterns: [Pattern]
+    let patterns: [TaskPattern]
     let function: ProtectedValue
     let reference: TaskReference
 
-    init(order: Int, patterns: [Pattern], function: ProtectedValue, reference: TaskReference) {
+    init(order: Int, patterns: [TaskPattern], function: ProtectedValue, reference: TaskReference) {
         self.order = order
         self.patterns = patterns
         self.function = function

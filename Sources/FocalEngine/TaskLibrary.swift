@@ -1,3 +1,4 @@
+import FocalPatterns
 import CJavaScriptCore
 import FocalRuntime
 
@@ -33,7 +34,7 @@ final class TaskLibrary {
     }
 
     /// The patterns of every task, in load order (what the automaton is built from).
-    var patterns: [[Pattern]] { tasks.map(\.patterns) }
+    var patterns: [[TaskPattern]] { tasks.map(\.patterns) }
 
     /// The task file for a namespace, or an error message when the namespace is invalid.
     static func file(forNamespace namespace: String) -> Result<String, EngineError> {
@@ -116,9 +117,9 @@ final class TaskLibrary {
         } else {
             return reject("the first argument must be a pattern string or an array of pattern strings")
         }
-        var patterns: [Pattern] = []
+        var patterns: [TaskPattern] = []
         for text in texts {
-            do throws(PatternError) {
+            do throws(PatternSyntaxError) {
                 patterns.append(try scripts.pattern(text))
             } catch {
                 return reject(error.message)

@@ -1,3 +1,4 @@
+import FocalPatterns
 import CJavaScriptCore
 import FocalRuntime
 
@@ -21,7 +22,7 @@ final class TaskScripts {
     var loading: TaskLibrary?
     /// Automata by the patterns they were compiled from: sessions that loaded the same
     /// tasks share one.
-    private var automata: [[[Pattern]]: MatchAutomaton] = [:]
+    private var automata: [[[TaskPattern]]: MatchAutomaton] = [:]
     /// How many automata are kept; past this (debug reloads, tasks that register
     /// patterns conditionally) the cache starts afresh.
     static let automatonCacheLimit = 64
@@ -29,7 +30,7 @@ final class TaskScripts {
     /// `match` calls already parsed: every session evaluates the same task files, so each
     /// call site and pattern is parsed once per engine. Bounded like the automata.
     private var callSites: [String: (file: String, line: Int)?] = [:]
-    private var patterns: [String: Result<Pattern, PatternError>] = [:]
+    private var patterns: [String: Result<TaskPattern, PatternSyntaxError>] = [:]
     static let parseCacheLimit = 4096
 
     /// The name of the error the wrapper throws when a result is not JSON.
@@ -69,7 +70,7 @@ final class TaskScripts {
     }
 
     /// The automaton for tasks with these patterns (in load order), compiled once.
-    func automaton(for patterns: [[Pattern]]) -> MatchAutomaton {
+    func automaton(for patterns: [[TaskPattern]]) -> MatchAutomaton {
         if let automaton = automata[patterns] { return automaton }
         if automata.count >= Self.automatonCacheLimit { automata.removeAll() }
         let automaton = MatchAutomaton(patterns: patterns)
@@ -78,10 +79,10 @@ final class TaskScripts {
     }
 
     /// The parsed pattern `text`.
-    func pattern(_ text: String) throws(PatternError) -> Pattern {
+    func pattern(_ text: String) throws(PatternSyntaxError) -> TaskPattern {
         if let parsed = patterns[text] { return try parsed.get() }
         if patterns.count >= Self.parseCacheLimit { patterns.removeAll() }
-        let parsed = Result { () throws(PatternError) in try Pattern(text) }
+        let parsed = Result { () throws(PatternSyntaxError) in try TaskPattern(text) }
         patterns[text] = parsed
         return try parsed.get()
     }
