@@ -44,6 +44,8 @@ public actor DeliveryPipeline: Service {
     private var couriers: [Courier]
     private var produced = 0
     private var counts = DeliveryCounts()
+    /// How many appends have waited for room in a full outbox (for rate-limited logging).
+    private var outboxFullWaits = 0
     private var lastFlush: ContinuousClock.Instant
     /// The last flush asked for; each flush waits for the one before it.
     private var lastQueuedFlush: Task<FlushReport, Never>?
@@ -157,7 +159,12 @@ public actor DeliveryPipeline: Service {
             }
             if !isWaiting {
                 isWaiting = true
-                logger.info("outbox full: waiting for delivery to make room")
+                outboxFullWaits += 1
+                // Under a steady overload every append waits: say so on the 1st, 2nd, 4th, 8th… wait.
+                logger.log(
+                    level: outboxFullWaits & (outboxFullWaits - 1) == 0 ? .warning : .debug,
+                    "outbox full: waiting for delivery to make room",
+                    metadata: ["focal.delivery.waits": "\(outboxFullWaits)"])
             }
             let report = await flush()
             guard report.counts.delivered + report.counts.deadLettered == 0 else { continue }
