@@ -28,8 +28,18 @@ struct OpBatch: Sendable {
         return bytes[bounds[start]..<(bounds[count] - 1)]
     }
 
-    /// Each line as a string, for a journal.
-    var lines: [String] {
-        (0..<count).map { String(decoding: bytes[bounds[$0]..<(bounds[$0 + 1] - 1)], as: UTF8.self) }
+    /// Each line as a string, for a journal: the journal must hold the very bytes that were
+    /// applied, so every line must be valid UTF-8.
+    /// - Throws: ``ServerError`` 400 naming the first line that is not.
+    func lines() throws(ServerError) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(count)
+        for index in 0..<count {
+            guard let line = String(validating: bytes[bounds[index]..<(bounds[index + 1] - 1)], as: UTF8.self) else {
+                throw .badRequest("line \(index + 1) is not valid UTF-8")
+            }
+            lines.append(line)
+        }
+        return lines
     }
 }

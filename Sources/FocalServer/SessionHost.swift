@@ -45,7 +45,7 @@ actor SessionHost {
         if let journal = services.journal {
             let append: JournalAppend
             do {
-                append = try await journal.append(batch.lines, to: id, at: position)
+                append = try await journal.append(try batch.lines(), to: id, at: position)
             } catch let SessionJournalError.gap(_, expected, received) {
                 throw Self.gap(expected: expected, received: received)
             }
