@@ -38,13 +38,13 @@ public final class Engine {
         runtime.installConsole(logger: configuration.consoleLogger)
         binding = NodeBinding(runtime: runtime)
         do throws(ScriptError) {
-            scripts = try TaskScripts(runtime: runtime)
-            // The default session exists from the start, so a missing tasks directory
-            // is reported here rather than at the first op.
-            defaultSession = try SessionState(id: nil, engine: self)
+            // Hot reload looks at the disk at every register; otherwise each task file is
+            // read once for every session.
+            scripts = try TaskScripts(runtime: runtime, tasksDirectory: configuration.tasksDirectory, watchesFiles: configuration.debug)
         } catch {
             throw EngineError(.taskFileFailed, error.message, script: error)
         }
+        defaultSession = SessionState(id: nil, engine: self)
     }
 
     /// The number of live nodes of the default session.
@@ -61,10 +61,12 @@ public final class Engine {
     public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {
         if case .end = op {
             guard let session, !endSession(session) else { return }
-            return reportUnknown(session, "cannot end session '\(session)': it has no live state", line: line)
+            var error = EngineError(.invalidOp, "cannot end session '\(session)': it has no live state", line: line)
+            error.session = session
+            observer?.engine(self, didReport: error)
+            return
         }
-        guard let state = state(of: session, line: line) else { return }
-        state.apply(op, line: line)
+        state(of: session).apply(op, line: line)
     }
 
     /// Applies one decoded op-log line.
@@ -109,22 +111,11 @@ public final class Engine {
     }
 
     /// The session's state, created on first use.
-    func state(of session: String?, line: Int? = nil) -> SessionState? {
+    func state(of session: String?) -> SessionState {
         guard let session else { return defaultSession }
         if let state = sessions[session] { return state }
-        do throws(ScriptError) {
-            let state = try SessionState(id: session, engine: self)
-            sessions[session] = state
-            return state
-        } catch {
-            reportUnknown(session, "cannot start session '\(session)': \(error.message)", line: line)
-            return nil
-        }
-    }
-
-    private func reportUnknown(_ session: String, _ message: String, line: Int?) {
-        var error = EngineError(.invalidOp, message, line: line)
-        error.session = session
-        observer?.engine(self, didReport: error)
+        let state = SessionState(id: session, engine: self)
+        sessions[session] = state
+        return state
     }
 }

@@ -21,11 +21,11 @@ final class SessionState {
     /// The op-log line being applied, for error messages.
     private var currentLine: Int?
 
-    init(id: String?, engine: Engine) throws(ScriptError) {
+    init(id: String?, engine: Engine) {
         self.id = id
         self.engine = engine
         tree = NodeTree(generations: engine.generations)
-        library = try TaskLibrary(scripts: engine.scripts, tasksDirectory: engine.configuration.tasksDirectory)
+        library = TaskLibrary(scripts: engine.scripts)
         automaton = engine.scripts.automaton(for: [])
         library.report = { [unowned self] error in
             var error = error

@@ -27,10 +27,10 @@ final class TaskLibrary {
     /// Receives every error found while loading.
     var report: (EngineError) -> Void = { _ in }
 
-    init(scripts: TaskScripts, tasksDirectory: String) throws(ScriptError) {
+    init(scripts: TaskScripts) {
         self.runtime = scripts.runtime
         self.scripts = scripts
-        self.modules = try ModuleSystem(runtime: scripts.runtime, root: tasksDirectory, compiled: scripts.modules)
+        self.modules = ModuleSystem(compiled: scripts.modules)
     }
 
     /// The patterns of every task, in load order (what the automaton is built from).
@@ -57,7 +57,8 @@ final class TaskLibrary {
     /// their original order. Returns whether anything was reloaded.
     func reloadIfChanged(line: Int?) -> Bool {
         let appeared = files.contains { file in
-            !modules.loadedFiles.contains { $0.path == modules.resolver.absolutePath(file) } && FileStamp(path: modules.resolver.absolutePath(file)) != nil
+            let path = modules.resolver.absolutePath(file)
+            return !modules.loadedFiles.contains { $0.path == path } && modules.compiled.stamp(of: path) != nil
         }
         guard appeared || modules.hasChangedFiles else { return false }
         modules.invalidate()
@@ -73,7 +74,7 @@ final class TaskLibrary {
 
     private func evaluate(_ file: String, line: Int?) -> Bool {
         let path = modules.resolver.absolutePath(file)
-        guard FileStamp(path: path) != nil else { return false }
+        guard modules.compiled.stamp(of: path) != nil else { return false }
         let before = tasks.count
         loading = file
         scripts.loading = self

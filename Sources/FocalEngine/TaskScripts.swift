@@ -3,8 +3,8 @@ import CJavaScriptCore
 import FocalRuntime
 
 /// What every session of an engine shares in its JavaScript virtual machine: the `match`
-/// function, the wrapper that turns a task's result into JSON text, and the compiled
-/// pattern automata.
+/// function, the wrapper that turns a task's result into JSON text, the task files
+/// (resolved and compiled once) and the compiled pattern automata.
 ///
 /// Both functions are made when the engine starts, before any task code runs, so a task
 /// cannot replace what they call: the wrapper holds the original `JSON.stringify`, and
@@ -16,7 +16,8 @@ final class TaskScripts {
     /// Wraps a task function so that one call into JavaScript runs the task and turns
     /// its result into JSON text (or `undefined`).
     private var jsonWrapper: ProtectedValue!
-    /// The task files and modules, compiled once for every session.
+    /// The task files and modules, compiled once for every session. Without hot reload
+    /// the disk is read once per file, so starting a session makes no system call.
     let modules: CompiledModules
     /// The library whose task file is being evaluated, which `match` adds tasks to.
     var loading: TaskLibrary?
@@ -36,9 +37,11 @@ final class TaskScripts {
     /// The name of the error the wrapper throws when a result is not JSON.
     static let nonJSONErrorName = "FocalNonJSONResult"
 
-    init(runtime: JSRuntime) throws(ScriptError) {
+    /// - Parameter watchesFiles: whether task files are looked up on disk at every use (hot reload).
+    /// - Throws: when the tasks directory does not exist.
+    init(runtime: JSRuntime, tasksDirectory: String, watchesFiles: Bool) throws(ScriptError) {
         self.runtime = runtime
-        modules = CompiledModules(runtime: runtime)
+        modules = try CompiledModules(runtime: runtime, root: tasksDirectory, watchesFiles: watchesFiles)
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
         jsonWrapper = runtime.protect(wrapperFactory)
         match = try makeMatch()

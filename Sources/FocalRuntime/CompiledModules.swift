@@ -1,23 +1,74 @@
 import CJavaScriptCore
 
-/// The compiled module functions of one runtime, shared by its module systems.
+/// The module files of one runtime as its module systems see them: where ids resolve,
+/// what is on disk, and each file compiled once.
 ///
 /// Several module systems on one runtime (one per session of an engine) evaluate the
 /// same files: each file is read and compiled into its CommonJS wrapper function once,
 /// and compiled again only when its stamp on disk changes. Every module system still
 /// calls the function itself, so each gets its own module objects and top-level state.
+///
+/// When ``watchesFiles`` is `false`, the disk is read once per path: a file's stamp,
+/// its real path and the file a `require` id resolves to are remembered, so a module
+/// system that loads files already seen makes no system call. When it is `true` (hot
+/// reload), every lookup reads the disk, and an edited file is compiled again.
 public final class CompiledModules {
     unowned let runtime: JSRuntime
+    public let resolver: ModuleResolver
+    /// Whether every lookup reads the disk rather than what it read before.
+    public let watchesFiles: Bool
     private var functions: [String: (stamp: FileStamp?, function: ProtectedValue)] = [:]
+    /// Without ``watchesFiles``: what the disk said about each path, and where each
+    /// `require` id resolved (keyed by directory and id). Op logs name namespace files,
+    /// so the paths asked about are not bounded by the tasks directory: past
+    /// ``fileCacheLimit`` entries a table starts afresh.
+    private var files: [String: (stamp: FileStamp?, real: String?)] = [:]
+    private var resolutions: [String: String] = [:]
+    static let fileCacheLimit = 4096
 
-    public init(runtime: JSRuntime) {
+    /// - Parameters:
+    ///   - root: the directory module ids cannot leave.
+    ///   - watchesFiles: whether every lookup reads the disk (for hot reload).
+    /// - Throws: when `root` does not exist or is not a directory.
+    public init(runtime: JSRuntime, root: String, watchesFiles: Bool = true) throws(ScriptError) {
         self.runtime = runtime
+        self.resolver = try ModuleResolver(root: root)
+        self.watchesFiles = watchesFiles
+    }
+
+    /// The stamp of the file at `path`, `nil` when there is none.
+    public func stamp(of path: String) -> FileStamp? {
+        watchesFiles ? FileStamp(path: path) : file(at: path).stamp
+    }
+
+    /// The real path of `path` (symbolic links resolved), `nil` when there is no such file.
+    func realPath(of path: String) -> String? {
+        watchesFiles ? FocalRuntime.realPath(path) : file(at: path).real
+    }
+
+    private func file(at path: String) -> (stamp: FileStamp?, real: String?) {
+        if let known = files[path] { return known }
+        if files.count >= Self.fileCacheLimit { files.removeAll() }
+        let found = (FileStamp(path: path), FocalRuntime.realPath(path))
+        files[path] = found
+        return found
+    }
+
+    /// The real path of the file `id` names when required from `directory` (see ``ModuleResolver``).
+    func resolve(_ id: String, from directory: String) throws(ScriptError) -> String {
+        guard !watchesFiles else { return try resolver.resolve(id, from: directory) }
+        let key = directory + "\0" + id
+        if let path = resolutions[key] { return path }
+        let path = try resolver.resolve(id, from: directory)
+        if resolutions.count >= Self.fileCacheLimit { resolutions.removeAll() }
+        resolutions[key] = path
+        return path
     }
 
     /// The wrapper function `(exports, require, module, __filename, __dirname)` of the
     /// JavaScript file at `path` (a real path inside the root), named `display` in errors.
     func function(at path: String, display: String) throws(ScriptError) -> JSObjectRef {
-        let stamp = FileStamp(path: path)
+        let stamp = stamp(of: path)
         if let compiled = functions[path], compiled.stamp == stamp, let function = compiled.function.object {
             return function
         }

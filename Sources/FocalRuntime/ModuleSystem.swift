@@ -8,24 +8,31 @@ import CJavaScriptCore
 /// Modules see `module`, `exports`, `require` (with `require.resolve`), `__filename`
 /// and `__dirname`. Stack traces and errors name files relative to the root.
 public final class ModuleSystem {
-    public let resolver: ModuleResolver
     unowned let runtime: JSRuntime
-    private let compiled: CompiledModules
+    /// The files this module system loads, shared with the other module systems of its runtime.
+    public let compiled: CompiledModules
+    public var resolver: ModuleResolver { compiled.resolver }
     private var cache: [String: ProtectedValue] = [:]  // real path → module object
     /// The stamp of every file loaded since the last invalidation, in load order.
     public private(set) var loadedFiles: [(path: String, stamp: FileStamp?)] = []
 
-    /// A module system on `runtime` for the files below `root`; module systems that
-    /// pass the same `compiled` share the compiled files (their module objects stay apart).
-    public init(runtime: JSRuntime, root: String, compiled: CompiledModules? = nil) throws(ScriptError) {
-        self.runtime = runtime
-        self.resolver = try ModuleResolver(root: root)
-        self.compiled = compiled ?? CompiledModules(runtime: runtime)
+    /// A module system on `runtime` for the files below `root`, reading the disk at every lookup.
+    /// - Throws: when `root` does not exist or is not a directory.
+    public convenience init(runtime: JSRuntime, root: String) throws(ScriptError) {
+        self.init(compiled: try CompiledModules(runtime: runtime, root: root))
+    }
+
+    /// A module system for the files of `compiled`; module systems that pass the same
+    /// `compiled` share the compiled files and what is known of the disk (their module
+    /// objects stay apart).
+    public init(compiled: CompiledModules) {
+        self.runtime = compiled.runtime
+        self.compiled = compiled
     }
 
     /// Requires `id` as if from a file in `directory` (the root when `nil`) and returns its exports.
     public func require(_ id: String, from directory: String? = nil) throws(ScriptError) -> JSValueRef {
-        let path = try resolver.resolve(id, from: directory ?? resolver.root)
+        let path = try compiled.resolve(id, from: directory ?? resolver.root)
         return try load(path)
     }
 
@@ -35,9 +42,10 @@ public final class ModuleSystem {
             return runtime.property(module, "exports")
         }
         let display = resolver.displayPath(path)
-        loadedFiles.append((path, FileStamp(path: path)))
-        guard let real = realPath(path), resolver.isInside(real) else {
-            let reason = FileStamp(path: path) == nil ? "no such file" : "it resolves outside the tasks directory"
+        let stamp = compiled.stamp(of: path)
+        loadedFiles.append((path, stamp))
+        guard let real = compiled.realPath(of: path), resolver.isInside(real) else {
+            let reason = stamp == nil ? "no such file" : "it resolves outside the tasks directory"
             throw ScriptError(name: "Error", message: "cannot read '\(display)': \(reason)", file: display)
         }
         if path.hasSuffix(".json") {
@@ -80,7 +88,7 @@ public final class ModuleSystem {
 
     /// Whether any loaded file changed on disk (edited, replaced or deleted) since it was loaded.
     public var hasChangedFiles: Bool {
-        loadedFiles.contains { FileStamp(path: $0.path) != $0.stamp }
+        loadedFiles.contains { compiled.stamp(of: $0.path) != $0.stamp }
     }
 
     private func makeModule(path: String) -> JSObjectRef {
@@ -94,10 +102,10 @@ public final class ModuleSystem {
 
     private func makeRequire(directory: String) -> JSObjectRef {
         let require = runtime.makeFunction(name: "require") { [unowned self] _, arguments throws(ScriptError) in
-            try self.load(self.resolver.resolve(try self.moduleID(arguments), from: directory))
+            try self.load(self.compiled.resolve(try self.moduleID(arguments), from: directory))
         }
         let resolve = runtime.makeFunction(name: "resolve") { [unowned self] _, arguments throws(ScriptError) in
-            self.runtime.makeString(try self.resolver.resolve(try self.moduleID(arguments), from: directory))
+            self.runtime.makeString(try self.compiled.resolve(try self.moduleID(arguments), from: directory))
         }
         runtime.setProperty(require, "resolve", resolve)
         return require
