@@ -1,7 +1,7 @@
 import Testing
 import FocalSimulator
 
-@Suite struct VirtualClockTests {
+@Suite(.timeLimit(.minutes(1))) struct VirtualClockTests {
     @Test func workRunsInDueTimeOrderThenSchedulingOrder() {
         let clock = VirtualClock(start: 1_000)
         var order: [String] = []
