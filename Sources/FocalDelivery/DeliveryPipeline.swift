@@ -32,14 +32,15 @@ import ServiceLifecycle
 /// When an append would take the outbox over ``DeliveryOptions/outboxLimits``, the
 /// producer waits while the pipeline delivers (backpressure); the oldest results are
 /// evicted only under ``DeliveryOptions/overflow``. All waiting follows the pipeline's
-/// ``PipelineClock``, so tests advance time instead of sleeping.
+/// clock (`ContinuousClock()` unless given another clock with the same instants), so tests
+/// advance a manual clock instead of sleeping.
 public actor DeliveryPipeline: Service {
     /// The outbox results are committed to.
     public nonisolated let outbox: any Outbox
     /// The options the pipeline runs with.
     public nonisolated let options: DeliveryOptions
     /// The clock the pipeline waits on.
-    public nonisolated let clock: PipelineClock
+    private let clock: PipelineClock
     private let logger: Logger
     private var couriers: [Courier]
     private var produced = 0
@@ -61,10 +62,10 @@ public actor DeliveryPipeline: Service {
     /// A pipeline delivering from `outbox` to `destinations`, which it owns from now on.
     /// Registers the destinations in the outbox (a new one is owed the results appended
     /// from now on).
-    public init(
+    public init<C: Clock>(
         outbox: any Outbox, destinations: [any Destination], options: DeliveryOptions = DeliveryOptions(),
-        clock: PipelineClock = .continuous, logger: Logger = Logger(label: "focal.delivery")
-    ) async throws {
+        clock: C = ContinuousClock(), logger: Logger = Logger(label: "focal.delivery")
+    ) async throws where C.Instant == ContinuousClock.Instant {
         var names = Set<String>()
         for destination in destinations where !names.insert(destination.name).inserted {
             throw DeliveryConfigurationError.duplicateDestination(destination.name)
@@ -72,7 +73,7 @@ public actor DeliveryPipeline: Service {
         try await outbox.register(destinations: destinations.map(\.name))
         self.outbox = outbox
         self.options = options
-        self.clock = clock
+        self.clock = PipelineClock(clock)
         self.logger = logger
         self.couriers = destinations.map(Courier.init(destination:))
         self.lastFlush = clock.now
@@ -80,20 +81,20 @@ public actor DeliveryPipeline: Service {
 
     /// A pipeline for the command line: the SQLite outbox at `storePath` (in memory when
     /// `nil`) and a destination per address (see ``DestinationAddress``).
-    public init(
+    public init<C: Clock>(
         storePath: String?, destinations addresses: [String], options: DeliveryOptions = DeliveryOptions(),
-        clock: PipelineClock = .continuous, logger: Logger = Logger(label: "focal.delivery")
-    ) async throws {
+        clock: C = ContinuousClock(), logger: Logger = Logger(label: "focal.delivery")
+    ) async throws where C.Instant == ContinuousClock.Instant {
         let outbox: any Outbox =
             if let storePath { try SQLiteOutbox(path: storePath, logger: logger) } else { MemoryOutbox() }
         try await self.init(outbox: outbox, addresses: addresses, options: options, clock: clock, logger: logger)
     }
 
     /// A pipeline from `outbox` to a destination per address (see ``DestinationAddress``).
-    public init(
+    public init<C: Clock>(
         outbox: any Outbox, addresses: [String], options: DeliveryOptions = DeliveryOptions(),
-        clock: PipelineClock = .continuous, logger: Logger = Logger(label: "focal.delivery")
-    ) async throws {
+        clock: C = ContinuousClock(), logger: Logger = Logger(label: "focal.delivery")
+    ) async throws where C.Instant == ContinuousClock.Instant {
         var parsed: [DestinationAddress] = []
         for address in addresses {
             let destination = try DestinationAddress(parsing: address)

@@ -42,19 +42,19 @@ public struct FocalServer: Sendable {
     ///     application runs it as a service.
     ///   - journal: the durable op log of every session, for instances that share sessions
     ///     (see ``SessionJournal``); without one, a session lives in this process only.
-    ///   - clock: the clock idle timeouts follow.
-    public init(
+    ///   - clock: the clock idle timeouts follow (a manual one in tests).
+    public init<C: Clock>(
         configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
-        journal: (any SessionJournal)? = nil, clock: PipelineClock = .continuous,
+        journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
         logger: Logger = Logger(label: "focal.server")
-    ) {
+    ) where C.Instant == ContinuousClock.Instant {
         self.configuration = configuration
-        self.clock = clock
+        self.clock = PipelineClock(clock)
         metrics = ServerMetrics()
         services = SessionServices(pool: pool, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger)
         registry = SessionRegistry(
             services: services, maxSessions: configuration.maxSessions,
-            retryAfterSeconds: configuration.retryAfterSeconds, clock: clock)
+            retryAfterSeconds: configuration.retryAfterSeconds, clock: self.clock)
     }
 
     /// The number of sessions hosted now.

@@ -5,12 +5,11 @@ import Synchronization
 import Testing
 
 /// A pipeline on `outbox` delivering to `destinations` with test options, on `clock`.
-func makePipeline(
+func makePipeline<C: Clock>(
     _ destinations: [any Destination], outbox: any Outbox = MemoryOutbox(),
-    options: DeliveryOptions = .testing(), clock: ManualClock? = nil
-) async throws -> DeliveryPipeline {
-    try await DeliveryPipeline(
-        outbox: outbox, destinations: destinations, options: options, clock: clock.map(PipelineClock.init) ?? .continuous)
+    options: DeliveryOptions = .testing(), clock: C = ContinuousClock()
+) async throws -> DeliveryPipeline where C.Instant == ContinuousClock.Instant {
+    try await DeliveryPipeline(outbox: outbox, destinations: destinations, options: options, clock: clock)
 }
 
 @Suite(.timeLimit(.minutes(1))) struct DeliveryPipelineTests {

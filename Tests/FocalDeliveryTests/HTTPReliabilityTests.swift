@@ -6,14 +6,14 @@ import Testing
 /// Delivery through a real SQLite outbox to a real HTTP server on loopback that misbehaves.
 @Suite(.timeLimit(.minutes(1))) struct HTTPReliabilityTests {
     /// A pipeline on a new SQLite store delivering to `receivers`, on `clock`.
-    func pipeline(
-        to receivers: [LoopbackReceiver], batch: BatchLimits = BatchLimits(maxCount: 20), clock: ManualClock? = nil
-    ) async throws -> DeliveryPipeline {
+    func pipeline<C: Clock>(
+        to receivers: [LoopbackReceiver], batch: BatchLimits = BatchLimits(maxCount: 20), clock: C = ContinuousClock()
+    ) async throws -> DeliveryPipeline where C.Instant == ContinuousClock.Instant {
         var options = DeliveryOptions.testing()
         options.batchLimits = batch
         return try await DeliveryPipeline(
             storePath: temporaryStorePath(), destinations: receivers.map(\.url), options: options,
-            clock: clock.map(PipelineClock.init) ?? .continuous)
+            clock: clock)
     }
 
     /// Delivers `count` results (or `results`) to `receivers`, draining for at most `timeout`.
@@ -141,7 +141,7 @@ import Testing
         options.batchLimits = BatchLimits(maxCount: 10)
         options.retry.maxRetryAfter = .seconds(30)
         let pipeline = try await DeliveryPipeline(
-            storePath: path, destinations: [receiver.url], options: options, clock: PipelineClock(clock))
+            storePath: path, destinations: [receiver.url], options: options, clock: clock)
         try await pipeline.append(makeResults(25))
         let summary = await pipeline.drain(timeout: .seconds(5))
         _ = await pipeline.finish()

@@ -43,7 +43,7 @@ import Testing
         var options = DeliveryOptions.testing(policies: [.count(1)])
         options.retry = RetryPolicy(baseDelay: .seconds(1), jitter: 0)
         let pipeline = try await DeliveryPipeline(
-            outbox: MemoryOutbox(), destinations: [destination], options: options, clock: PipelineClock(clock),
+            outbox: MemoryOutbox(), destinations: [destination], options: options, clock: clock,
             logger: capture.logger(level: .debug))
         await pipeline.start()
         try await pipeline.append(makeResults(1))
@@ -66,7 +66,7 @@ import Testing
         options.overflow = OverflowPolicy(evictAfter: .zero)
         let pipeline = try await DeliveryPipeline(
             outbox: MemoryOutbox(), destinations: [ScriptedDestination(script: [.retryable("down")])],
-            options: options, clock: PipelineClock(clock), logger: capture.logger(level: .info))
+            options: options, clock: clock, logger: capture.logger(level: .info))
         try await pipeline.append(makeResults(2))
         try await pipeline.append(makeResults(3, startingAt: 2))
         let warning = capture.logged.first { $0.level == .warning && $0.message.contains("evicted") }

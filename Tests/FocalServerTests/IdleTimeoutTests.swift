@@ -10,7 +10,7 @@ struct IdleTimeoutTests {
     @Test("a session without requests for the idle timeout is ended and counted; a used one stays")
     func idleSessionsEnd() async throws {
         let clock = ManualClock()
-        try await withServer(ServerConfiguration(idleTimeout: .seconds(60)), clock: PipelineClock(clock)) { client, server in
+        try await withServer(ServerConfiguration(idleTimeout: .seconds(60)), clock: clock) { client, server in
             _ = try await client.post(Ops.session(items: 1), to: "idle")
             // The reaper sleeps until the oldest session could be idle.
             await clock.waitForSleepers(until: clock.now + .seconds(60))

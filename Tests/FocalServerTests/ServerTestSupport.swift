@@ -67,15 +67,15 @@ let quietLogger: Logger = {
 
 /// Starts a server on a loopback port with a fresh engine pool, runs `body` with a client
 /// and the server, then shuts both down.
-func withServer<R: Sendable>(
+func withServer<R: Sendable, C: Clock>(
     _ configuration: ServerConfiguration = ServerConfiguration(port: 0),
     tasks: String = serverTasks,
     pipeline: DeliveryPipeline? = nil,
     journal: (any SessionJournal)? = nil,
-    clock: PipelineClock = .continuous,
+    clock: C = ContinuousClock(),
     logger: Logger = quietLogger,
     _ body: @Sendable (any TestClientProtocol, FocalServer) async throws -> R
-) async throws -> R {
+) async throws -> R where C.Instant == ContinuousClock.Instant {
     let directory = try TasksDirectory(tasks)
     let pool = try await EnginePool(
         configuration: EngineConfiguration(tasksDirectory: directory.path, timeLimit: .milliseconds(200)), threads: 2)

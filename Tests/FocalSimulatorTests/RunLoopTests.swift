@@ -10,9 +10,9 @@ import FocalSimulator
         var log: [String] = []
         button.addAction(for: .touchUpInside) { control in
             guard let clock = control.application?.clock else { return }
-            clock.perform(after: 0) { log.append("soon@\(clock.now)") }
-            clock.perform(after: 300) { log.append("later@\(clock.now)") }
-            log.append("tapped@\(clock.now)")
+            clock.perform(after: 0) { log.append("soon@\(clock.now.milliseconds)") }
+            clock.perform(after: 300) { log.append("later@\(clock.now.milliseconds)") }
+            log.append("tapped@\(clock.now.milliseconds)")
         }
         try harness.user.tap(button)
         #expect(log == ["tapped@1000", "soon@1000"])
@@ -20,7 +20,7 @@ import FocalSimulator
         #expect(log.count == 2)
         harness.user.wait(1)
         #expect(log == ["tapped@1000", "soon@1000", "later@1300"])
-        #expect(harness.application.clock.now == 1_300)
+        #expect(harness.application.clock.now.milliseconds == 1_300)
     }
 
     @Test func launchingRunsTheWorkTheDelegateScheduledForNow() {
@@ -72,7 +72,7 @@ import FocalSimulator
         navigation.pushViewController(ViewController())
         harness.user.wait(100)
         try harness.user.goBack()
-        return recorder.take() + ["now \(harness.application.clock.now)"] + screen.model.log.take()
+        return recorder.take() + ["now \(harness.application.clock.now.milliseconds)"] + screen.model.log.take()
     }
 
     @Test func theSameJourneyProducesTheSameEvents() throws {

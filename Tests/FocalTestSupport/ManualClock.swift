@@ -3,9 +3,13 @@ import Synchronization
 /// A clock that moves only when a test advances it, so tests of backoffs, `Retry-After`
 /// delays, flush intervals and drain deadlines run without sleeping.
 ///
-/// Its instants are `ContinuousClock.Instant`s, so it fits wherever a
-/// `ContinuousClock` does (`PipelineClock(clock)`). A sleep ends when the clock is
-/// advanced to or past its deadline, or with `CancellationError` when its task is cancelled.
+/// Its instants are `ContinuousClock.Instant`s, so it fits wherever a `ContinuousClock`
+/// does (`DeliveryPipeline(…, clock: clock)`, `FocalServer(…, clock: clock)`). A sleep
+/// ends when the clock is advanced to or past its deadline, or with `CancellationError`
+/// when its task is cancelled.
+///
+/// The simulator's `VirtualClock` is another thing: a run loop of synchronous work whose
+/// instants are the simulation's milliseconds, which the pipeline and server cannot take.
 ///
 /// ```swift
 /// let clock = ManualClock()

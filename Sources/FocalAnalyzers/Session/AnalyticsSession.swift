@@ -88,7 +88,7 @@ public final class AnalyticsSession {
     // MARK: Ops
 
     /// The current time of the simulated app, in milliseconds.
-    var now: Int64 { clock.now }
+    var now: Int64 { clock.now.milliseconds }
 
     /// A new owner number for a node id.
     func makeOwner() -> Int64 {

@@ -55,8 +55,8 @@ public final class SparkDetector {
                 }
             }
             event.fireCount += 1
-            event.action?(clock.now)
-            if event.trace != nil { traceHandler?("Traced event: \(event) at \(clock.now)") }
+            event.action?(clock.now.milliseconds)
+            if event.trace != nil { traceHandler?("Traced event: \(event) at \(clock.now.milliseconds)") }
             sent = true
         }
         return sent

@@ -50,10 +50,10 @@ public struct User {
     /// A touch that begins and ends at `location`, with the `touchEnded` event sent to the view's observers when
     /// the touch still qualifies (user interaction enabled, location inside the view).
     private func deliverTap(to view: View, in window: Window, at location: Point) {
-        let touch = Touch(view: view, window: window, locationInWindow: location, timestamp: application.clock.now)
+        let touch = Touch(view: view, window: window, locationInWindow: location, timestamp: application.clock.now.milliseconds)
         view.touchBegan(touch)
         touch.phase = .ended
-        touch.timestamp = application.clock.now
+        touch.timestamp = application.clock.now.milliseconds
         if view.isUserInteractionEnabled, view.point(inside: touch.location(in: view)) {
             view.emit(.touchEnded(touch))
         }
