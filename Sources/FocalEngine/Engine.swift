@@ -16,6 +16,11 @@ import FocalRuntime
 /// so a session costs little. Results, errors and snapshots go to the ``observer``
 /// synchronously, in order. Errors never stop the engine. Events on nodes that no task
 /// can match never enter JavaScript.
+///
+/// Without ``EngineConfiguration/debug`` the engine reads each task file from disk once,
+/// when a session first asks for it, and every later session runs that version: starting
+/// a session makes no system call. In debug mode task files are checked at every
+/// `register`, and an edit reaches every session, live or new.
 public final class Engine {
     public let configuration: EngineConfiguration
     /// Receives results, errors and snapshots.

@@ -59,7 +59,7 @@ final class SessionState {
         }
         var namespaceFile: String?
         if let namespace = r.namespace {
-            switch TaskLibrary.file(forNamespace: namespace) {
+            switch engine.scripts.file(forNamespace: namespace) {
             case .success(let file): namespaceFile = file
             case .failure(let error): return fail(error.kind, "node \(r.node): \(error.message)")
             }

@@ -32,6 +32,7 @@ final class TaskScripts {
     /// call site and pattern is parsed once per engine. Bounded like the automata.
     private var callSites: [String: (file: String, line: Int)?] = [:]
     private var patterns: [String: Result<TaskPattern, PatternSyntaxError>] = [:]
+    private var namespaceFiles: [String: Result<String, EngineError>] = [:]
     static let parseCacheLimit = 4096
 
     /// The name of the error the wrapper throws when a result is not JSON.
@@ -88,6 +89,16 @@ final class TaskScripts {
         let parsed = Result { () throws(PatternSyntaxError) in try TaskPattern(text) }
         patterns[text] = parsed
         return try parsed.get()
+    }
+
+    /// The task file of `namespace` (see ``TaskLibrary/file(forNamespace:)``), worked out
+    /// once per engine: every session names its namespaces again.
+    func file(forNamespace namespace: String) -> Result<String, EngineError> {
+        if let file = namespaceFiles[namespace] { return file }
+        if namespaceFiles.count >= Self.parseCacheLimit { namespaceFiles.removeAll() }
+        let file = TaskLibrary.file(forNamespace: namespace)
+        namespaceFiles[namespace] = file
+        return file
     }
 
     /// The file and line of the frame that called `match`, from an `Error().stack`.

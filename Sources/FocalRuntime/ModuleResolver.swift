@@ -18,6 +18,8 @@ public struct ModuleResolver: Sendable {
     public let root: String
     /// The root as the user named it, which starts every path shown in messages.
     private let displayRoot: String
+    /// `root` and a slash: what every path inside the root starts with.
+    private let rootPrefix: String
 
     /// - Throws: when `root` does not exist or is not a directory.
     public init(root: String) throws(ScriptError) {
@@ -29,6 +31,7 @@ public struct ModuleResolver: Sendable {
         }
         closedir(directory)
         self.root = real
+        rootPrefix = real + "/"
         var shown = root
         while shown.count > 1 && shown.hasSuffix("/") { shown.removeLast() }
         displayRoot = shown == "." ? "" : shown + "/"
@@ -38,7 +41,7 @@ public struct ModuleResolver: Sendable {
     /// user named the root (`tasks/index.js` for `--tasks tasks`).
     public func displayPath(_ path: String) -> String {
         if path == root { return displayRoot.isEmpty ? "." : String(displayRoot.dropLast()) }
-        return path.hasPrefix(root + "/") ? displayRoot + path.dropFirst(root.count + 1) : path
+        return path.hasPrefix(rootPrefix) ? displayRoot + path.dropFirst(rootPrefix.count) : path
     }
 
     /// The absolute path of a file named relative to the root.
@@ -107,7 +110,7 @@ public struct ModuleResolver: Sendable {
     }
 
     func isInside(_ path: String) -> Bool {
-        path.hasPrefix(root + "/")
+        path.hasPrefix(rootPrefix)
     }
 }
 

@@ -65,6 +65,32 @@ struct DebugReloadTests {
         #expect(harness.fire(root) == ["half"])
     }
 
+    @Test("an edit reaches every session at its next register: existing ones and new ones")
+    func reloadAcrossSessions() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', () => 'v1');"], debug: true)
+        harness.engine.apply(registerRoot, session: "a")
+        try harness.tasks.write("index.js", "match('ev', () => 'second');")
+        harness.engine.apply(registerRoot, session: "b")
+        harness.engine.apply(register(2, under: root, "x"), session: "a")
+        harness.engine.apply(record(root, "ev"), session: "a")
+        harness.engine.apply(record(root, "ev"), session: "b")
+        #expect(harness.takeResults() == ["second", "second"])
+    }
+
+    @Test("without debug, every session runs the task files the engine read first, even after an edit")
+    func sessionsShareFirstReading() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', () => 'v1');"])
+        harness.engine.apply(registerRoot, session: "a")
+        try harness.tasks.write("index.js", "match('ev', () => 'version two');")
+        try harness.tasks.write("Late.js", "match('late/ev', () => 'late');")
+        harness.engine.apply(registerRoot, session: "b")
+        harness.engine.apply(register(2, under: root, "late", namespace: "Late"), session: "b")
+        harness.engine.apply(record(root, "ev"), session: "b")
+        harness.engine.apply(record(2, "ev"), session: "b")
+        #expect(harness.takeResults() == ["v1", "v1", "late"], "index.js as first read; Late.js, first asked for now, as it is now")
+        #expect(harness.takeErrors().isEmpty)
+    }
+
     @Test("without debug, edits are not picked up")
     func noReloadWithoutDebug() throws {
         let harness = try EngineHarness(["index.js": "match('ev', () => 'v1');"])

@@ -136,6 +136,23 @@ struct ModuleSystemTests {
         #expect(fixture.modules.hasChangedFiles)
     }
 
+    @Test("module systems sharing CompiledModules that does not watch files all see the disk as first read")
+    func sharedFirstReading() throws {
+        let fixture = try ModuleFixture(["m.js": "module.exports = require('./n');", "n.js": "module.exports = 1;"])
+        let compiled = try CompiledModules(runtime: fixture.runtime, root: fixture.tasksRoot, watchesFiles: false)
+        let first = ModuleSystem(compiled: compiled)
+        #expect(try fixture.runtime.number(first.require("./m")) == 1)
+        try fixture.directory.write("tasks/n.js", "module.exports = 22;")
+        #expect(!first.hasChangedFiles)
+        let second = ModuleSystem(compiled: compiled)
+        #expect(try fixture.runtime.number(second.require("./m")) == 1, "compiled once, not read again")
+        #expect(throws: ScriptError.self) { try second.require("./absent") }
+        try fixture.directory.write("tasks/absent.js", "module.exports = 3;")
+        #expect(try fixture.runtime.number(second.require("./absent")) == 3, "a failed lookup is not remembered")
+        let watching = ModuleSystem(compiled: try CompiledModules(runtime: fixture.runtime, root: fixture.tasksRoot))
+        #expect(try fixture.runtime.number(watching.require("./m")) == 22)
+    }
+
     @Test("circular requires see the partial exports of the module being loaded")
     func circularRequires() throws {
         let fixture = try ModuleFixture([
