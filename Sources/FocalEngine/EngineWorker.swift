@@ -12,14 +12,18 @@ import NIOCore
 /// that runs one engine uses a worker directly with ``run(_:)``.
 public actor EngineWorker {
     private nonisolated let loop: any EventLoop
-    private let bound: NIOLoopBound<Engine>
+    /// The engine, reachable on the loop's thread only; emptied there when the worker goes,
+    /// so the engine (and the JavaScript values it keeps) is released on its own thread.
+    private let bound: NIOLoopBoundBox<Engine?>
 
     /// Creates the engine on `loop`'s thread.
     /// - Throws: ``EngineError`` when the engine cannot start (a missing tasks directory).
     public init(configuration: EngineConfiguration, loop: any EventLoop) async throws(EngineError) {
         self.loop = loop
         do {
-            bound = try await loop.submit { NIOLoopBound(try Engine(configuration: configuration), eventLoop: loop) }.get()
+            bound = try await loop.submit {
+                NIOLoopBoundBox(Optional(try Engine(configuration: configuration)), eventLoop: loop)
+            }.get()
         } catch let error as EngineError {
             throw error
         } catch {
@@ -32,7 +36,15 @@ public actor EngineWorker {
     }
 
     /// The engine (only reachable on the worker's thread).
-    public var engine: Engine { bound.value }
+    public var engine: Engine { bound.value! }
+
+    // The last reference to a worker may go on any thread (often one of Swift's cooperative
+    // pool); releasing the engine unprotects JavaScript values, which must happen on the
+    // engine's thread. If the loop is already shut down, the box (and the engine) go with it.
+    deinit {
+        let bound = bound
+        loop.execute { bound.value = nil }
+    }
 
     /// Runs `body` on the worker's thread, with exclusive use of the engine. Values made
     /// inside `body` stay on that thread.
