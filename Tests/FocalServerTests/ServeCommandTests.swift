@@ -161,7 +161,7 @@ struct ServeCommandTests {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-ndjson")
         request.body = .stream(parts, length: .known(Int64(body.readableBytes)))
-        let answer = Task {
+        let answer = Task { [request] in
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
             let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
             return (Int(response.status.code), try JSONValue(parsing: text))
@@ -217,17 +217,6 @@ struct ServeCommandTests {
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        DispatchQueue.global().async {
-            var pending: [UInt8] = []
-            while case let data = errors.fileHandleForReading.availableData, !data.isEmpty {
-                pending += data
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    logSink.yield(String(decoding: pending[..<newline], as: UTF8.self))
-                    pending.removeSubrange(...newline)
-                }
-            }
-            logSink.finish()
-        }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         return (process.terminationStatus, text)
