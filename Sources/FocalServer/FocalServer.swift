@@ -21,6 +21,7 @@ import ServiceLifecycle
 /// - `GET /v1/sessions/{id}/snapshot?format=xml|json|html`: the session's tree.
 /// - `DELETE /v1/sessions/{id}`: ends the session.
 /// - `GET /healthz`, `GET /metrics` (Prometheus text, see ``ServerMetrics``).
+/// - Any other method on these paths: 405 with `Allow`.
 ///
 /// The application runs the pipeline (when there is one) and the idle-session reaper as
 /// services of its own: at graceful shutdown the server stops accepting and finishes the
@@ -60,7 +61,8 @@ public struct FocalServer: Sendable {
     public var sessionCount: Int { registry.count }
 
     /// The Hummingbird application serving the API; `onServerRunning` is told the address
-    /// it listens on (the real port when the configuration's port is 0).
+    /// it listens on (the real port when the configuration's port is 0). Its connections are
+    /// on the engine pool's threads; ``run(onServerRunning:)`` also runs its tasks there.
     public func makeApplication(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
