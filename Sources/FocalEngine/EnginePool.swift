@@ -50,6 +50,12 @@ public final class EnginePool: Sendable {
     /// The number of engine threads.
     public var threadCount: Int { workers.count }
 
+    /// The engine threads, as event loops. A server may run its network I/O and its request
+    /// handling on them, so that a request does not change threads on its way to an
+    /// engine and back; anything run there delays the engine's JavaScript, so nothing
+    /// that blocks belongs there. The pool shuts the group down in ``close()``.
+    public var eventLoopGroup: any EventLoopGroup { group }
+
     /// The number of sessions handed out and not closed.
     public var sessionCount: Int { registry.withLock { $0.sessions.count } }
 

@@ -12,8 +12,7 @@ import ServiceLifecycle
 /// let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: "tasks"))
 /// let pipeline = try await DeliveryPipeline(storePath: ".focal/outbox.sqlite", destinations: ["https://collector.example/v1"])
 /// let server = FocalServer(configuration: ServerConfiguration(port: 8080), pool: pool, pipeline: pipeline)
-/// let application = server.makeApplication { address in print("listening on \(address)") }
-/// try await application.runService()   // until SIGTERM or SIGINT: then drains and returns
+/// try await server.run { address in print("listening on \(address)") }   // until SIGTERM or SIGINT: then drains and returns
 /// await pool.close()
 /// ```
 ///
@@ -22,6 +21,7 @@ import ServiceLifecycle
 /// - `GET /v1/sessions/{id}/snapshot?format=xml|json|html`: the session's tree.
 /// - `DELETE /v1/sessions/{id}`: ends the session.
 /// - `GET /healthz`, `GET /metrics` (Prometheus text, see ``ServerMetrics``).
+/// - Any other method on these paths: 405 with `Allow`.
 ///
 /// The application runs the pipeline (when there is one) and the idle-session reaper as
 /// services of its own: at graceful shutdown the server stops accepting and finishes the
@@ -61,7 +61,8 @@ public struct FocalServer: Sendable {
     public var sessionCount: Int { registry.count }
 
     /// The Hummingbird application serving the API; `onServerRunning` is told the address
-    /// it listens on (the real port when the configuration's port is 0).
+    /// it listens on (the real port when the configuration's port is 0). Its connections are
+    /// on the engine pool's threads; ``run(onServerRunning:)`` also runs its tasks there.
     public func makeApplication(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -89,6 +90,7 @@ public struct FocalServer: Sendable {
                 registry: registry, idleTimeout: configuration.idleTimeout, clock: clock, metrics: metrics,
                 logger: self.services.logger))
         let logger = self.services.logger
+        // Connections on the engine threads (see run(onServerRunning:)).
         return Application(
             router: router,
             configuration: ApplicationConfiguration(
@@ -99,6 +101,17 @@ public struct FocalServer: Sendable {
                 logger.info("listening", metadata: ["focal.address": "\(address)"])
                 await onServerRunning(address)
             },
+            eventLoopGroupProvider: .shared(self.services.pool.eventLoopGroup),
             logger: logger)
+    }
+
+    /// Runs ``makeApplication(onServerRunning:)``'s application until SIGTERM or SIGINT,
+    /// then shuts it down gracefully, with its tasks (every connection and request)
+    /// preferring the engine threads: a request whose connection and session share a
+    /// thread is read, applied and answered without changing threads.
+    public func run(onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }) async throws {
+        try await withTaskExecutorPreference(EventLoopTaskExecutor(group: services.pool.eventLoopGroup)) {
+            try await makeApplication(onServerRunning: onServerRunning).runService()
+        }
     }
 }

@@ -5,6 +5,7 @@ import Logging
 /// Gives every request an id: the client's `X-Request-ID` when it is 1 to
 /// ``maximumLength`` visible ASCII characters, else a new random one. The id is in the
 /// request's log metadata as `focal.request_id` and echoed in the response's `X-Request-ID`.
+/// A request is logged (debug) when its head arrived and when it is answered.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The longest client request id kept.
     static var maximumLength: Int { 128 }
@@ -15,6 +16,7 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         let id = request.headers[Self.header].flatMap(Self.accepted) ?? Self.generate()
         var context = context
         context.logger[metadataKey: "focal.request_id"] = .string(id)
+        context.logger.debug("request started", metadata: ["focal.method": "\(request.method)", "focal.path": "\(request.uri.path)"])
         var response = try await next(request, context)
         response.headers[Self.header] = id
         context.logger.debug(

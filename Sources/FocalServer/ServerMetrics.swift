@@ -2,6 +2,7 @@ import CoreMetrics
 import FocalEngine
 import FocalRuntime
 import Prometheus
+import Synchronization
 
 /// The server's metrics, in a Prometheus registry of its own (so several servers in one
 /// process keep theirs apart), recorded through swift-metrics.
@@ -29,6 +30,14 @@ public final class ServerMetrics: Sendable {
     let idleSessionsEnded: CoreMetrics.Counter
     let sessionsRebuilt: CoreMetrics.Counter
     private let errors: [EngineError.Kind: CoreMetrics.Counter]
+    /// The latency histogram of each route and status seen, made once: making one looks it
+    /// up in the registry by its label and dimensions.
+    private let requestTimers = Mutex<[RequestSeries: CoreMetrics.Timer]>([:])
+
+    private struct RequestSeries: Hashable {
+        var route: String
+        var status: Int
+    }
 
     /// Metrics in a new registry.
     public init() {
@@ -70,10 +79,16 @@ public final class ServerMetrics: Sendable {
 
     /// Records one request's latency.
     func recordRequest(route: String, status: Int, duration: Duration) {
-        CoreMetrics.Timer(
-            label: "focal_request_duration_seconds", dimensions: [("route", route), ("status", String(status))],
-            factory: factory
-        ).recordNanoseconds(duration.nanoseconds)
+        let key = RequestSeries(route: route, status: status)
+        let timer = requestTimers.withLock { timers in
+            if let timer = timers[key] { return timer }
+            let timer = CoreMetrics.Timer(
+                label: "focal_request_duration_seconds", dimensions: [("route", route), ("status", String(status))],
+                factory: factory)
+            timers[key] = timer
+            return timer
+        }
+        timer.recordNanoseconds(duration.nanoseconds)
     }
 
     /// The metrics in Prometheus's text format.

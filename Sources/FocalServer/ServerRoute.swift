@@ -24,6 +24,23 @@ public struct ServerRoute: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(method) \(path)" }
 
+    /// Whether a request path fits the route's path template (a `{name}` segment fits any
+    /// non-empty segment).
+    public func matches(path requestPath: some StringProtocol) -> Bool {
+        let template = path.split(separator: "/", omittingEmptySubsequences: false)
+        let segments = requestPath.split(separator: "/", omittingEmptySubsequences: false)
+        return template.count == segments.count
+            && zip(template, segments).allSatisfy { pattern, segment in
+                pattern.hasPrefix("{") ? !segment.isEmpty : pattern == segment
+            }
+    }
+
+    /// The methods the API takes on a request path, in the order of ``all`` (none for a path
+    /// it does not have).
+    public static func methods(allowedOn path: some StringProtocol) -> [String] {
+        all.filter { $0.matches(path: path) }.map(\.method)
+    }
+
     /// The path in Hummingbird's form (`/v1/sessions/:id/ops`).
     var routerPath: RouterPath {
         RouterPath(path.split(separator: "/").map { $0.hasPrefix("{") ? ":" + $0.dropFirst().dropLast() : $0 }.joined(separator: "/"))

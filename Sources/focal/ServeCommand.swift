@@ -49,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The largest request body (1…16777216 bytes); larger answer 413.", valueName: "bytes"))
     var maxBody = 16 << 20
 
-    @Option(name: .long, help: ArgumentHelp("The most engine threads (1…256); default: one per core.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("The engine threads (1…256), which also serve the HTTP connections; default: one per core.", valueName: "n"))
     var threads = System.coreCount
 
     @Option(name: .long, help: ArgumentHelp("The server's log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
@@ -104,14 +104,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let server = FocalServer(
             configuration: serverConfiguration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger)
-        let application = server.makeApplication { address in
-            let ip = address.ipAddress ?? "?"
-            let host = if case .v6 = address { "[\(ip)]" } else { ip }
-            StandardStream.output.writeLine("listening on http://\(host):\(address.port ?? 0)")
-            StandardStream.output.flush()
-        }
         do {
-            try await application.runService()  // graceful shutdown on SIGTERM and SIGINT
+            // Graceful shutdown on SIGTERM and SIGINT.
+            try await server.run { address in
+                let ip = address.ipAddress ?? "?"
+                let host = if case .v6 = address { "[\(ip)]" } else { ip }
+                StandardStream.output.writeLine("listening on http://\(host):\(address.port ?? 0)")
+                StandardStream.output.flush()
+            }
         } catch {
             await pool.close()
             await shared?.close()

@@ -51,6 +51,35 @@ struct OpenAPIDocumentTests {
         (ServerRoute.all[2], 404, { try await $0.send(.delete, "/v1/sessions/doc") }),
     ]
 
+    @Test("a documented path asked with a method it does not take: 405 with Allow and a JSON error, as documented")
+    func wrongMethodAnswers405() async throws {
+        let text = try String(contentsOfFile: Self.documentPath, encoding: .utf8)
+        let document = try #require(try Yams.load(yaml: text) as? [String: Any])
+        let components = try #require(document["components"] as? [String: Any])
+        let responses = try #require(components["responses"] as? [String: Any])
+        let methodNotAllowed = try #require(responses["MethodNotAllowed"] as? [String: Any])
+        #expect((methodNotAllowed["headers"] as? [String: Any])?["Allow"] != nil)
+        let documented = try Self.documentedStatuses().keys
+        let paths = Set(documented.map(\.path))
+        try await withServer { client, _ in
+            for path in paths {
+                let allowed = documented.filter { $0.path == path }.map(\.method)
+                let concrete = path.replacingOccurrences(of: "{id}", with: "s1")
+                for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] where !allowed.contains(method) {
+                    let answer = try await client.send(HTTPRequest.Method(method)!, concrete)
+                    #expect(answer.status == .methodNotAllowed, "\(method) \(path): \(answer.text)")
+                    #expect(Set(answer.headers[.allow]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []) == Set(allowed))
+                    #expect(answer.headers[.contentType] == "application/json")
+                    #expect(try answer.json["status"] == 405)
+                }
+            }
+            // A path the API does not have stays a 404.
+            let unknown = try await client.send(.get, "/v1/nothing")
+            #expect(unknown.status == .notFound)
+            #expect(try unknown.json["status"] == 404)
+        }
+    }
+
     @Test("every route the server registers is documented, and nothing else")
     func routesAreDocumented() throws {
         #expect(Set(try Self.documentedStatuses().keys) == Set(ServerRoute.all))

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import FocalJSON
 import FocalTestSupport
 import Foundation
+import Glibc
 import NIOCore
 import Testing
 
@@ -13,11 +14,12 @@ let focalBinary: String = {
 }()
 
 /// A `focal serve` process: started with `--port 0`, it is ready once it printed the
-/// address it listens on.
+/// address it listens on. Its standard error is read line by line (``waitForLog(_:)``).
 final class ServeProcess: Sendable {
     let process: Process
     let port: Int
     private let exited: AsyncStream<Int32>
+    private let logLines: AsyncStream<String>
 
     init(_ arguments: [String]) async throws {
         let process = Process()
@@ -25,13 +27,26 @@ final class ServeProcess: Sendable {
         process.arguments = ["serve", "--port", "0"] + arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
+        let (logLines, logSink) = AsyncStream.makeStream(of: String.self)
         let (exited, exit) = AsyncStream.makeStream(of: Int32.self)
         process.terminationHandler = { process in
             exit.yield(process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus)
             exit.finish()
         }
         try process.run()
+        DispatchQueue.global().async {
+            var pending: [UInt8] = []
+            while case let data = errors.fileHandleForReading.availableData, !data.isEmpty {
+                pending += data
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    logSink.yield(String(decoding: pending[..<newline], as: UTF8.self))
+                    pending.removeSubrange(...newline)
+                }
+            }
+            logSink.finish()
+        }
         // The first line of standard output: "listening on http://127.0.0.1:PORT".
         let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             DispatchQueue.global().async {
@@ -53,13 +68,41 @@ final class ServeProcess: Sendable {
         self.process = process
         self.port = port
         self.exited = exited
+        self.logLines = logLines
     }
 
     /// Sends `signal` and returns the exit status.
     func stop(with signal: Int32 = SIGTERM) async -> Int32 {
         kill(process.processIdentifier, signal)
+        return await exitStatus()
+    }
+
+    /// Waits for the process to end; returns its exit status.
+    func exitStatus() async -> Int32 {
         var iterator = exited.makeAsyncIterator()
         return await iterator.next() ?? -1
+    }
+
+    /// Waits for a line of standard error containing `text`; false when the process ended
+    /// without writing one. One caller at a time; lines before the match are passed over.
+    func waitForLog(_ text: String) async -> Bool {
+        for await line in logLines where line.contains(text) { return true }
+        return false
+    }
+
+    /// Whether a TCP connection to the server's port is refused now (it stopped accepting).
+    func refusesConnections() -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return result != 0 && errno == ECONNREFUSED
     }
 
     /// Posts op-log lines to a session; returns the status and body.
@@ -105,6 +148,43 @@ struct ServeCommandTests {
         #expect(Set(messages.compactMap(\.session)) == ["s1", "s2", "s3"])
         #expect(messages.filter { $0.session == "s2" }.map(\.result) == Ops.results(0..<5))
         await receiver.stop()
+    }
+
+    @Test("SIGTERM while a request's body is still arriving: no new connections, the request is answered in full, exit 0")
+    func sigtermFinishesRequestsInFlight() async throws {
+        let tasks = try TasksDirectory()
+        let server = try await ServeProcess(["--tasks", tasks.path, "--log-level", "debug"])
+        let body = ByteBuffer(string: Ops.session(items: 5).map { $0 + "\n" }.joined())
+        let half = body.readableBytes / 2
+        let (parts, sink) = AsyncStream.makeStream(of: ByteBuffer.self)
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/v1/sessions/late/ops")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-ndjson")
+        request.body = .stream(parts, length: .known(Int64(body.readableBytes)))
+        let answer = Task { [request] in
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
+            return (Int(response.status.code), try JSONValue(parsing: text))
+        }
+        sink.yield(body.getSlice(at: 0, length: half)!)
+        // The head arrived and the route runs, reading the body: the request is in flight.
+        #expect(await server.waitForLog("request started"))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(await server.waitForLog("Signal caught"))
+        // Graceful shutdown began with the listening socket closed; the request is still open.
+        var attempts = 0
+        while !server.refusesConnections(), attempts < 10_000 {
+            attempts += 1
+            await Task.yield()
+        }
+        #expect(server.refusesConnections())
+        sink.yield(body.getSlice(at: half, length: body.readableBytes - half)!)
+        sink.finish()
+        let (status, json) = try await answer.value
+        #expect(status == 200)
+        #expect(json["applied"] == 11)
+        #expect(json["results"]?.arrayValue == Ops.results(0..<5))
+        #expect(await server.exitStatus() == 0)
     }
 
     @Test("SIGINT stops it gracefully too")

@@ -1,0 +1,30 @@
+import NIOCore
+
+/// A task executor over the event loops of a group that keeps a task on the loop that
+/// woke it: a job enqueued from one of the group's loops runs next on that loop, any other
+/// job on the group's next loop.
+///
+/// The server runs with this executor preferred and its connections on the engine pool's
+/// loops, so a request is read, handed to its session (a default actor, which runs on the
+/// preferred executor), applied by the engine worker (whose executor is its loop) and
+/// answered without a thread switch when its connection and its session share a loop.
+final class EventLoopTaskExecutor: TaskExecutor, Sendable {
+    private let loops: [any EventLoop]
+    private let group: any EventLoopGroup
+
+    init(group: any EventLoopGroup) {
+        self.group = group
+        loops = Array(group.makeIterator())
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let loop = currentLoop ?? group.next()
+        loop.execute { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    /// The group's loop running on this thread, if any.
+    private var currentLoop: (any EventLoop)? {
+        loops.first { $0.inEventLoop }
+    }
+}
