@@ -84,11 +84,13 @@ public final class EnginePool: Sendable {
     /// Closes every session, then stops the engines and their threads. Calls made after
     /// this throw ``EnginePoolError/closed``.
     public func close() async {
-        let sessions = registry.withLock { registry in
-            registry.isClosed = true
-            return Array(registry.sessions.values)
+        let (sessions, wasClosed) = registry.withLock { registry in
+            defer { registry.isClosed = true }
+            return (Array(registry.sessions.values), registry.isClosed)
         }
+        guard !wasClosed else { return }
         for session in sessions { await session.close() }
+        for worker in workers { await worker.release() }
         try? await group.shutdownGracefully()
     }
 

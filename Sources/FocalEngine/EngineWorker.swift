@@ -38,10 +38,22 @@ public actor EngineWorker {
     /// The engine (only reachable on the worker's thread).
     public var engine: Engine { bound.value! }
 
+    /// Whether ``release()`` released the engine.
+    private var isReleased = false
+
+    /// Releases the engine now, on its thread; the worker must do no more work. Call it
+    /// before the worker's event loop shuts down (``EnginePool/close()`` does), so the
+    /// engine does not have to be released from `deinit` on a loop that is gone.
+    public func release() {
+        bound.value = nil
+        isReleased = true
+    }
+
     // The last reference to a worker may go on any thread (often one of Swift's cooperative
     // pool); releasing the engine unprotects JavaScript values, which must happen on the
-    // engine's thread. If the loop is already shut down, the box (and the engine) go with it.
+    // engine's thread.
     deinit {
+        guard !isReleased else { return }
         let bound = bound
         loop.execute { bound.value = nil }
     }

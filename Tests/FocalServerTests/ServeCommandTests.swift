@@ -90,6 +90,13 @@ final class ServeProcess: Sendable {
         return false
     }
 
+    /// The lines of standard error not read yet, up to the end of the process's output.
+    func remainingLog() async -> [String] {
+        var lines: [String] = []
+        for await line in logLines { lines.append(line) }
+        return lines
+    }
+
     /// Whether a TCP connection to the server's port is refused now (it stopped accepting).
     func refusesConnections() -> Bool {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -147,6 +154,10 @@ struct ServeCommandTests {
         #expect(messages.count == 15)
         #expect(Set(messages.compactMap(\.session)) == ["s1", "s2", "s3"])
         #expect(messages.filter { $0.session == "s2" }.map(\.result) == Ops.results(0..<5))
+        // The engines are released on their threads before those stop: nothing is scheduled
+        // on a loop that is gone (SwiftNIO says so with an "ERROR: …" line).
+        let log = await server.remainingLog()
+        #expect(!log.contains { $0.hasPrefix("ERROR") || $0.contains("EventLoop") }, "\(log)")
         await receiver.stop()
     }
 
