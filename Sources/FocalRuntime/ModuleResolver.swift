@@ -56,9 +56,9 @@ public struct ModuleResolver: Sendable {
         if id == "." || id == ".." || id.hasPrefix("./") || id.hasPrefix("../") || id.hasPrefix("/") {
             let base = id.hasPrefix("/") ? normalize(id) : normalize(directory + "/" + id)
             guard isInside(base) else { throw outside(id, directory) }
-            found = loadAsFile(base) ?? loadAsDirectory(base)
+            found = try loadAsFileOrDirectory(base)
         } else {
-            found = resolveBare(id, from: directory)
+            found = try resolveBare(id, from: directory)
         }
         guard let found else {
             throw ScriptError(name: "Error", message: "Cannot find module '\(id)' from '\(displayPath(directory))'")
@@ -71,15 +71,20 @@ public struct ModuleResolver: Sendable {
         ScriptError(name: "Error", message: "Cannot require '\(id)' from '\(displayPath(directory))': it is outside the tasks directory")
     }
 
-    private func resolveBare(_ id: String, from directory: String) -> String? {
+    private func resolveBare(_ id: String, from directory: String) throws(ScriptError) -> String? {
         var dir = normalize(directory)
         while isInside(dir) || dir == root {
             let candidate = dir + "/node_modules/" + id
-            if let found = loadAsFile(candidate) ?? loadAsDirectory(candidate) { return found }
+            if let found = try loadAsFileOrDirectory(candidate) { return found }
             if dir == root { break }
             dir = parent(of: dir)
         }
         return nil
+    }
+
+    private func loadAsFileOrDirectory(_ path: String) throws(ScriptError) -> String? {
+        if let file = loadAsFile(path) { return file }
+        return try loadAsDirectory(path)
     }
 
     private func loadAsFile(_ path: String) -> String? {
@@ -87,9 +92,9 @@ public struct ModuleResolver: Sendable {
         return nil
     }
 
-    private func loadAsDirectory(_ path: String) -> String? {
+    private func loadAsDirectory(_ path: String) throws(ScriptError) -> String? {
         guard isDirectory(path) else { return nil }
-        if let main = packageMain(path + "/package.json") {
+        if let main = try packageMain(path + "/package.json") {
             let target = normalize(path + "/" + main)
             if isInside(target), let found = loadAsFile(target) ?? loadIndex(target) { return found }
         }
@@ -101,12 +106,26 @@ public struct ModuleResolver: Sendable {
         return nil
     }
 
-    private func packageMain(_ path: String) -> String? {
-        guard isFile(path), let text = try? readTextFile(path, displayName: path) else { return nil }
-        guard case .string(let main)? = (try? JSONValue(parsing: text))?["main"], !main.isEmpty else {
-            return nil
+    /// The `main` of the `package.json` at `path`, or `nil` when there is none (no file, no
+    /// `main`, or an empty one). A `package.json` that cannot be read or is not a JSON object
+    /// is an error, as in Node: a typo there must not silently load another file.
+    private func packageMain(_ path: String) throws(ScriptError) -> String? {
+        guard exists(path) else { return nil }
+        let text = try readTextFile(path, displayName: displayPath(path))
+        let package: JSONValue
+        do {
+            package = try JSONValue(parsing: text)
+        } catch {
+            throw ScriptError(name: "Error", message: "Invalid package config '\(displayPath(path))': \(error)")
         }
-        return main
+        guard case .object = package else {
+            throw ScriptError(name: "Error", message: "Invalid package config '\(displayPath(path))': not a JSON object")
+        }
+        switch package["main"] {
+        case nil, .null: return nil
+        case .string(let main): return main.isEmpty ? nil : main
+        default: throw ScriptError(name: "Error", message: "Invalid package config '\(displayPath(path))': 'main' is not a string")
+        }
     }
 
     func isInside(_ path: String) -> Bool {
@@ -137,6 +156,11 @@ func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
+}
+
+func exists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0
 }
 
 func isFile(_ path: String) -> Bool {

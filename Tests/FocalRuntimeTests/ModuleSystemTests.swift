@@ -104,6 +104,24 @@ struct ModuleSystemTests {
         #expect(try fixture.require("./user") == ["entry via main", "index fallback", "main is a directory"])
     }
 
+    @Test(
+        "a package.json that is not a JSON object with a string main is an error naming it, not a silent fallback",
+        arguments: [
+            (#"{"main": "lib/entry.js""#, "tasks/node_modules/pkg/package.json': "),
+            (#"["lib/entry.js"]"#, "tasks/node_modules/pkg/package.json': not a JSON object"),
+            (#"{"main": 7}"#, "tasks/node_modules/pkg/package.json': 'main' is not a string"),
+        ])
+    func brokenPackageJSON(text: String, message: String) throws {
+        let fixture = try ModuleFixture([
+            "node_modules/pkg/package.json": text,
+            "node_modules/pkg/lib/entry.js": "module.exports = 'entry';",
+            "node_modules/pkg/index.js": "module.exports = 'index';",
+            "user.js": "module.exports = require('pkg');",
+        ])
+        let error = try #require(throws: ScriptError.self) { try fixture.require("./user") }
+        #expect(error.message.hasPrefix("Invalid package config '") && error.message.contains(message), "\(error.message)")
+    }
+
     @Test("each module is evaluated once and cached")
     func evaluatedOnce() throws {
         let fixture = try ModuleFixture([
