@@ -214,9 +214,7 @@ public actor DeliveryPipeline: Service {
     public func drain(timeout: Duration) async -> DeliverySummary {
         let deadline = clock.now + timeout
         let clock = clock
-        while let pending = try? await pendingForDestinations(), pending > 0, maySend(flushState(clock.now)),
-            clock.now < deadline
-        {
+        while await hasPendingResults(), maySend(flushState(clock.now)), clock.now < deadline {
             let report = await withTaskGroup(of: FlushReport?.self) { group in
                 group.addTask { await self.flush() }
                 group.addTask {
@@ -234,6 +232,17 @@ public actor DeliveryPipeline: Service {
             }
         }
         return await summary
+    }
+
+    /// Whether a destination of this pipeline has results pending; a store that cannot be
+    /// read ends the drain (logged here, reported by the summary).
+    private func hasPendingResults() async -> Bool {
+        do {
+            return try await pendingForDestinations() > 0
+        } catch {
+            logger.error("cannot read the outbox: the drain stops", metadata: ["focal.delivery.error": "\(error)"])
+            return false
+        }
     }
 
     /// Stops the automatic flushes, drains the outbox when a policy flushes at exit (for
@@ -257,14 +266,25 @@ public actor DeliveryPipeline: Service {
         return summary
     }
 
-    /// The totals so far.
+    /// The totals so far. When the outbox cannot be read, the summary says why
+    /// (``DeliverySummary/storeError``) instead of reporting nothing pending.
     public var summary: DeliverySummary {
         get async {
-            let totals = try? await outbox.totals()
+            var storeError: (any Error)?
+            var totals: OutboxTotals?
+            var pending = 0
+            do {
+                totals = try await outbox.totals()
+                pending = try await pendingForDestinations()
+            } catch {
+                storeError = error
+                pending = totals?.count ?? 0
+                logger.error("cannot read the outbox for the summary", metadata: ["focal.delivery.error": "\(error)"])
+            }
             return DeliverySummary(
-                produced: produced, delivered: counts.delivered, retried: counts.retried,
-                pending: (try? await pendingForDestinations()) ?? totals?.count ?? 0,
-                deadLettered: counts.deadLettered, evicted: counts.evicted, deadLettersHeld: totals?.deadLetters ?? 0)
+                produced: produced, delivered: counts.delivered, retried: counts.retried, pending: pending,
+                deadLettered: counts.deadLettered, evicted: counts.evicted, deadLettersHeld: totals?.deadLetters ?? 0,
+                storeError: storeError.map { "\($0)" })
         }
     }
 

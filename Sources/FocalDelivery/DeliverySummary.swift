@@ -15,11 +15,15 @@ public struct DeliverySummary: Sendable, Hashable, CustomStringConvertible {
     public var evicted: Int
     /// Dead letters the store holds, of every run (what `focal deliver --dead-letters` lists).
     public var deadLettersHeld: Int
+    /// Why the outbox could not be read for this summary, or `nil`. When set, `pending` and
+    /// `deadLettersHeld` count only what could be read, so nothing about the results still
+    /// stored can be concluded from them.
+    public var storeError: String?
 
     /// A summary of these totals.
     public init(
         produced: Int, delivered: Int, retried: Int, pending: Int, deadLettered: Int = 0, evicted: Int = 0,
-        deadLettersHeld: Int = 0
+        deadLettersHeld: Int = 0, storeError: String? = nil
     ) {
         self.produced = produced
         self.delivered = delivered
@@ -28,14 +32,20 @@ public struct DeliverySummary: Sendable, Hashable, CustomStringConvertible {
         self.deadLettered = deadLettered
         self.evicted = evicted
         self.deadLettersHeld = deadLettersHeld
+        self.storeError = storeError
     }
 
     /// Results that will not reach a destination by themselves: dead-lettered or evicted.
     public var dropped: Int { deadLettered + evicted }
 
-    /// `produced 120, delivered 118, retried 7, pending 2, dropped 0 (dead-lettered 0, evicted 0)`.
+    /// Whether a command should fail: results were dropped, or the outbox could not be read.
+    public var hasFailures: Bool { dropped > 0 || storeError != nil }
+
+    /// `produced 120, delivered 118, retried 7, pending 2, dropped 0 (dead-lettered 0, evicted 0)`,
+    /// followed by `; the outbox could not be read: …` when ``storeError`` is set.
     public var description: String {
         "produced \(produced), delivered \(delivered), retried \(retried), pending \(pending), "
             + "dropped \(dropped) (dead-lettered \(deadLettered), evicted \(evicted))"
+            + (storeError.map { "; the outbox could not be read: \($0)" } ?? "")
     }
 }

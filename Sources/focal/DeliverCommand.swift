@@ -106,7 +106,7 @@ struct DeliverCommand: AsyncParsableCommand {
         await pipeline.drain(timeout: DeliveryArguments.duration(delivery.drainTimeout))
         let summary = await pipeline.finish()
         OutboxSink.report(summary, store: shared?.store.url ?? delivery.store)
-        throw summary.pending == 0 && summary.dropped == 0 ? ExitCode.success : ExitCode.failure
+        throw summary.pending == 0 && !summary.hasFailures ? ExitCode.success : ExitCode.failure
     }
 
     /// Prints the dead letters (of `shared`, or of the SQLite store), one JSON object per line.

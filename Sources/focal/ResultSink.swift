@@ -84,7 +84,7 @@ final class OutboxSink: ResultSink {
     func finish() async -> Bool {
         let summary = await pipeline.finish()
         OutboxSink.report(summary, store: store)
-        return summary.dropped > 0
+        return summary.hasFailures
     }
 
     /// Prints the exit summary, and how to send what is still pending or dead-lettered.
@@ -95,6 +95,9 @@ final class OutboxSink: ResultSink {
         }
         if summary.deadLettered > 0 {
             StandardStream.error.writeLine("error: \(summary.deadLettered) results were refused by a destination and kept as dead letters in '\(store)'; list them with: focal deliver --store \(store) --dead-letters")
+        }
+        if let storeError = summary.storeError {
+            StandardStream.error.writeLine("error: the outbox '\(store)' could not be read, so what is still pending there is unknown: \(storeError)")
         }
         if summary.evicted > 0 {
             StandardStream.error.writeLine("error: \(summary.evicted) results were evicted from the full outbox while a destination was down (--evict-after)")

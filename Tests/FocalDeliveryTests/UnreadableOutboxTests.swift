@@ -1,0 +1,82 @@
+import FocalDelivery
+import FocalTestSupport
+import Synchronization
+import Testing
+
+/// An outbox whose storage stops answering reads when told to, as a disk or database that
+/// fails under a running pipeline does; writes and reads go to a `MemoryOutbox` until then.
+final class FailingReadsOutbox: Outbox {
+    struct ReadFailure: Error, CustomStringConvertible {
+        var description: String { "disk I/O error" }
+    }
+
+    private let stored = MemoryOutbox()
+    private let failing = Atomic<Bool>(false)
+
+    /// From now on every read of the outbox throws ``ReadFailure``.
+    func failReads() { failing.store(true, ordering: .sequentiallyConsistent) }
+
+    private func read() throws(ReadFailure) {
+        if failing.load(ordering: .sequentiallyConsistent) { throw ReadFailure() }
+    }
+
+    func append(_ results: [ResultRecord]) async throws -> AppendReceipt { try await stored.append(results) }
+    func forget(session: String) async throws { try await stored.forget(session: session) }
+    func register(destinations: [String]) async throws { try await stored.register(destinations: destinations) }
+    func forget(destination: String) async throws { try await stored.forget(destination: destination) }
+    func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry] {
+        try read()
+        return try await stored.nextBatch(for: destination, limits: limits)
+    }
+    func acknowledge(through sequence: Int64, for destination: String) async throws {
+        try await stored.acknowledge(through: sequence, for: destination)
+    }
+    func deadLetter(_ entries: [OutboxEntry], for destination: String, reason: String) async throws {
+        try await stored.deadLetter(entries, for: destination, reason: reason)
+    }
+    func deadLetters(for destination: String?, limit: Int) async throws -> [DeadLetter] {
+        try read()
+        return try await stored.deadLetters(for: destination, limit: limit)
+    }
+    func removeDeadLetters(_ ids: [Int64]) async throws { try await stored.removeDeadLetters(ids) }
+    func evict(makingRoomFor count: Int, bytes: Int, within limits: OutboxLimits) async throws -> Int {
+        try await stored.evict(makingRoomFor: count, bytes: bytes, within: limits)
+    }
+    func totals() async throws -> OutboxTotals {
+        try read()
+        return try await stored.totals()
+    }
+    func pendingCount(for destination: String) async throws -> Int {
+        try read()
+        return try await stored.pendingCount(for: destination)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct UnreadableOutboxTests {
+    @Test("an outbox that cannot be read is reported as such, never as nothing pending")
+    func unreadableStoreIsReported() async throws {
+        let outbox = FailingReadsOutbox()
+        let destination = ScriptedDestination()
+        let pipeline = try await makePipeline([destination], outbox: outbox)
+        try await pipeline.append(makeResults(3))
+        outbox.failReads()
+        let drained = await pipeline.drain(timeout: .seconds(5))
+        #expect(destination.results.isEmpty, "nothing could be read, so nothing was sent")
+        #expect(drained.storeError == "disk I/O error")
+        #expect(drained.hasFailures)
+        #expect(drained.description.hasSuffix("; the outbox could not be read: disk I/O error"), "\(drained)")
+        let summary = await pipeline.finish()
+        #expect(summary.produced == 3 && summary.delivered == 0)
+        #expect(summary.storeError != nil && summary.hasFailures)
+    }
+
+    @Test("a readable outbox gives a summary without a store error")
+    func readableStore() async throws {
+        let pipeline = try await makePipeline([ScriptedDestination()], outbox: FailingReadsOutbox())
+        try await pipeline.append(makeResults(3))
+        let summary = await pipeline.drain(timeout: .seconds(5))
+        #expect(summary.storeError == nil && !summary.hasFailures)
+        #expect(summary.pending == 0 && summary.delivered == 3)
+        _ = await pipeline.finish()
+    }
+}
