@@ -178,6 +178,27 @@ import Testing
         #expect(missing.status == 2)
     }
 
+    @Test func testReportsScenarioFilesItCannotReadInsteadOfPassingOverThem() throws {
+        let directory = try TemporaryDirectory(files: [
+            "tasks/index.js": "match('button/touch-up-inside', node => ({ tapped: node.nodeName }));",
+            "good.yaml": scenarioFile(expect: "[{tapped: button}]"),
+        ])
+        #expect(mkfifo(directory.path + "/fifo.yaml", 0o644) == 0)
+        // A sparse file far over the 1 MiB limit: read at most one byte past the limit.
+        let huge = directory.path + "/huge.yaml"
+        #expect(FileManager.default.createFile(atPath: huge, contents: nil))
+        #expect(truncate(huge, 1 << 34) == 0)
+        let test = try focal(["test"], in: directory.path)
+        #expect(test.status == 1)
+        #expect(test.lines.count == 6, "\(test.output)")
+        #expect(test.lines.contains("FAIL ./fifo.yaml"))
+        #expect(test.lines.contains { $0.contains("./fifo.yaml") && $0.contains("not a regular file") }, "\(test.output)")
+        #expect(test.lines.contains("FAIL ./huge.yaml"))
+        #expect(test.lines.contains { $0.contains("./huge.yaml") && $0.contains("at most 1048576") }, "\(test.output)")
+        #expect(test.lines.contains("PASS ./good.yaml (1 result)"))
+        #expect(test.lines.last == "1 passed, 2 failed")
+    }
+
     /// A scenario whose journey taps a button named `button`, with tasks in `tasks/`.
     func scenarioFile(expect: String?) -> String {
         """

@@ -3,7 +3,9 @@ import Foundation
 /// Finds scenario files for `focal test`.
 ///
 /// A file named explicitly is always a scenario. In a directory (searched recursively, skipping hidden directories
-/// and `node_modules`), files ending in `.yaml`, `.yml` or `.json` that contain the word `journey` are scenarios.
+/// and `node_modules`), files ending in `.yaml`, `.yml` or `.json` that contain the word `journey` are scenarios,
+/// and so are such files that cannot be read within the scenario limits (not a regular file, too large): running
+/// them reports why.
 public enum ScenarioDiscovery {
     /// The extensions of scenario files.
     public static let extensions: Set<String> = ["yaml", "yml", "json"]
@@ -38,9 +40,13 @@ public enum ScenarioDiscovery {
                 continue
             }
             let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
-            guard extensions.contains((name as NSString).pathExtension.lowercased()),
-                let text = try? String(contentsOfFile: path, encoding: .utf8), text.contains("journey")
-            else { continue }
+            guard extensions.contains((name as NSString).pathExtension.lowercased()) else { continue }
+            // Read within the scenario limits. A file that cannot be read (a FIFO, a device,
+            // one over the size limit, no permission) is listed anyway, so that running it
+            // reports why instead of passing over it in silence.
+            do throws(ScenarioError) {
+                guard try DocumentReader.read(path).contains("journey") else { continue }
+            } catch {}
             found.append(path)
         }
         return found.sorted()
