@@ -93,6 +93,7 @@ public struct FocalServer: Sendable {
         // Connections on the engine threads (see run(onServerRunning:)).
         return Application(
             router: router,
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.connectionIdleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),
             services: services,

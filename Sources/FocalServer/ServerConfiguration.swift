@@ -17,6 +17,10 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration
     /// The `Retry-After` a 503 for too many sessions carries, in seconds.
     public var retryAfterSeconds: Int
+    /// How long a connection may stay open without sending a byte, between requests or in
+    /// the middle of one (a stalled body), before the server closes it. A request being
+    /// answered is never cut: the time its tasks take does not count.
+    public var connectionIdleTimeout: Duration
 
     /// Accepted ports.
     public static let portRange = 0...65_535
@@ -28,12 +32,16 @@ public struct ServerConfiguration: Sendable {
     public static let idleTimeoutRange = Duration.milliseconds(1)...Duration.seconds(7 * 86_400)
     /// Accepted `Retry-After` values, in seconds.
     public static let retryAfterRange = 1...3_600
+    /// Accepted connection idle timeouts: a millisecond to an hour.
+    public static let connectionIdleTimeoutRange = Duration.milliseconds(1)...Duration.seconds(3_600)
 
     /// A configuration listening on `host:port` with the default limits: 10,000 sessions,
-    /// 16 MiB bodies, sessions ended after 5 minutes without a request.
+    /// 16 MiB bodies, sessions ended after 5 minutes without a request, connections closed
+    /// after 60 seconds without a byte.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxSessions: Int = 10_000, maxBodyBytes: Int = 16 << 20,
-        idleTimeout: Duration = .seconds(300), retryAfterSeconds: Int = 1
+        idleTimeout: Duration = .seconds(300), retryAfterSeconds: Int = 1,
+        connectionIdleTimeout: Duration = .seconds(60)
     ) {
         self.host = host
         self.port = port
@@ -41,6 +49,7 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.idleTimeout = idleTimeout
         self.retryAfterSeconds = retryAfterSeconds
+        self.connectionIdleTimeout = connectionIdleTimeout
     }
 
     /// Checks every value against its range.
@@ -54,6 +63,10 @@ public struct ServerConfiguration: Sendable {
             throw ServerConfigurationError(setting: "idleTimeout", message: "must be from 1 ms to 7 days, not \(idleTimeout)")
         }
         try Self.check(retryAfterSeconds, in: Self.retryAfterRange, "retryAfterSeconds")
+        guard Self.connectionIdleTimeoutRange.contains(connectionIdleTimeout) else {
+            throw ServerConfigurationError(
+                setting: "connectionIdleTimeout", message: "must be from 1 ms to 1 hour, not \(connectionIdleTimeout)")
+        }
     }
 
     private static func check(_ value: Int, in range: ClosedRange<Int>, _ setting: String) throws(ServerConfigurationError) {

@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("End a session after this long without a request (0.001…604800 seconds).", valueName: "seconds"))
     var idleTimeout: Double = 300
 
+    @Option(name: .long, help: ArgumentHelp("Close a connection that sends no byte for this long, between requests or within one (0.001…3600 seconds).", valueName: "seconds"))
+    var connectionIdleTimeout: Double = 60
+
     @Option(name: .long, help: ArgumentHelp("The most sessions hosted at once (1…10000000); more answer 503.", valueName: "n"))
     var maxSessions = 10_000
 
@@ -59,6 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
         try Self.check(port, in: ServerConfiguration.portRange, flag: "--port")
         try DeliveryArguments.check(idleTimeout, in: 0.001...604_800, flag: "--idle-timeout")
+        try DeliveryArguments.check(connectionIdleTimeout, in: 0.001...3_600, flag: "--connection-idle-timeout")
         try Self.check(maxSessions, in: ServerConfiguration.maxSessionsRange, flag: "--max-sessions")
         try Self.check(maxBody, in: ServerConfiguration.maxBodyRange, flag: "--max-body")
         try Self.check(threads, in: 1...256, flag: "--threads")
@@ -76,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
     var serverConfiguration: ServerConfiguration {
         ServerConfiguration(
             host: host, port: port, maxSessions: maxSessions, maxBodyBytes: maxBody,
-            idleTimeout: DeliveryArguments.duration(idleTimeout))
+            idleTimeout: DeliveryArguments.duration(idleTimeout),
+            connectionIdleTimeout: DeliveryArguments.duration(connectionIdleTimeout))
     }
 
     func run() async throws {

@@ -97,19 +97,53 @@ final class ServeProcess: Sendable {
         return lines
     }
 
-    /// Whether a TCP connection to the server's port is refused now (it stopped accepting).
-    func refusesConnections() -> Bool {
+    /// A TCP socket connected to the server's port, or the `errno` of the failed attempt.
+    private func dial() -> Result<Int32, POSIXError> {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
+        guard socket >= 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        return result != 0 && errno == ECONNREFUSED
+        guard result == 0 else {
+            let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            close(socket)
+            return .failure(failure)
+        }
+        return .success(socket)
+    }
+
+    /// Whether a TCP connection to the server's port is refused now (it stopped accepting).
+    func refusesConnections() -> Bool {
+        switch dial() {
+        case .success(let socket):
+            close(socket)
+            return false
+        case .failure(let error):
+            return error.code == .ECONNREFUSED
+        }
+    }
+
+    /// A TCP connection to the server whose reads give up after 30 seconds.
+    func connect() throws -> Int32 {
+        let socket = try dial().get()
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return socket
+    }
+
+    /// Reads from `socket` until the server closes the connection; false when it is still
+    /// open after the read timeout.
+    static func waitUntilClosed(_ socket: Int32) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(socket, &buffer, buffer.count)
+            if count == 0 || (count < 0 && errno == ECONNRESET) { return true }
+            if count < 0 && errno != EINTR { return false }
+        }
     }
 
     /// Posts op-log lines to a session; returns the status and body.
@@ -198,6 +232,23 @@ struct ServeCommandTests {
         #expect(await server.exitStatus() == 0)
     }
 
+    @Test("a connection that sends nothing, or stalls in the middle of a request, is closed after --connection-idle-timeout")
+    func connectionIdleTimeout() async throws {
+        let tasks = try TasksDirectory()
+        let server = try await ServeProcess(["--tasks", tasks.path, "--connection-idle-timeout", "0.2"])
+        let silent = try server.connect()
+        defer { close(silent) }
+        #expect(ServeProcess.waitUntilClosed(silent), "a connection that never sends is closed")
+        let stalled = try server.connect()
+        defer { close(stalled) }
+        let head = "POST /v1/sessions/s/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{\"op\""
+        #expect(head.utf8.withContiguousStorageIfAvailable { write(stalled, $0.baseAddress, $0.count) } == head.utf8.count)
+        #expect(ServeProcess.waitUntilClosed(stalled), "a body that stops arriving does not hold the connection")
+        // The server still answers everyone else.
+        #expect(try await server.post([Ops.root], to: "after").0 == 200)
+        #expect(await server.stop() == 0)
+    }
+
     @Test("SIGINT stops it gracefully too")
     func sigintStops() async throws {
         let tasks = try TasksDirectory()
@@ -238,6 +289,8 @@ struct ServeCommandTests {
         (["--max-body", "16777217"], "--max-body"), (["--idle-timeout", "0"], "--idle-timeout"),
         (["--idle-timeout", "nan"], "--idle-timeout"), (["--threads", "0"], "--threads"),
         (["--log-level", "loud"], "--log-level"), (["--time-limit", "0"], "--time-limit"),
+        (["--connection-idle-timeout", "0"], "--connection-idle-timeout"),
+        (["--connection-idle-timeout", "3601"], "--connection-idle-timeout"),
     ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
         let tasks = try TasksDirectory()
