@@ -33,12 +33,15 @@ public final class Engine {
     /// Made in `init`, once every other member exists; never `nil` afterwards.
     private(set) var defaultSession: SessionState!
     private var sessions: [String: SessionState] = [:]
+    /// ``EngineConfiguration/maxSessions``, clamped to its range.
+    private let maxSessions: Int
 
     /// Creates an engine for the tasks in `configuration.tasksDirectory`.
     /// - Throws: when the tasks directory does not exist.
     public init(configuration: EngineConfiguration, observer: (any EngineObserver)? = nil) throws(EngineError) {
         self.configuration = configuration
         self.observer = observer
+        maxSessions = min(max(configuration.maxSessions, EngineConfiguration.maxSessionsRange.lowerBound), EngineConfiguration.maxSessionsRange.upperBound)
         runtime = JSRuntime(timeLimit: configuration.timeLimit, globalObjectClass: NodeBinding.globalClass)
         runtime.installConsole(logger: configuration.consoleLogger)
         binding = NodeBinding(runtime: runtime)
@@ -71,7 +74,17 @@ public final class Engine {
             observer?.engine(self, didReport: error)
             return
         }
-        state(of: session).apply(op, line: line)
+        guard let state = state(of: session) else {
+            var error = EngineError(
+                .invalidOp,
+                "cannot start session '\(session ?? "")': \(sessions.count) sessions are live, the most this engine hosts "
+                    + "(end sessions with {\"op\":\"end\"}, or raise the limit: --max-sessions)",
+                line: line)
+            error.session = session
+            observer?.engine(self, didReport: error)
+            return
+        }
+        state.apply(op, line: line)
     }
 
     /// Applies one decoded op-log line.
@@ -115,10 +128,12 @@ public final class Engine {
         return sessions[session]
     }
 
-    /// The session's state, created on first use.
-    func state(of session: String?) -> SessionState {
+    /// The session's state, created on first use; `nil` when creating it would pass
+    /// ``EngineConfiguration/maxSessions``.
+    func state(of session: String?) -> SessionState? {
         guard let session else { return defaultSession }
         if let state = sessions[session] { return state }
+        guard sessions.count < maxSessions else { return nil }
         let state = SessionState(id: session, engine: self)
         sessions[session] = state
         return state

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Logging
 
-/// How an ``Engine`` (or ``Manager``) is set up.
+/// How an ``Engine`` (and every engine of an ``EnginePool``) is set up.
 public struct EngineConfiguration: Sendable {
     /// The directory holding `index.js` and the namespace task files.
     public var tasksDirectory: String
@@ -17,19 +17,30 @@ public struct EngineConfiguration: Sendable {
     public var clock: EngineClock
     /// Where `console.*` output goes (standard error in the CLI).
     public var consoleLogger: Logger
+    /// The most sessions one engine hosts at once, the default session not counted; an op
+    /// that would start one more is reported and not applied. Clamped to
+    /// ``maxSessionsRange``.
+    public var maxSessions: Int
+
+    /// Accepted session limits.
+    public static let maxSessionsRange = 1...10_000_000
+    /// The default session limit: 100,000 sessions (about 2 GB at ~20 KB each).
+    public static let defaultMaxSessions = 100_000
 
     public init(
         tasksDirectory: String,
         debug: Bool = false,
         timeLimit: Duration = .milliseconds(1000),
         clock: EngineClock = .system,
-        consoleLogger: Logger = Logger(label: "focal.console")
+        consoleLogger: Logger = Logger(label: "focal.console"),
+        maxSessions: Int = EngineConfiguration.defaultMaxSessions
     ) {
         self.tasksDirectory = tasksDirectory
         self.debug = debug
         self.timeLimit = timeLimit
         self.clock = clock
         self.consoleLogger = consoleLogger
+        self.maxSessions = maxSessions
     }
 }
 

@@ -47,11 +47,20 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Replay this many files at once, each on an engine of its own (1–256).", valueName: "n"))
     var jobs: Int = 1
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most sessions live at once in a log (1–10000000); an op that would start one more is an error.", valueName: "n"))
+    var maxSessions: Int = EngineConfiguration.defaultMaxSessions
+
     @Argument(help: ArgumentHelp("The op logs (JSON Lines); standard input when '-' or none.", valueName: "file"))
     var files: [String] = []
 
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be a whole number from 1 to 256") }
+        guard EngineConfiguration.maxSessionsRange.contains(maxSessions) else {
+            throw ValidationError("--max-sessions must be a whole number from 1 to 10000000, not \(maxSessions)")
+        }
         if files.count > 1, delivery.isDelivering {
             throw ValidationError("--deliver takes one op log per run; replay the files one after another")
         }
@@ -63,7 +72,8 @@ struct ReplayCommand: AsyncParsableCommand {
     func run() async throws {
         let threads = EngineThreads(count: min(jobs, max(files.count, 1)))
         defer { Task { await threads.shutdown() } }
-        let configuration = options.engineConfiguration
+        var configuration = options.engineConfiguration
+        configuration.maxSessions = maxSessions
         if files.count <= 1 {
             let path = files.first.flatMap { $0 == "-" ? nil : $0 }
             let worker = try await threads.makeWorker(configuration)

@@ -89,7 +89,10 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let pool: EnginePool
         do {
-            pool = try await EnginePool(configuration: options.engineConfiguration, threads: threads)
+            // An engine never refuses a session the server would host.
+            var configuration = options.engineConfiguration
+            configuration.maxSessions = maxSessions
+            pool = try await EnginePool(configuration: configuration, threads: threads)
         } catch {
             StandardStream.error.writeLine("error: \(error.message)")
             throw ExitCode(2)

@@ -119,6 +119,21 @@ struct SessionReplayTests {
         #expect(run.errorLines[4].hasPrefix("error: line 5: 'session' must be a non-empty string, not 5"))
     }
 
+    @Test("--max-sessions: a line that would start one session too many is an error naming it; an 'end' makes room")
+    func sessionLimit() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let lines = ["a", "b", "c"].map { Self.tag(Line.root, $0) } + [
+            #"{"op":"end","session":"a"}"#, Self.tag(Line.root, "c"),
+        ]
+        let run = try runFocal(["replay", "--tasks", workspace.tasks, "--max-sessions", "2"], input: log(lines))
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1, "\(run)")
+        #expect(run.errorLines.first?.hasPrefix("error: line 3, session 'c': cannot start session 'c': 2 sessions are live") == true, "\(run)")
+        let refused = try runFocal(["replay", "--tasks", workspace.tasks, "--max-sessions", "0"], input: log(lines))
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--max-sessions must be a whole number from 1 to 10000000"), "\(refused)")
+    }
+
     @Test("--jobs replays several logs at once; each file's results come out whole, in the order given")
     func jobs() throws {
         let workspace = try Workspace(tasks: Self.tasks)

@@ -43,10 +43,14 @@ final class EngineHarness {
     /// The line number of the last op applied.
     private(set) var line = 0
 
-    init(_ files: [String: String] = [:], debug: Bool = false, timeLimit: Duration = .seconds(2)) throws {
+    init(
+        _ files: [String: String] = [:], debug: Bool = false, timeLimit: Duration = .seconds(2),
+        maxSessions: Int = EngineConfiguration.defaultMaxSessions
+    ) throws {
         tasks = try TaskDirectory(files)
         engine = try Engine(
-            configuration: EngineConfiguration(tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: .fixed(1)),
+            configuration: EngineConfiguration(
+                tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: .fixed(1), maxSessions: maxSessions),
             observer: observer)
     }
 

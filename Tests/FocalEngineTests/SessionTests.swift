@@ -41,4 +41,27 @@ struct SessionTests {
         #expect(harness.takeResults() == ["/row#2"])
         #expect(harness.engine.nodeCount == 0, "the default session saw none of it")
     }
+
+    @Test("an op that would start one session more than maxSessions is reported, not applied; ending one makes room")
+    func sessionLimit() throws {
+        let harness = try EngineHarness(["index.js": "match('/ev', n => n.nodeName);"], maxSessions: 2)
+        for session in ["a", "b", "c"] {
+            harness.engine.apply(registerRoot, session: session, line: 7)
+            harness.engine.apply(record(root, "ev"), session: session, line: 8)
+        }
+        #expect(harness.takeResults().count == 2)
+        let errors = harness.takeErrors()
+        #expect(errors.count == 2)
+        #expect(errors.allSatisfy { $0.session == "c" && $0.message.hasPrefix("cannot start session 'c': 2 sessions are live") })
+        #expect(errors.map(\.line) == [7, 8])
+        #expect(!harness.engine.hasSession("c"))
+        // The default session is not counted, and an ended session frees its place.
+        harness.engine.apply(registerRoot)
+        #expect(harness.engine.endSession("a"))
+        harness.engine.apply(registerRoot, session: "c")
+        harness.engine.apply(record(root, "ev"), session: "c")
+        #expect(harness.takeResults().count == 1)
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.engine.sessionCount == 3)
+    }
 }
