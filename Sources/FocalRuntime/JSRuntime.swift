@@ -26,10 +26,17 @@ public final class JSRuntime {
     /// Reads a thrown value's name, message and location, under the time limit.
     private var errorReader: ProtectedValue?
 
-    /// The longest a single call into JavaScript may run (CPU time).
+    /// Sets the regular-expression guard's budget (see ``installRegExpGuard()``).
+    private var regExpBudgetSetter: ProtectedValue?
+
+    /// The longest a single call into JavaScript may run (CPU time). Regular-expression
+    /// matches are weighed against it before they start (see ``regExpStepsPerMillisecond``).
     public var timeLimit: Duration {
         get { watchdog.timeLimit }
-        set { watchdog.setTimeLimit(newValue) }
+        set {
+            watchdog.setTimeLimit(newValue)
+            updateRegExpBudget()
+        }
     }
 
     /// The most JavaScript heap, in bytes, this runtime may use. A call that grows the
@@ -62,6 +69,24 @@ public final class JSRuntime {
             preconditionFailure("the runtime's own error reader failed to evaluate")
         }
         errorReader = protect(reader)
+        do {
+            regExpBudgetSetter = try installRegExpGuard()
+        } catch {
+            preconditionFailure("the runtime's regular-expression guard failed to install: \(error)")
+        }
+        updateRegExpBudget()
+    }
+
+    /// Gives the regular-expression guard the budget of the current time limit. The call
+    /// is the runtime's own two-line function; should it fail (the heap full at that very
+    /// moment), the guard keeps the budget it had, which the next change sets again.
+    private func updateRegExpBudget() {
+        guard let setter = regExpBudgetSetter?.object else { return }
+        do {
+            _ = try call(setter, arguments: [makeNumber(Self.regExpBudget(for: timeLimit))])
+        } catch {
+            assertionFailure("setting the regular-expression budget failed: \(error)")
+        }
     }
 
     private static func clampHeapLimit(_ bytes: Int) -> Int {

@@ -32,10 +32,16 @@ struct HostileInputTests {
         #expect(run.status == 0)
     }
 
-    @Test("catastrophic regex backtracking ends on its own and the run goes on")
-    func regexBacktracking() throws {
-        let run = try Self.replayHostile("return /^(a+)+$/.test('a'.repeat(40) + 'b');", flags: ["--time-limit", "100"])
-        #expect(run.stdoutLines.count == 2 || run.errorLines.count == 1, "\(run)")
+    @Test(
+        "a regular expression that could backtrack past the time limit is refused before it runs, naming the task's line",
+        arguments: ["/^(a+)+$/.test('a'.repeat(40) + 'b')", "/a*a*a*a*a*b/.test('a'.repeat(3000))"])
+    func regexBacktracking(_ match: String) throws {
+        let run = try Self.replayHostile("return \(match);", flags: ["--time-limit", "100"])
+        #expect(run.status == 1)
+        #expect(run.stdoutLines == ["\"after\""], "\(run)")
+        #expect(run.errorLines.count == 1, "\(run)")
+        #expect(run.errorLines.first?.contains("RegExpLimitError") == true, "\(run)")
+        #expect(run.errorLines.first?.contains("index.js:1") == true, "\(run)")
     }
 
     @Test("a thrown object whose getter loops is reported as a timeout, read under the limit")
