@@ -68,7 +68,11 @@ final class OutcomeCollector: EngineObserver {
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {
-        outcome.errors.append(error)
+        if outcome.errors.count < ApplyOutcome.maximumErrors {
+            outcome.errors.append(error)
+        } else {
+            outcome.omittedErrors += 1
+        }
         session.publish(.error(error))
     }
 }

@@ -73,6 +73,24 @@ struct EnginePoolTests {
         }
     }
 
+    @Test("an outcome keeps the first thousand errors and counts the rest; the stream and the results get everything")
+    func errorCap() async throws {
+        try await Self.withPool { pool in
+            let session = try pool.session("noisy")
+            let stream = session.outputs(bufferingLimit: 5000)
+            let lines = Array(repeating: "garbage", count: 2500) + Self.session(rows: 2).map(\.jsonLine)
+            let outcome = try await session.apply(opLog: Array(lines.joined(separator: "\n").utf8))
+            #expect(outcome.errors.count == ApplyOutcome.maximumErrors)
+            #expect(outcome.errors.first?.line == 1 && outcome.errors.last?.line == 1000)
+            #expect(outcome.omittedErrors == 1501, "1,500 more bad lines and the failing task")
+            #expect(outcome.results.map(\.value) == Self.expectedResults(rows: 2))
+            await session.close()
+            var streamed = 0
+            for await output in stream { if case .error = output { streamed += 1 } }
+            #expect(streamed == 2501)
+        }
+    }
+
     @Test("a session's snapshot is its own tree; a session without state has none")
     func snapshots() async throws {
         try await Self.withPool { pool in
