@@ -59,7 +59,7 @@ actor SessionHost {
             outcome.skipped = min(batch.count, appliedLines - position)
         }
         guard outcome.skipped < batch.count else { return outcome }
-        let applied = try await applyText(Array(batch.text(from: outcome.skipped)))
+        let applied = try await applyText(batch.text(from: outcome.skipped))
         outcome.applied = applied.applied
         outcome.results = applied.results.map(\.json)
         outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }

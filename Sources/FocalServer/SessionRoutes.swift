@@ -85,7 +85,10 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
 
     static func response(_ text: String, contentType: String) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        response(ByteBuffer(string: text), contentType: contentType)
+    }
+
+    static func response(_ body: ByteBuffer, contentType: String) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: body))
     }
 }
