@@ -1,5 +1,6 @@
 import FocalEngine
 import FocalJSON
+import NIOCore
 
 /// What `POST /v1/sessions/{id}/ops` answers: how many lines were applied and skipped, the
 /// errors by line of the request body, and the results in order.
@@ -13,15 +14,29 @@ struct BatchOutcome: Sendable {
     /// The results, as compact JSON text.
     var results: [String] = []
 
-    /// `{"applied": N, "skipped": K, "errors": [{"line": L, "message": "…"}], "results": [VALUE, …]}`.
-    var json: String {
-        var text = "{\"applied\":\(applied),\"skipped\":\(skipped),\"errors\":["
+    /// `{"applied": N, "skipped": K, "errors": [{"line": L, "message": "…"}], "results": [VALUE, …]}`
+    /// and a newline, written straight into the response's buffer.
+    var json: ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: results.reduce(64) { $0 + $1.utf8.count + 1 })
+        buffer.writeStaticString("{\"applied\":")
+        buffer.writeString(String(applied))
+        buffer.writeStaticString(",\"skipped\":")
+        buffer.writeString(String(skipped))
+        buffer.writeStaticString(",\"errors\":[")
         for (index, error) in errors.enumerated() {
-            if index > 0 { text += "," }
-            text += "{\"line\":" + (error.line.map(String.init) ?? "null") + ",\"message\":" + JSONValue.string(error.message).jsonString + "}"
+            if index > 0 { buffer.writeStaticString(",") }
+            buffer.writeStaticString("{\"line\":")
+            buffer.writeString(error.line.map(String.init) ?? "null")
+            buffer.writeStaticString(",\"message\":")
+            buffer.writeString(JSONValue.string(error.message).jsonString)
+            buffer.writeStaticString("}")
         }
-        text += "],\"results\":["
-        text += results.joined(separator: ",")
-        return text + "]}\n"
+        buffer.writeStaticString("],\"results\":[")
+        for (index, result) in results.enumerated() {
+            if index > 0 { buffer.writeStaticString(",") }
+            buffer.writeString(result)
+        }
+        buffer.writeStaticString("]}\n")
+        return buffer
     }
 }

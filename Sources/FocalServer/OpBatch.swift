@@ -2,30 +2,40 @@
 /// start another line. Line numbers (1-based) and journal positions count every line,
 /// blank ones included.
 struct OpBatch: Sendable {
-    /// The body.
-    let bytes: [UInt8]
-    /// Where each line starts in `bytes`, and where the last one ends.
+    /// The body without its final newline: op-log text for
+    /// ``FocalEngine/EngineSession/apply(opLog:)`` (so that no empty line is applied after
+    /// the last).
+    private let bytes: [UInt8]
+    /// Where each line starts in `bytes`, and one past where the last one ends.
     private let bounds: [Int]
 
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
+    /// The lines of `body`, which is kept as it is but for its final newline.
+    init(_ body: consuming [UInt8]) {
+        let isEmpty = body.isEmpty
+        var bytes = body
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         var bounds = [0]
-        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
-            bounds.append(offset + 1)
+        if !isEmpty {
+            bytes.withUnsafeBufferPointer { buffer in
+                for offset in buffer.indices where buffer[offset] == UInt8(ascii: "\n") {
+                    bounds.append(offset + 1)
+                }
+            }
+            bounds.append(bytes.count + 1)
         }
-        if bytes.last != UInt8(ascii: "\n") { bounds.append(bytes.count + 1) }
-        if bytes.isEmpty { bounds = [0] }
+        self.bytes = bytes
         self.bounds = bounds
     }
 
     /// The number of lines.
     var count: Int { bounds.count - 1 }
 
-    /// The lines from `start` on, as op-log text for ``FocalEngine/EngineSession/apply(opLog:)``
-    /// (without the final newline, so that no empty line is applied after the last).
-    func text(from start: Int) -> ArraySlice<UInt8> {
+    /// The lines from `start` on, as op-log text for ``FocalEngine/EngineSession/apply(opLog:)``:
+    /// the body itself (not a copy) from the first line.
+    func text(from start: Int) -> [UInt8] {
+        guard start > 0 else { return bytes }
         guard start < count else { return [] }
-        return bytes[bounds[start]..<(bounds[count] - 1)]
+        return Array(bytes[bounds[start]...])
     }
 
     /// Each line as a string, for a journal: the journal must hold the very bytes that were

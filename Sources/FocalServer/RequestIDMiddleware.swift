@@ -1,16 +1,18 @@
 import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
 /// Gives every request an id: the client's `X-Request-ID` when it is 1 to
-/// ``maximumLength`` visible ASCII characters, else a new random one. The id is in the
+/// ``maximumLength`` visible ASCII characters, else a new one: 32 hex digits, unique in the
+/// process (its count of generated ids, mixed with a seed drawn at start). The id is in the
 /// request's log metadata as `focal.request_id` and echoed in the response's `X-Request-ID`.
 /// A request is logged (debug) when its head arrived and when it is answered.
 struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The longest client request id kept.
     static var maximumLength: Int { 128 }
 
-    static var header: HTTPField.Name { HTTPField.Name("X-Request-ID")! }
+    static var header: HTTPField.Name { requestIDField }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let id = request.headers[Self.header].flatMap(Self.accepted) ?? Self.generate()
@@ -29,15 +31,41 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         return id
     }
 
+    /// The next id: the process's request count, mixed with its seed (no system call per
+    /// request, unlike drawing from the system's random generator).
     private static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
+        let count = generatedIDs.add(1, ordering: .relaxed).newValue
+        let (seed0, seed1) = idSeed
+        let high = mix(count &+ seed0)
+        let low = mix(count ^ seed1)
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            let digits: StaticString = "0123456789abcdef"
+            for index in 0..<32 {
+                let word = index < 16 ? high : low
+                let nibble = (word >> UInt64(60 - 4 * (index % 16))) & 0xF
+                buffer[index] = digits.utf8Start[Int(nibble)]
+            }
+            return 32
+        }
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// SplitMix64's finaliser: a bijection, so distinct counts give distinct ids.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
+
+/// The `X-Request-ID` header name, parsed once.
+private let requestIDField = HTTPField.Name("X-Request-ID")!
+
+/// The request ids generated so far in this process.
+private let generatedIDs = Atomic<UInt64>(0)
+
+/// Where generated request ids start, drawn once from the system's random generator.
+private let idSeed: (UInt64, UInt64) = {
+    var generator = SystemRandomNumberGenerator()
+    return (generator.next(), generator.next())
+}()

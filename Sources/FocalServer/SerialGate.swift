@@ -10,8 +10,15 @@ final class SerialGate: Sendable {
 
     private let state = Mutex(State())
 
-    /// Waits for the gate; every `enter()` must be followed by one ``leave()``.
+    /// Waits for the gate; every `enter()` must be followed by one ``leave()``. A free gate
+    /// (no waiters then) is entered without suspending.
     func enter() async {
+        let isFree = state.withLock { state in
+            guard !state.isBusy else { return false }
+            state.isBusy = true
+            return true
+        }
+        guard !isFree else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isFree = state.withLock { state in
                 if !state.isBusy {

@@ -2,6 +2,7 @@ import FocalDelivery
 import FocalEngine
 import FocalOpLog
 import Logging
+import Synchronization
 
 /// One session the server hosts: its engine session, how many of its op lines it has
 /// applied and how many results it has produced. Its requests run one at a time, in order,
@@ -12,18 +13,27 @@ import Logging
 /// rebuilt from the journal before the batch applies: the engine session starts afresh and
 /// every journal line is applied again, its results going to the outbox with the same
 /// `sessionIndex` as the first time.
-actor SessionHost {
-    nonisolated let id: String
+///
+/// Not an actor: a request runs on its own task's executor (the engine threads, see
+/// ``FocalServer/run(onServerRunning:)``) and the gate orders the requests, where entering
+/// and leaving an actor would put the request back in its thread's queue twice each time.
+final class SessionHost: Sendable {
+    let id: String
     private let services: SessionServices
     private let gate = SerialGate()
-    private var engine: EngineSession?
-    /// The op lines of the session this host has applied.
-    private var appliedLines = 0
-    /// The results the session has produced: the `sessionIndex` of the next one.
-    private var resultCount: Int64 = 0
-    private var isClosed = false
+    /// Read and written only by the request that holds the gate.
+    private let state = Mutex(State())
     /// Lines replayed at once while rebuilding.
     static let rebuildChunk = 4096
+
+    private struct State {
+        var engine: EngineSession?
+        /// The op lines of the session this host has applied.
+        var appliedLines = 0
+        /// The results the session has produced: the `sessionIndex` of the next one.
+        var resultCount: Int64 = 0
+        var isClosed = false
+    }
 
     init(id: String, services: SessionServices) {
         self.id = id
@@ -31,7 +41,11 @@ actor SessionHost {
     }
 
     /// Whether the host has never applied a line (a lookup that found nothing).
-    var isEmpty: Bool { appliedLines == 0 && engine == nil }
+    var isEmpty: Bool { state.withLock { $0.appliedLines == 0 && $0.engine == nil } }
+
+    private var appliedLines: Int { state.withLock { $0.appliedLines } }
+
+    private var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// Applies a request's lines. `position` is how many of the session's lines the client
     /// sent before this batch; lines already held at their position are skipped.
@@ -55,11 +69,12 @@ actor SessionHost {
                 try await rebuild(from: lines.prefix(append.previousLength))
             }
         } else if let position {
-            guard position <= appliedLines else { throw Self.gap(expected: appliedLines, received: position) }
-            outcome.skipped = min(batch.count, appliedLines - position)
+            let held = appliedLines
+            guard position <= held else { throw Self.gap(expected: held, received: position) }
+            outcome.skipped = min(batch.count, held - position)
         }
         guard outcome.skipped < batch.count else { return outcome }
-        let applied = try await applyText(Array(batch.text(from: outcome.skipped)))
+        let applied = try await applyText(batch.text(from: outcome.skipped))
         outcome.applied = applied.applied
         outcome.results = applied.results.map(\.json)
         outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }
@@ -76,7 +91,7 @@ actor SessionHost {
             let lines = try await journal.lines(of: id, from: 0)
             if !lines.isEmpty { try await rebuild(from: lines[...]) }
         }
-        guard let engine else { return nil }
+        guard let engine = state.withLock({ $0.engine }) else { return nil }
         return try await engine.snapshot(format: format)
     }
 
@@ -85,19 +100,25 @@ actor SessionHost {
     func close(removingJournal: Bool) async throws {
         await gate.enter()
         defer { gate.leave() }
-        guard !isClosed else { return }
-        isClosed = true
+        let (wasOpen, engine) = state.withLock { state in
+            defer {
+                state.isClosed = true
+                state.engine = nil
+            }
+            return (!state.isClosed, state.engine)
+        }
+        guard wasOpen else { return }
         await engine?.close()
-        engine = nil
         if removingJournal { try await services.forget(session: id) }
     }
 
     /// Drops the engine session and applies `lines` to a fresh one.
     private func rebuild(from lines: ArraySlice<String>) async throws {
+        let engine = state.withLock { state in
+            defer { state = State() }
+            return state.engine
+        }
         await engine?.close()
-        engine = nil
-        appliedLines = 0
-        resultCount = 0
         var start = lines.startIndex
         while start < lines.endIndex {
             let end = min(start + Self.rebuildChunk, lines.endIndex)
@@ -119,9 +140,11 @@ actor SessionHost {
         } catch {
             throw Self.unavailable(error)
         }
-        appliedLines += outcome.applied
-        let first = resultCount
-        resultCount += Int64(outcome.results.count)
+        let first = state.withLock { state in
+            state.appliedLines += outcome.applied
+            defer { state.resultCount += Int64(outcome.results.count) }
+            return state.resultCount
+        }
         services.metrics.record(outcome)
         if let pipeline = services.pipeline, !outcome.results.isEmpty {
             // The index lets the outbox store a rebuilt session's results once; without a
@@ -143,10 +166,10 @@ actor SessionHost {
     }
 
     private func engineSession() throws -> EngineSession {
-        if let engine, !engine.isClosed { return engine }
+        if let engine = state.withLock({ $0.engine }), !engine.isClosed { return engine }
         do {
             let session = try services.pool.session(id)
-            engine = session
+            state.withLock { $0.engine = session }
             return session
         } catch {
             throw Self.unavailable(error)

@@ -77,14 +77,13 @@ final class SessionRegistry: Sendable {
         }
     }
 
+    /// Counts a request on the session's host. Its last use is set when the request ends
+    /// (``checkIn(_:)``): the reaper leaves a session alone while a request uses it.
     private func checkOut(_ id: String, creating: Bool) throws(ServerError) -> SessionHost? {
-        let now = clock.now
-        return try entries.withLock { entries throws(ServerError) -> SessionHost? in
-            if var entry = entries[id] {
-                entry.activeRequests += 1
-                entry.lastUsed = now
-                entries[id] = entry
-                return entry.host
+        try entries.withLock { entries throws(ServerError) -> SessionHost? in
+            if let index = entries.index(forKey: id) {
+                entries.values[index].activeRequests += 1
+                return entries.values[index].host
             }
             guard creating else { return nil }
             guard entries.count < maxSessions else {
@@ -93,7 +92,7 @@ final class SessionRegistry: Sendable {
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }
             let host = SessionHost(id: id, services: services)
-            entries[id] = Entry(host: host, lastUsed: now, activeRequests: 1)
+            entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1)
             return host
         }
     }
@@ -101,10 +100,9 @@ final class SessionRegistry: Sendable {
     private func checkIn(_ host: SessionHost) {
         let now = clock.now
         entries.withLock { entries in
-            guard var entry = entries[host.id], entry.host === host else { return }
-            entry.activeRequests -= 1
-            entry.lastUsed = now
-            entries[host.id] = entry
+            guard let index = entries.index(forKey: host.id), entries.values[index].host === host else { return }
+            entries.values[index].activeRequests -= 1
+            entries.values[index].lastUsed = now
         }
     }
 }

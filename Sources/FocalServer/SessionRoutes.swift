@@ -38,7 +38,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         }
         guard let text else {
             // Not hosting a session that does not exist anywhere.
-            if let host, await host.isEmpty { registry.discard(host) }
+            if let host, host.isEmpty { registry.discard(host) }
             throw ServerError.notFound(session: id)
         }
         return Self.response(text, contentType: Self.contentType(of: format))
@@ -85,7 +85,10 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
 
     static func response(_ text: String, contentType: String) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        response(ByteBuffer(string: text), contentType: contentType)
+    }
+
+    static func response(_ body: ByteBuffer, contentType: String) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType], body: ResponseBody(byteBuffer: body))
     }
 }

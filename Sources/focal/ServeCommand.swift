@@ -85,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "focal.server") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "focal.server") { StandardErrorLogHandler(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let pool: EnginePool
         do {
