@@ -3,7 +3,7 @@ import FocalRuntime
 
 /// Something that went wrong while processing an op. The engine reports it and goes on.
 public struct EngineError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+    public enum Kind: Sendable, Hashable {
         /// The op-log line could not be read as an op.
         case malformedOp
         /// The op broke a rule of the tree: duplicate or orphan registration, unknown node…

@@ -68,11 +68,9 @@ final class OutcomeCollector: EngineObserver {
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {
-        if outcome.errors.count < ApplyOutcome.maximumErrors {
-            outcome.errors.append(error)
-        } else {
-            outcome.omittedErrors += 1
-        }
+        if outcome.errors.count < ApplyOutcome.maximumErrors { outcome.errors.append(error) }
+        outcome.errorCounts[error.kind, default: 0] += 1
+        if error.script?.isTimeout == true { outcome.timeouts += 1 }
         session.publish(.error(error))
     }
 }

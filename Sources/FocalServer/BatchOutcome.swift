@@ -9,8 +9,11 @@ struct BatchOutcome: Sendable {
     var applied = 0
     /// Leading lines the session already held at their position (a retried batch).
     var skipped = 0
-    /// Errors, with the line of the request body (1-based) they belong to.
+    /// Errors, with the line of the request body (1-based) they belong to: the first
+    /// thousand (``FocalEngine/ApplyOutcome/maximumErrors``).
     var errors: [(line: Int?, message: String)] = []
+    /// How many more errors the batch had; answered as `errorsOmitted` when not zero.
+    var omittedErrors = 0
     /// The results, as compact JSON text.
     var results: [String] = []
 
@@ -31,7 +34,12 @@ struct BatchOutcome: Sendable {
             buffer.writeString(JSONValue.string(error.message).jsonString)
             buffer.writeStaticString("}")
         }
-        buffer.writeStaticString("],\"results\":[")
+        buffer.writeStaticString("]")
+        if omittedErrors > 0 {
+            buffer.writeStaticString(",\"errorsOmitted\":")
+            buffer.writeString(String(omittedErrors))
+        }
+        buffer.writeStaticString(",\"results\":[")
         for (index, result) in results.enumerated() {
             if index > 0 { buffer.writeStaticString(",") }
             buffer.writeString(result)

@@ -71,10 +71,8 @@ public final class ServerMetrics: Sendable {
     func record(_ outcome: ApplyOutcome) {
         ops.increment(by: outcome.applied)
         results.increment(by: outcome.results.count)
-        for error in outcome.errors {
-            errors[error.kind]?.increment()
-            if error.script?.isTimeout == true { taskTimeouts.increment() }
-        }
+        for (kind, count) in outcome.errorCounts { errors[kind]?.increment(by: count) }
+        taskTimeouts.increment(by: outcome.timeouts)
     }
 
     /// Records one request's latency.

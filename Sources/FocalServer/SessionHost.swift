@@ -78,6 +78,7 @@ final class SessionHost: Sendable {
         outcome.applied = applied.applied
         outcome.results = applied.results.map(\.json)
         outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }
+        outcome.omittedErrors = applied.omittedErrors
         return outcome
     }
 

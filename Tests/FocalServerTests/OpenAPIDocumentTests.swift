@@ -85,6 +85,27 @@ struct OpenAPIDocumentTests {
         #expect(Set(try Self.documentedStatuses().keys) == Set(ServerRoute.all))
     }
 
+    @Test("an answer to POST ops has the documented properties, errorsOmitted included when more than 1,000 errors")
+    func batchOutcomeAgrees() async throws {
+        let text = try String(contentsOfFile: Self.documentPath, encoding: .utf8)
+        let document = try #require(try Yams.load(yaml: text) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        let outcome = try #require(schemas["BatchOutcome"] as? [String: Any])
+        let properties = Set(try #require(outcome["properties"] as? [String: Any]).keys)
+        let required = Set(try #require(outcome["required"] as? [String]))
+        try await withServer { client, _ in
+            let few = try await client.post([Ops.root, "bad"], to: "few")
+            let fewKeys = Set(try #require(try few.json.objectValue).keys)
+            #expect(fewKeys == required, "\(few.text)")
+            let many = try await client.post([Ops.root] + Array(repeating: "bad", count: 1200), to: "many")
+            let manyKeys = Set(try #require(try many.json.objectValue).keys)
+            #expect(manyKeys == properties, "the answer uses every documented property")
+            #expect(try many.json["errors"]?.arrayValue?.count == 1000)
+            #expect(try many.json["errorsOmitted"] == 200)
+            #expect(try many.json["applied"] == 1201)
+        }
+    }
+
     @Test("every documented status is what the running server answers, with a JSON error body")
     func statusesAgree() async throws {
         let documented = try Self.documentedStatuses()
