@@ -2,7 +2,9 @@
 ///
 /// Lookup is linear, which is the fastest choice for the small objects that op logs
 /// and task results carry. Setting a key that exists replaces its value in place.
-/// Equality and hashing ignore member order.
+/// Equality and hashing ignore member order. Building an object from many members
+/// (parsing, ``init(_:)``) and comparing two large objects hash their keys, so both
+/// stay linear in the number of members.
 public struct JSONObject: Sendable {
     /// The members in order (one array, so a small object is one allocation).
     public private(set) var members: [(key: String, value: JSONValue)]
@@ -14,8 +16,35 @@ public struct JSONObject: Sendable {
 
     /// An object with these members; a repeated key keeps its last value.
     public init<S: Sequence>(_ members: S) where S.Element == (String, JSONValue) {
-        self.init()
-        for (key, value) in members { self[key] = value }
+        var builder = Builder()
+        for (key, value) in members { builder.set(key, value) }
+        self = builder.object
+    }
+
+    /// Collects members in linear time: a repeated key replaces its value in place, found
+    /// by a linear search while the object is small and through a hash of its keys after.
+    struct Builder {
+        /// Up to this many members, a repeated key is found by comparing keys in turn.
+        fileprivate static let smallCount = 16
+        private(set) var object = JSONObject()
+        /// The position of each key, kept once the object has more than `smallCount` members.
+        private var positions: [String: Int] = [:]
+
+        mutating func set(_ key: String, _ value: JSONValue) {
+            if object.members.count < Self.smallCount {
+                object[key] = value
+                return
+            }
+            if positions.isEmpty {
+                for (index, member) in object.members.enumerated() { positions[member.key] = index }
+            }
+            if let index = positions[key] {
+                object.members[index].value = value
+            } else {
+                positions[key] = object.members.count
+                object.members.append((key, value))
+            }
+        }
     }
 
     /// The keys, in order.
@@ -66,10 +95,13 @@ extension JSONObject: Hashable {
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.count == rhs.count else { return false }
         if lhs.members.elementsEqual(rhs.members, by: { $0.key == $1.key && $0.value == $1.value }) { return true }
-        for (key, value) in lhs {
-            guard let other = rhs[key], other == value else { return false }
+        // Keys are unique, so each member of `lhs` is looked up once in `rhs`: by a linear
+        // search in small objects, through a hash of `rhs`'s keys in larger ones.
+        guard lhs.count > Builder.smallCount else {
+            return lhs.allSatisfy { key, value in rhs[key] == value }
         }
-        return true
+        let rhsValues = Dictionary(rhs.members.lazy.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+        return lhs.allSatisfy { key, value in rhsValues[key] == value }
     }
 
     public func hash(into hasher: inout Hasher) {

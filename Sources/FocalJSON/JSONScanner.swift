@@ -328,15 +328,15 @@ public struct JSONScanner: ~Copyable {
         case 0x7B:
             guard depth < Self.maximumDepth else { throw JSONParseError("nesting deeper than \(Self.maximumDepth) levels", offset: position) }
             position += 1
-            var object = JSONObject()
-            if consume(0x7D) { return .object(object) }
+            var object = JSONObject.Builder()
+            if consume(0x7D) { return .object(object.object) }
             repeat {
                 let key = try readString()
                 try expect(0x3A)
                 let value = try readValue(depth: depth + 1)
-                object[key] = value
+                object.set(key, value)
             } while try consumeSeparator(closing: 0x7D)
-            return .object(object)
+            return .object(object.object)
         case 0x5B:
             guard depth < Self.maximumDepth else { throw JSONParseError("nesting deeper than \(Self.maximumDepth) levels", offset: position) }
             position += 1

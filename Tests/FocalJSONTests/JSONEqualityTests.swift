@@ -25,6 +25,20 @@ struct JSONEqualityTests {
         (.array([]), .null),
     ]
 
+    @Test("large objects are equal in any order and differ by one member")
+    func largeObjects() {
+        let members = (0..<5_000).map { ("k\($0)", JSONValue.number(Double($0))) }
+        let object = JSONObject(members)
+        #expect(JSONObject(members.reversed()) == object)
+        #expect(JSONValue.object(JSONObject(members.reversed())).hashValue == JSONValue.object(object).hashValue)
+        var revalued = Array(members.reversed())
+        revalued[2_500].1 = "other"
+        #expect(JSONObject(revalued) != object)
+        var renamed = Array(members.reversed())
+        renamed[2_500].0 = "elsewhere"
+        #expect(JSONObject(renamed) != object)
+    }
+
     @Test("array order matters")
     func arrayOrder() {
         let ordered: JSONValue = [1, 2]

@@ -111,6 +111,16 @@ struct JSONParsingTests {
         #expect(error?.description.contains("3") == true)
     }
 
+    @Test("a large object keeps its members in order, and a repeated key its last value in its first place")
+    func largeObject() throws {
+        let members = (0..<5_000).map { "\"k\($0)\":\($0)" } + ["\"k3\":\"small\"", "\"k4000\":\"large\""]
+        let object = try #require(try JSONValue(parsing: "{" + members.joined(separator: ",") + "}").objectValue)
+        #expect(object.count == 5_000)
+        #expect(object.keys.prefix(3) == ["k0", "k1", "k2"] && object.keys.last == "k4999")
+        #expect(object["k3"] == "small" && object["k4000"] == "large" && object["k4001"] == 4001)
+        #expect(object.members[4000].key == "k4000")
+    }
+
     @Test("nesting up to the limit parses")
     func nestingAtLimit() throws {
         let depth = JSONScanner.maximumDepth
