@@ -30,7 +30,7 @@ struct CheckCommand: ParsableCommand, nonisolated RunsTasks {
         do {
             engine = try Engine(configuration: limits.engineConfiguration(tasksDirectory: directory), observer: reporter)
         } catch {
-            StandardStream.error.writeLine("error: \(error.message)")
+            StandardStream.error.writeError(error.message)
             throw ExitCode(2)
         }
         let files = engine.loadAllTaskFiles()
@@ -49,6 +49,6 @@ private final class CheckReporter: EngineObserver {
     func engine(_ engine: Engine, didReport error: EngineError) {
         errors += 1
         StandardStream.output.flush()
-        StandardStream.error.writeLine("error: \(error.message)")
+        StandardStream.error.writeError(error.message)
     }
 }

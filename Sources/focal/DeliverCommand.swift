@@ -83,7 +83,7 @@ struct DeliverCommand: AsyncParsableCommand {
             return
         }
         guard shared != nil || FileManager.default.fileExists(atPath: delivery.store) else {
-            StandardStream.error.writeLine("error: no outbox at '\(delivery.store)'")
+            StandardStream.error.writeError("no outbox at '\(delivery.store)'")
             throw ExitCode(2)
         }
         let pipeline =
@@ -93,7 +93,7 @@ struct DeliverCommand: AsyncParsableCommand {
             do {
                 resend = try await pipeline.resendDeadLetters()
             } catch {
-                StandardStream.error.writeLine("error: cannot re-send the dead letters of '\(shared?.store.url ?? delivery.store)': \(error)")
+                StandardStream.error.writeError("cannot re-send the dead letters of '\(shared?.store.url ?? delivery.store)': \(error)")
                 _ = await pipeline.finish()
                 throw ExitCode(2)
             }
@@ -112,7 +112,7 @@ struct DeliverCommand: AsyncParsableCommand {
     /// Prints the dead letters (of `shared`, or of the SQLite store), one JSON object per line.
     private func list(from shared: SharedStore?) async throws {
         guard shared != nil || FileManager.default.fileExists(atPath: delivery.store) else {
-            StandardStream.error.writeLine("error: no outbox at '\(delivery.store)'")
+            StandardStream.error.writeError("no outbox at '\(delivery.store)'")
             throw ExitCode(2)
         }
         let letters: [DeadLetter]
@@ -122,7 +122,7 @@ struct DeliverCommand: AsyncParsableCommand {
             letters = try await outbox.deadLetters(for: nil, limit: limit)
             held = try await outbox.totals().deadLetters
         } catch {
-            StandardStream.error.writeLine("error: cannot read the outbox '\(shared?.store.url ?? delivery.store)': \(error)")
+            StandardStream.error.writeError("cannot read the outbox '\(shared?.store.url ?? delivery.store)': \(error)")
             throw ExitCode(2)
         }
         for letter in letters {
@@ -130,7 +130,7 @@ struct DeliverCommand: AsyncParsableCommand {
         }
         StandardStream.output.flush()
         if held > letters.count {
-            StandardStream.error.writeLine("warning: listed \(letters.count) of \(held) dead letters; raise --limit to see more")
+            StandardStream.error.writeWarning("listed \(letters.count) of \(held) dead letters; raise --limit to see more")
         }
     }
 }

@@ -98,7 +98,7 @@ struct DeliveryArguments: ParsableArguments {
         do {
             return try await DeliveryPipeline(outbox: outbox, addresses: destinations, options: options, logger: logger)
         } catch {
-            StandardStream.error.writeLine("error: cannot deliver from the PostgreSQL outbox: \(error)")
+            StandardStream.error.writeError("cannot deliver from the PostgreSQL outbox: \(error)")
             throw ExitCode(2)
         }
     }
@@ -113,8 +113,8 @@ struct DeliveryArguments: ParsableArguments {
     /// after saying why when it cannot be opened.
     func makePipeline() async throws -> DeliveryPipeline {
         if postgresURL != nil {
-            StandardStream.error.writeLine(
-                "error: --store: a PostgreSQL store is for focal serve and focal deliver; give this command a SQLite path")
+            StandardStream.error.writeError(
+                "--store: a PostgreSQL store is for focal serve and focal deliver; give this command a SQLite path")
             throw ExitCode(2)
         }
         let directory = store.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -122,7 +122,7 @@ struct DeliveryArguments: ParsableArguments {
         do {
             return try await DeliveryPipeline(storePath: store, destinations: destinations, options: options, logger: logger)
         } catch {
-            StandardStream.error.writeLine("error: cannot open the outbox '\(store)': \(error)")
+            StandardStream.error.writeError("cannot open the outbox '\(store)': \(error)")
             throw ExitCode(2)
         }
     }

@@ -3,8 +3,9 @@ import Logging
 /// Prints log messages on standard error, one line each, without timestamps:
 /// task `console.*` output as `console.log: message`, everything else as
 /// `level: message (key=value, …)` with the handler's and the message's metadata, keys sorted.
-/// A message with several lines gets the prefix on every line, so text from a task
-/// cannot forge an `error:` line.
+/// A task's message gets its prefix on every line it would print (split at `\n`, `\r` and
+/// `\r\n`, see ``Swift/String/physicalLines``); any other message is written on one line,
+/// its line breaks escaped. Either way text from a task cannot forge an `error:` line.
 struct DiagnosticLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
@@ -15,23 +16,21 @@ struct DiagnosticLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let prefix: String
-        var details = ""
+        let lines: [String]
         if case .string(let method)? = event.metadata?["focal.console.method"] {
-            // A task's output is printed as the task wrote it.
-            prefix = "console.\(method)"
+            // A task's output is printed as the task wrote it, line by line.
+            lines = "\(event.message)".physicalLines.map { "console.\(method): \($0)" }
         } else {
-            prefix = event.level == .warning ? "warning" : event.level.rawValue
+            let prefix = event.level == .warning ? "warning" : event.level.rawValue
+            var details = ""
             let all = metadata.merging(event.metadata ?? [:]) { $1 }
             if !all.isEmpty {
                 details = " (" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
             }
+            lines = ["\(prefix): " + "\(event.message)\(details)".escapingLineBreaks]
         }
         StandardStream.output.flush()
-        let lines = "\(event.message)\(details)".split(separator: "\n", omittingEmptySubsequences: false)
-        for line in lines {
-            StandardStream.error.writeLine("\(prefix): \(line)")
-        }
+        for line in lines { StandardStream.error.writeLine(line) }
         StandardStream.error.flush()
     }
 }

@@ -16,7 +16,7 @@ final class EngineThreads: Sendable {
         do {
             return try await EngineWorker(configuration: configuration, loop: group.next())
         } catch {
-            StandardStream.error.writeLine("error: \(error.message)")
+            StandardStream.error.writeError(error.message)
             throw ExitCode(2)
         }
     }

@@ -72,7 +72,7 @@ struct Focal: AsyncParsableCommand {
         do {
             try JavaScriptCoreOptions.configure(RuntimeLimits.javaScriptCoreOptions(heapLimit: heapLimit ?? RuntimeLimits.defaultHeapLimit))
         } catch {
-            StandardStream.error.writeLine("error: \(error)")
+            StandardStream.error.writeError("\(error)")
             finish(2)
         }
     }
@@ -81,7 +81,7 @@ struct Focal: AsyncParsableCommand {
     private static func finish(_ code: Int32) -> Never {
         StandardStream.output.flush()
         if let failure = StandardStream.output.failure {
-            StandardStream.error.writeLine("error: cannot write standard output: \(String(cString: strerror(failure)))")
+            StandardStream.error.writeError("cannot write standard output: \(String(cString: strerror(failure)))")
             StandardStream.error.flush()
             Glibc.exit(max(code, 1))
         }

@@ -173,7 +173,7 @@ final class Spool: Sendable {
         var template = Array("/tmp/focal-spool-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            StandardStream.error.writeLine("error: cannot create a temporary file: \(String(cString: strerror(errno)))")
+            StandardStream.error.writeError("cannot create a temporary file: \(String(cString: strerror(errno)))")
             throw ExitCode(2)
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

@@ -38,7 +38,7 @@ final class ReplaySession: EngineObserver {
         if let path {
             fd = open(path, O_RDONLY)
             guard fd >= 0 else {
-                diagnostics.writeLine("error: cannot open '\(path)': \(String(cString: strerror(errno)))")
+                diagnostics.writeError("cannot open '\(path)': \(String(cString: strerror(errno)))")
                 throw ExitCode(2)
             }
         } else {
@@ -90,7 +90,7 @@ final class ReplaySession: EngineObserver {
     private func report(_ message: String) {
         errorCount += 1
         StandardStream.output.flush()
-        diagnostics.writeLine("error: " + (label.map { "\($0): " } ?? "") + message)
+        diagnostics.writeError((label.map { "\($0): " } ?? "") + message)
         diagnostics.flush()
     }
 }

@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
             do {
                 scenario = try Scenario.load(contentsOf: path)
             } catch {
-                StandardStream.error.writeLine("error: \(error)")
+                StandardStream.error.writeError("\(error)")
                 throw ExitCode(2)
             }
             let sink: any ResultSink = if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
@@ -83,7 +83,7 @@ struct RunCommand: AsyncParsableCommand {
                 // The same trouble tends to come back event after event: say so on the 1st, 2nd, 4th, 8th… time.
                 warnings += 1
                 guard warnings & (warnings - 1) == 0 else { return }
-                StandardStream.error.writeLine("warning: \(warning)" + (warnings > 1 ? " (warning \(warnings))" : ""))
+                StandardStream.error.writeWarning("\(warning)" + (warnings > 1 ? " (warning \(warnings))" : ""))
             }
             var failed = false
             while !run.isFinished {
@@ -92,14 +92,14 @@ struct RunCommand: AsyncParsableCommand {
                 } catch {
                     failed = true
                     try await sink.commit()
-                    StandardStream.error.writeLine("error: \(error)")
+                    StandardStream.error.writeError("\(error)")
                     StandardStream.error.flush()
                     break
                 }
                 try await sink.commit()
             }
             if warnings > 1, warnings & (warnings - 1) != 0 {
-                StandardStream.error.writeLine("warning: \(warnings) warnings in all")
+                StandardStream.error.writeWarning("\(warnings) warnings in all")
             }
             oplog?.flush()
             if let oplog { close(oplog.fileDescriptor) }
@@ -116,7 +116,7 @@ struct RunCommand: AsyncParsableCommand {
     private static func openForWriting(_ path: String) throws -> StandardStream {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else {
-            StandardStream.error.writeLine("error: cannot write '\(path)': \(String(cString: strerror(errno)))")
+            StandardStream.error.writeError("cannot write '\(path)': \(String(cString: strerror(errno)))")
             throw ExitCode(2)
         }
         return StandardStream(fileDescriptor: fd)

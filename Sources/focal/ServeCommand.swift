@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maxSessions = maxSessions
             pool = try await EnginePool(configuration: configuration, threads: threads)
         } catch {
-            StandardStream.error.writeLine("error: \(error.message)")
+            StandardStream.error.writeError(error.message)
             throw ExitCode(2)
         }
         // --store postgres://…: the outbox and every session's journal are shared with other instances.
@@ -123,7 +123,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             await pool.close()
             await shared?.close()
-            StandardStream.error.writeLine("error: the server stopped: \(error)")
+            StandardStream.error.writeError("the server stopped: \(error)")
             throw ExitCode(2)
         }
         await pool.close()

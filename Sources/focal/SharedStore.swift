@@ -17,7 +17,7 @@ struct SharedStore {
         do {
             store = try PostgresStore(url: url, logger: logger)
         } catch {
-            StandardStream.error.writeLine("error: --store: \(error)")
+            StandardStream.error.writeError("--store: \(error)")
             throw ExitCode(2)
         }
         let running = Task { await store.run() }
@@ -28,7 +28,7 @@ struct SharedStore {
         } catch {
             running.cancel()
             await running.value
-            StandardStream.error.writeLine("error: cannot open the store '\(store.url)': \(error)")
+            StandardStream.error.writeError("cannot open the store '\(store.url)': \(error)")
             throw ExitCode(2)
         }
     }

@@ -59,6 +59,18 @@ final class StandardStream: Sendable {
         text.withUTF8 { write(UnsafeRawBufferPointer($0), newline: true) }
     }
 
+    /// Writes `error: message` as one line, the line breaks of `message` escaped
+    /// (``Swift/String/escapingLineBreaks``): a message that carries text from a task, a
+    /// file or a peer cannot add a line that looks like Focal's own.
+    func writeError(_ message: String) {
+        writeLine("error: " + message.escapingLineBreaks)
+    }
+
+    /// Writes `warning: message` as one line, as ``writeError(_:)`` does.
+    func writeWarning(_ message: String) {
+        writeLine("warning: " + message.escapingLineBreaks)
+    }
+
     func flush() {
         state.withLock { drain(&$0) }
     }

@@ -40,7 +40,7 @@ struct TestCommand: ParsableCommand {
         do {
             files = try ScenarioDiscovery.files(at: paths.isEmpty ? ["."] : paths)
         } catch {
-            StandardStream.error.writeLine("error: \(error)")
+            StandardStream.error.writeError("\(error)")
             throw ExitCode(2)
         }
         var passed = 0
@@ -53,7 +53,7 @@ struct TestCommand: ParsableCommand {
             case .failed(let report):
                 failed += 1
                 StandardStream.output.writeLine("FAIL \(file)")
-                report.forEach { StandardStream.output.writeLine("    " + $0) }
+                report.forEach { StandardStream.output.writeLine("    " + $0.escapingLineBreaks) }
             case .skipped:
                 StandardStream.output.writeLine("SKIP \(file) (no 'expect:')")
             }
@@ -61,7 +61,7 @@ struct TestCommand: ParsableCommand {
         }
         StandardStream.output.writeLine("\(passed) passed, \(failed) failed")
         if passed + failed == 0 {
-            StandardStream.error.writeLine("error: no scenario with 'expect:' was found")
+            StandardStream.error.writeError("no scenario with 'expect:' was found")
         }
         throw failed == 0 && passed > 0 ? ExitCode.success : ExitCode.failure
     }

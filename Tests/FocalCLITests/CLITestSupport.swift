@@ -28,6 +28,9 @@ struct RunResult: CustomStringConvertible {
     var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
     var errorLines: [String] { stderrLines.filter { $0.hasPrefix("error:") } }
+    /// The lines of standard output and error as a terminal shows them: split at every
+    /// `\n` and `\r` (`"\r\n"` is one `Character`, which splitting on `"\n"` never finds).
+    var physicalLines: [String] { (stdout + "\n" + stderr).unicodeScalars.split { $0 == "\n" || $0 == "\r" }.map { String($0) } }
     /// The standard output lines parsed as JSON.
     var results: [JSONValue] { get throws { try stdoutLines.map { try JSONValue(parsing: $0) } } }
 

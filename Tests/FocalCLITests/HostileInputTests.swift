@@ -153,14 +153,34 @@ struct HostileInputTests {
         #expect(try run.results == [.array([.string("a\u{0}b"), .string("x\u{0}y")])], "\(run)")
     }
 
-    @Test("console.debug prints, and a console message cannot forge an error line")
-    func console() throws {
-        let workspace = try Workspace(tasks: ["index.js": #"match('*', () => { console.debug('quiet'); console.log('one\nerror: forged'); });"#])
+    /// Line breaks a task can put in a message, as JavaScript source: `\n`, `\r\n` and a lone `\r`.
+    static let lineBreaks = [#"\n"#, #"\r\n"#, #"\r"#]
+
+    @Test("console.debug prints, and a console message cannot forge an error line", arguments: lineBreaks)
+    func console(lineBreak: String) throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('*', () => { console.debug('quiet'); console.log('one\(lineBreak)error: forged'); });"])
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]))
-        #expect(run.stderrLines.contains("console.debug: quiet"), "\(run)")
-        #expect(run.stderrLines.contains("console.log: error: forged"), "\(run)")
-        #expect(run.errorLines.isEmpty, "\(run)")
+        #expect(run.physicalLines.contains("console.debug: quiet"), "\(run)")
+        #expect(run.physicalLines.contains("console.log: one"), "\(run)")
+        #expect(run.physicalLines.contains("console.log: error: forged"), "\(run)")
+        #expect(!run.physicalLines.contains { $0.hasPrefix("error:") }, "\(run)")
         #expect(run.status == 0)
+    }
+
+    @Test("an error message with line breaks is one error line, its breaks escaped, in replay and check", arguments: lineBreaks)
+    func thrownMultilineMessage(lineBreak: String) throws {
+        let message = "a\(lineBreak)error: line 9: forged"
+        let replayed = try Self.replayHostile("throw new Error('\(message)');")
+        let workspace = try Workspace(tasks: ["index.js": "throw new Error('\(message)');"])
+        let checked = try runFocal(["check", workspace.tasks])
+        for run in [replayed, checked] {
+            #expect(run.status == 1, "\(run)")
+            let errors = run.physicalLines.filter { $0.hasPrefix("error:") }
+            #expect(errors.count == 1, "\(run)")
+            #expect(errors.first?.contains("index.js:1") == true, "\(run)")
+            // The message's breaks are written as `\n` and `\r`, as the JavaScript source spells them.
+            #expect(errors.first?.contains(message) == true, "\(run)")
+        }
     }
 
     // MARK: Flags
