@@ -1,5 +1,6 @@
 import FocalPatterns
 import CJavaScriptCore
+import FocalJSON
 import FocalRuntime
 
 /// The tasks one session loaded from the tasks directory, and the loading itself.
@@ -36,12 +37,23 @@ final class TaskLibrary {
     /// The patterns of every task, in load order (what the automaton is built from).
     var patterns: [[TaskPattern]] { tasks.map(\.patterns) }
 
-    /// The task file for a namespace, or an error message when the namespace is invalid.
+    /// The task file for a namespace (`Detail.ViewController` is `Detail/ViewController.js`),
+    /// or an error when the namespace is invalid: it must be names separated by single dots,
+    /// without `/`, `\` or a control character (U+0000–U+001F, U+007F). A NUL would cut the
+    /// path short where the file system reads it (`A\u0000x` would load `A.js`), and the
+    /// others would name a file outside the namespace's place or could not be printed.
     static func file(forNamespace namespace: String) -> Result<String, EngineError> {
-        if namespace.isEmpty || namespace.hasPrefix(".") || namespace.hasSuffix(".") || namespace.contains("/") || namespace.contains("..") {
-            return .failure(EngineError(.invalidOp, "invalid namespace '\(namespace)': it must be non-empty, must not start or end with '.', and must not contain '/' or '..'"))
+        let bytes = namespace.utf8
+        let dot: UInt8 = 0x2E
+        let hasEmptyName = bytes.first == dot || bytes.last == dot || zip(bytes, bytes.dropFirst()).contains { $0 == dot && $1 == dot }
+        let hasForbiddenByte = bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0x2F || $0 == 0x5C }
+        guard !bytes.isEmpty, !hasEmptyName, !hasForbiddenByte else {
+            return .failure(EngineError(.invalidOp, """
+                invalid namespace \(JSONValue.string(namespace).jsonString): it must be names separated by single dots, \
+                without '/', '\\' or control characters
+                """))
         }
-        return .success(namespace.split(separator: ".").joined(separator: "/") + ".js")
+        return .success(String(decoding: bytes.map { $0 == dot ? 0x2F : $0 }, as: UTF8.self) + ".js")
     }
 
     /// Evaluates `file` (relative to the tasks directory) unless it was asked for before.

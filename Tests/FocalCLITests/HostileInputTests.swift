@@ -92,6 +92,17 @@ struct HostileInputTests {
         #expect(run.stderr.contains("error:") && run.stderr.contains("index.js"), "\(run)")
     }
 
+    @Test("a namespace with a NUL is refused instead of loading the file its name would be cut to")
+    func namespaceWithNUL() throws {
+        let workspace = try Workspace(tasks: ["index.js": "", "A.js": "match('*', () => 'loaded');"])
+        let lines = [Line.root, Line.register("2", parent: "1", "screen", extra: #","namespace":"A\u0000x""#), Line.record("1", "ev")]
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.isEmpty, "\(run)")
+        #expect(run.errorLines.count == 1, "\(run)")
+        #expect(run.errorLines.first?.contains(#"invalid namespace "A\u0000x""#) == true, "\(run)")
+    }
+
     @Test("a task file that links outside the tasks directory is refused; a linked root is fine")
     func linkOutside() throws {
         let workspace = try Workspace()

@@ -88,14 +88,19 @@ struct TaskLoadingTests {
         #expect(harness.engine.taskCount == 0)
     }
 
-    @Test("an invalid namespace is an error naming the line", arguments: ["", ".A", "A.", "A/B", "A..B", "..", "../x", ".", "A.B/C"])
+    @Test(
+        "an invalid namespace is an error naming the line",
+        arguments: ["", ".A", "A.", "A/B", "A..B", "..", "../x", ".", "A.B/C", "A\u{0}x", "A\nB", "A\u{1F}", "A\u{7F}", "A\\B"])
     func invalidNamespace(namespace: String) throws {
-        let harness = try EngineHarness(["index.js": ""])
+        // A.js would be loaded if the name were cut at a NUL.
+        let harness = try EngineHarness(["index.js": "", "A.js": "match('ev', () => 'loaded');"])
         harness.apply(registerRoot, register(2, under: root, "n", namespace: namespace))
         let errors = harness.takeErrors()
         #expect(errors.count == 1)
         #expect(errors.first?.line == 2)
         #expect(errors.first?.description.hasPrefix("line 2: ") == true)
+        #expect(errors.first?.message.contains("invalid namespace") == true)
+        #expect(harness.engine.taskCount == 0)
     }
 
     @Test("a file that throws keeps the tasks it registered before failing; the error names file and line")
