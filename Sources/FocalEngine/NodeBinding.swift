@@ -125,10 +125,18 @@ final class NodeBinding {
     }
 
     /// The key-path argument of `latestValue(kp)` and `valueFirstDisplayedEvent(kp)`, or
-    /// `nil` when it is not a string.
-    private static func keyPath(_ binding: NodeBinding, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?) -> String? {
+    /// `nil` when it is not a string. A key path longer than ``OpLogLimits/keyPathLength``
+    /// bytes is `nil` with a `RangeError` in `exception`, which the call then throws.
+    private static func keyPath(
+        _ binding: NodeBinding, _ count: Int, _ arguments: UnsafePointer<JSValueRef?>?, _ exception: UnsafeMutablePointer<JSValueRef?>?
+    ) -> String? {
         guard count > 0, let value = arguments?[0] else { return nil }
-        return binding.runtime.string(value)
+        do throws(ScriptError) {
+            return try binding.runtime.string(value, maximumUTF8Count: OpLogLimits.keyPathLength, what: "a key path")
+        } catch {
+            exception?.pointee = binding.runtime.makeError(error.name, error.message)
+            return nil
+        }
     }
 
     private static let values: [(String, JSObjectGetPropertyCallback)] = [
@@ -161,13 +169,13 @@ final class NodeBinding {
         ("firstDisplayedEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.makeEvent(t[i].state.firstDisplayedEvent) } }),
         ("latestValue", { c, _, o, n, a, e in
             withNode(c, o, e) { b, i, t in
-                guard let key = keyPath(b, n, a), let value = t[i].state.values[key]?.value else { return b.runtime.undefined }
+                guard let key = keyPath(b, n, a, e), let value = t[i].state.values[key]?.value else { return b.runtime.undefined }
                 return b.runtime.makeValue(value)
             }
         }),
         ("valueFirstDisplayedEvent", { c, _, o, n, a, e in
             withNode(c, o, e) { b, i, t in
-                guard let key = keyPath(b, n, a) else { return b.runtime.null }
+                guard let key = keyPath(b, n, a, e) else { return b.runtime.null }
                 return b.makeEvent(t[i].state.values[key]?.firstDisplayedEvent)
             }
         }),

@@ -12,10 +12,14 @@ import FocalOpLog
 /// - `ana-updated` with `key-path` and `value`: an equal value (structural JSON equality)
 ///   changes nothing; a different one becomes current, first displayed by this event when
 ///   the node is visible and by none otherwise. An absent `value` and `null` both mean
-///   "no value".
+///   "no value". A node holds at most ``valueLimit`` values: an `ana-updated` that would
+///   add one more is refused and changes nothing.
 public struct NodeState {
     /// How many events the history keeps.
     public static let historyLimit = 10
+    /// The most values (distinct key paths with a value) one node holds. Every
+    /// `ana-appeared` visits them, so the limit bounds the work of one event.
+    public static let valueLimit = 1024
 
     public private(set) var isVisible = false
     public private(set) var latestEvent: Event?
@@ -38,8 +42,15 @@ public struct NodeState {
 
     public init() {}
 
-    /// Applies `event` to the state.
-    public mutating func apply(_ event: Event) {
+    /// Applies `event` to the state. Returns `false`, changing nothing, when `event` is an
+    /// `ana-updated` that would give the node a value for one key path more than ``valueLimit``.
+    public mutating func apply(_ event: Event) -> Bool {
+        if event.name == SpecialEvent.updated, values.count >= Self.valueLimit,
+            case .string(let keyPath)? = event.properties[SpecialEvent.keyPath], values[keyPath] == nil,
+            event.properties[SpecialEvent.value]?.isNull == false
+        {
+            return false
+        }
         if recent.count < Self.historyLimit {
             recent.append(event)
         } else {
@@ -49,7 +60,7 @@ public struct NodeState {
         latestEvent = event
         switch event.name {
         case SpecialEvent.appeared:
-            guard !isVisible else { return }
+            guard !isVisible else { return true }
             isVisible = true
             if firstDisplayedEvent == nil { firstDisplayedEvent = event }
             for key in values.keys where values[key]?.firstDisplayedEvent == nil {
@@ -58,14 +69,15 @@ public struct NodeState {
         case SpecialEvent.disappeared:
             isVisible = false
         case SpecialEvent.updated:
-            guard case .string(let keyPath)? = event.properties[SpecialEvent.keyPath] else { return }
+            guard case .string(let keyPath)? = event.properties[SpecialEvent.keyPath] else { return true }
             var value = event.properties[SpecialEvent.value]
             if value?.isNull == true { value = nil }
             // A missing holder and a holder without a value both mean "no value".
-            if values[keyPath]?.value == value { return }
+            if values[keyPath]?.value == value { return true }
             values[keyPath] = value.map { Value(value: $0, firstDisplayedEvent: isVisible ? event : nil) }
         default:
-            return
+            break
         }
+        return true
     }
 }

@@ -123,7 +123,9 @@ final class SessionState {
             return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
         }
         let event = Event(name: r.event, properties: r.properties, time: r.time ?? configuration.clock.now())
-        tree[index].state.apply(event)
+        guard tree[index].state.apply(event) else {
+            return fail(.invalidOp, "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path")
+        }
         let state = tree[index].matchState
         guard automaton.hasTasks(state) else { return }
         let matching = automaton.tasks(in: state, event: r.event)

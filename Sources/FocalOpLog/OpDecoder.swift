@@ -245,9 +245,16 @@ private struct Fields {
         }
         switch kind {
         case "record":
+            let node = try required("node", node, idDescription)
+            let event = try limited("event", required("event", event, "a string"))
+            let properties = try members("properties", optional("properties", properties, "an object")) ?? JSONObject()
+            if event == SpecialEvent.updated, case .string(let keyPath)? = properties[SpecialEvent.keyPath],
+                keyPath.utf8.count > OpLogLimits.keyPathLength
+            {
+                throw OpLogError("'\(SpecialEvent.keyPath)' is longer than the limit of \(OpLogLimits.keyPathLength) bytes")
+            }
             return .record(Recording(
-                node: try required("node", node, idDescription), event: try limited("event", required("event", event, "a string")),
-                properties: try optional("properties", properties, "an object") ?? JSONObject(), time: try timestamp()))
+                node: node, event: event, properties: properties, time: try timestamp()))
         case "register":
             guard case let parentField = parent, !(parentField.isAbsent) else {
                 throw OpLogError("missing key 'parent' (use null for the root)")
@@ -261,7 +268,7 @@ private struct Fields {
                     return index
                 },
                 namespace: try optional("namespace", namespace, "a string").map { (n: String) throws(OpLogError) in try limited("namespace", n) },
-                attributes: try optional("attributes", attributes, "an object"),
+                attributes: try members("attributes", optional("attributes", attributes, "an object")),
                 time: try timestamp()))
         case "deregister":
             return .deregister(Deregistration(node: try required("node", node, idDescription), time: try timestamp()))
@@ -295,6 +302,12 @@ private struct Fields {
             throw OpLogError("'\(key)' is longer than the limit of \(OpLogLimits.nameLength) bytes")
         }
         return text
+    }
+
+    /// `object`, unless it has more members than ``OpLogLimits/memberCount``.
+    private func members(_ key: String, _ object: JSONObject?) throws(OpLogError) -> JSONObject? {
+        guard let object, object.count > OpLogLimits.memberCount else { return object }
+        throw OpLogError("'\(key)' has \(object.count) members, more than the limit of \(OpLogLimits.memberCount)")
     }
 
     private func optional<T>(_ key: String, _ field: Field<T>, _ expected: String) throws(OpLogError) -> T? {

@@ -15,4 +15,12 @@ public enum OpLogLimits {
     public static let keyCount = 32
     /// The longest key of a keyed id, in bytes.
     public static let keyLength = 1024
+    /// The most members the `properties` of a `record` or the `attributes` of a
+    /// `register` may have (their values' own members are bounded by the line and by
+    /// ``FocalJSON/JSONScanner/maximumDepth``, and cost linear time to read).
+    public static let memberCount = 1024
+    /// The longest key path, in bytes: the `key-path` of an `ana-updated` event, and the
+    /// argument of `latestValue(keyPath)` and `valueFirstDisplayedEvent(keyPath)` in a task.
+    /// A key path is one name, looked up whole (a dot in it is not a separator).
+    public static let keyPathLength = 1024
 }

@@ -304,6 +304,22 @@ public final class JSRuntime {
         return describe(value)
     }
 
+    /// The string value, or `nil` unless `value` is a string, when it is at most
+    /// `maximumUTF8Count` bytes long in UTF-8.
+    ///
+    /// - Throws: a `RangeError` naming `what` and the limit when the string is longer. Its
+    ///   length in UTF-16 units, which never exceeds its UTF-8 length, is checked before
+    ///   the text is copied, so a long string costs nothing more than a short one.
+    public func string(_ value: JSValueRef, maximumUTF8Count: Int, what: String) throws(ScriptError) -> String? {
+        guard JSValueIsString(context, value), let js = JSValueToStringCopy(context, value, nil) else { return nil }
+        defer { JSStringRelease(js) }
+        if JSStringGetLength(js) <= maximumUTF8Count {
+            let text = String(js)
+            if text.utf8.count <= maximumUTF8Count { return text }
+        }
+        throw ScriptError(name: "RangeError", message: "\(what) is longer than the limit of \(maximumUTF8Count) bytes")
+    }
+
     /// The number value, or `nil` unless `value` is a number.
     public func number(_ value: JSValueRef) -> Double? {
         guard JSValueIsNumber(context, value) else { return nil }

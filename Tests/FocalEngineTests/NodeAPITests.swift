@@ -136,4 +136,23 @@ struct NodeAPITests {
             "refused", "refused", "refused",
         ]])
     }
+
+    @Test("a key path of 1,024 bytes is looked up; a longer one throws a RangeError naming the limit")
+    func keyPathLimit() throws {
+        let harness = try EngineHarness([
+            "index.js": """
+                const attempt = f => { try { return f(); } catch (e) { return e.name + ': ' + e.message; } };
+                match('probe', n => [
+                  attempt(() => n.latestValue('k'.repeat(1024))),
+                  attempt(() => n.valueFirstDisplayedEvent('k'.repeat(1024))),
+                  attempt(() => n.latestValue('k'.repeat(1025))),
+                  attempt(() => n.valueFirstDisplayedEvent('é'.repeat(513))),
+                ]);
+                """,
+        ])
+        harness.apply(registerRoot, update(root, String(repeating: "k", count: OpLogLimits.keyPathLength), "long"))
+        let tooLong = JSONValue.string("RangeError: a key path is longer than the limit of \(OpLogLimits.keyPathLength) bytes")
+        #expect(harness.fire(root, "probe") == [["long", nil, tooLong, tooLong]])
+        #expect(harness.takeErrors().isEmpty)
+    }
 }

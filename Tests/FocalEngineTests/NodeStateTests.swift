@@ -185,4 +185,22 @@ struct NodeStateTests {
         _ = harness.takeResults()
         #expect(try state(after: record(row, "look", time: 3), in: harness) == ["value": "none", "visible": false, "shown": nil, "first": nil, "exposedNow": false])
     }
+
+    @Test("a node holds 1,024 values; a new key path past them is an error that changes nothing, known ones still update")
+    func valueLimit() throws {
+        let harness = try EngineHarness(["index.js": "match('look', n => [n.latestValue('k0'), n.latestValue('k1023'), n.latestValue('k1024'), n.latestEvent().attributes.time]);"])
+        harness.apply(registerRoot, register(2, under: root, "cell"))
+        harness.apply((0..<NodeState.valueLimit).map { update(2, "k\($0)", .number(Double($0))) })
+        #expect(harness.takeErrors().isEmpty)
+        harness.apply(update(2, "k\(NodeState.valueLimit)", 1, time: 2000))
+        let errors = harness.takeErrors()
+        #expect(errors.count == 1)
+        #expect(errors.first?.message.contains("holds \(NodeState.valueLimit) values, the limit") == true, "\(errors)")
+        harness.apply(update(2, "k0", "new"), update(2, "k\(NodeState.valueLimit)", nil), update(2, "k1023", nil), update(2, "k1024", "fits"))
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.fire(2, "look", time: 3000) == [["new", nil, "fits", 3000]])
+        // The refused event did not join the history.
+        let events = try #require(harness.jsonSnapshot().snapshotNodes.last?["events"]?.arrayValue)
+        #expect(events.count == NodeState.historyLimit && !events.contains { $0["time"] == 2000 })
+    }
 }

@@ -43,6 +43,36 @@ struct OpDecoderTests {
         }
     }
 
+    @Test("properties and attributes of 1,024 members and key paths of 1,024 bytes are read; one more is an error naming the key")
+    func memberAndKeyPathLimits() throws {
+        func members(_ count: Int) -> String { "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}" }
+        let keyPath = String(repeating: "p", count: OpLogLimits.keyPathLength)
+        let atLimit = [
+            #"{"op":"record","node":1,"event":"e","properties":\#(members(OpLogLimits.memberCount))}"#,
+            #"{"op":"register","node":1,"parent":null,"name":"r","attributes":\#(members(OpLogLimits.memberCount))}"#,
+            #"{"op":"record","node":1,"event":"ana-updated","properties":{"key-path":"\#(keyPath)","value":1}}"#,
+        ]
+        for line in atLimit { #expect(try OpDecoder.decode(line) != nil) }
+        guard case .record(let recording)? = try OpDecoder.decode(atLimit[0]) else {
+            Issue.record("not a record")
+            return
+        }
+        #expect(recording.properties.count == OpLogLimits.memberCount)
+        #expect(recording.properties["k1023"] == 1023)
+
+        let count = OpLogLimits.memberCount + 1
+        let over: [(line: String, message: String)] = [
+            (#"{"op":"record","node":1,"event":"e","properties":\#(members(count))}"#, "'properties' has \(count) members, more than the limit of \(OpLogLimits.memberCount)"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":\#(members(count))}"#, "'attributes' has \(count) members, more than the limit of \(OpLogLimits.memberCount)"),
+            (#"{"op":"record","node":1,"event":"ana-updated","properties":{"key-path":"\#(keyPath)p"}}"#, "'key-path' is longer than the limit of \(OpLogLimits.keyPathLength) bytes"),
+        ]
+        for (line, message) in over {
+            #expect(throws: OpLogError(message)) { try OpDecoder.decode(line) }
+        }
+        // Other events may carry any 'key-path'.
+        #expect(try OpDecoder.decode(#"{"op":"record","node":1,"event":"e","properties":{"key-path":"\#(keyPath)p"}}"#) != nil)
+    }
+
     @Test("register with only the required keys; null parent makes a root")
     func registerMinimal() throws {
         let op = try OpDecoder.decode(#"{"op":"register","node":1,"parent":null,"name":"__root__"}"#)
