@@ -75,6 +75,13 @@ final class MatchAutomaton {
         rootState = intern(rootPositions)
     }
 
+    /// How many node names are interned: the names the patterns mention, never more.
+    var symbolCount: Int { symbols.count }
+
+    /// How many states have been built, which the node names a session registers cannot raise
+    /// past what the patterns allow.
+    var stateCount: Int { states.count }
+
     /// The symbol of a node name: its own when a pattern mentions it, ``otherName`` otherwise.
     func symbol(for name: String) -> Int32 {
         symbols[name] ?? Self.otherName

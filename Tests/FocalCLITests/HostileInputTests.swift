@@ -92,6 +92,28 @@ struct HostileInputTests {
         #expect(run.stderr.contains("error:") && run.stderr.contains("index.js"), "\(run)")
     }
 
+    @Test(
+        "a namespace file that is a FIFO, a link to /dev/zero or a link outside the tasks directory is an error naming it",
+        arguments: ["fifo", "zero", "outside"])
+    func specialNamespaceFiles(kind: String) throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('*', (node) => node.latestEvent().name);"])
+        try FileManager.default.createDirectory(atPath: workspace.tasks + "/Evil", withIntermediateDirectories: true)
+        let file = workspace.tasks + "/Evil/Screen.js"
+        switch kind {
+        case "fifo": #expect(mkfifo(file, 0o644) == 0)
+        case "zero": try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: "/dev/zero")
+        default:
+            let secret = try workspace.write("secret.js", "match('*', () => 'leaked');")
+            try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: secret)
+        }
+        let lines = [Line.root, Line.register("2", parent: "1", "screen", extra: #","namespace":"Evil.Screen""#), Line.record("2", "after")]
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines), timeout: .seconds(60))
+        #expect(!run.timedOut && !run.crashed, "\(run)")
+        #expect(run.status == 1, "\(run)")
+        #expect(run.errorLines.count == 1 && run.errorLines[0].contains("Evil/Screen.js"), "\(run)")
+        #expect(run.stdoutLines == ["\"after\""], "the run goes on with index.js only: \(run)")
+    }
+
     @Test("a namespace with a NUL is refused instead of loading the file its name would be cut to")
     func namespaceWithNUL() throws {
         let workspace = try Workspace(tasks: ["index.js": "", "A.js": "match('*', () => 'loaded');"])

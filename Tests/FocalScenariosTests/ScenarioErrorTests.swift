@@ -204,6 +204,28 @@ import Testing
         #expect(error.message == "'rows' must be a list, not the text 'first'")
     }
 
+    @Test("one insert or delete step names at most 10,000 entries; one more is refused with file and line")
+    func changedItemsLimit() throws {
+        func journey(_ step: String) -> String {
+            """
+            app: {root: home, screens: {home: {}}}
+            journey:
+              - launch
+              - \(step)
+            """
+        }
+        let limit = 10_000
+        let positions = { (count: Int) in (0..<count).map(String.init).joined(separator: ", ") }
+        let rows = { (count: Int) in Array(repeating: "x", count: count).joined(separator: ", ") }
+        #expect(parseError(journey("delete: {rows: [\(positions(limit))]}")) == nil)
+        #expect(parseError(journey("insert: {rows: [\(rows(limit))], at: 0}")) == nil)
+        for step in ["delete: {rows: [\(positions(limit + 1))]}", "insert: {rows: [\(rows(limit + 1))], at: 0}"] {
+            let error = try #require(parseError(journey(step)))
+            #expect(error.description.hasPrefix("test.yaml:4:"), "\(error)")
+            #expect(error.message == "'rows' has \(limit + 1) entries; one step changes at most \(limit)", "\(error)")
+        }
+    }
+
     @Test func deepNestingAndLargeFilesAreRefused() throws {
         let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         let nested = try #require(parseError("name: x\nvalues: \(deep)\n"))
