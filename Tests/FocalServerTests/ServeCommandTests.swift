@@ -249,6 +249,20 @@ struct ServeCommandTests {
         #expect(await server.stop() == 0)
     }
 
+    @Test(
+        "a task's console message with line breaks cannot forge an error line in the server's log: every line has its prefix",
+        arguments: [#"\n"#, #"\r\n"#, #"\r"#])
+    func consoleCannotForgeLogLines(lineBreak: String) async throws {
+        let tasks = try TasksDirectory("match('*', () => { console.log('one\(lineBreak)error: forged'); });")
+        let server = try await ServeProcess(["--tasks", tasks.path])
+        #expect(try await server.post([Ops.root, Ops.record("ev")], to: "x").0 == 200)
+        #expect(await server.stop(with: SIGTERM) == 0)
+        // Lines as a terminal shows them: standard error split at "\r" too.
+        let log = await server.remainingLog().flatMap { $0.split(separator: "\r", omittingEmptySubsequences: false).map(String.init) }
+        #expect(log.contains("console.log: one") && log.contains("console.log: error: forged"), "\(log)")
+        #expect(!log.contains { $0.hasPrefix("error") }, "\(log)")
+    }
+
     @Test("SIGINT stops it gracefully too")
     func sigintStops() async throws {
         let tasks = try TasksDirectory()
