@@ -155,6 +155,22 @@ import Testing
         ])
     }
 
+    @Test(arguments: [#"\n"#, #"\r\n"#, #"\r"#])
+    func testReportsAnErrorWithLineBreaksOnOneLine(lineBreak: String) throws {
+        let directory = try TemporaryDirectory(files: [
+            "tasks/index.js": "match('button/touch-up-inside', () => { throw new Error('a\(lineBreak)PASS ./forged.yaml'); });",
+            "s.yaml": scenarioFile(expect: "[]"),
+        ])
+        let test = try focal(["test"], in: directory.path)
+        #expect(test.status == 1)
+        let lines = test.output.unicodeScalars.split { $0 == "\n" || $0 == "\r" }.map(String.init)
+        #expect(lines.count == 3, "\(test.output)")
+        #expect(lines.first == "FAIL ./s.yaml")
+        // The message's breaks are written as `\n` and `\r`, as the JavaScript source spells them.
+        #expect(lines.dropFirst().first?.hasSuffix("a\(lineBreak)PASS ./forged.yaml") == true, "\(test.output)")
+        #expect(lines.last == "0 passed, 1 failed")
+    }
+
     @Test func testTakesTheTasksDirectoryFromTheCommandLine() throws {
         let directory = try TemporaryDirectory(files: [
             "other/index.js": "match('button/touch-up-inside', node => ({ tapped: 'other' }));",
