@@ -27,7 +27,7 @@ public struct JSONObject: Sendable {
         /// Up to this many members, a repeated key is found by comparing keys in turn.
         fileprivate static let smallCount = 16
         private(set) var object = JSONObject()
-        /// The position of each key, kept once the object has more than `smallCount` members.
+        /// The position of each key, kept once the object has `smallCount` members.
         private var positions: [String: Int] = [:]
 
         mutating func set(_ key: String, _ value: JSONValue) {

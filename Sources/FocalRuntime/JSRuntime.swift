@@ -309,7 +309,7 @@ public final class JSRuntime {
     ///
     /// - Throws: a `RangeError` naming `what` and the limit when the string is longer. Its
     ///   length in UTF-16 units, which never exceeds its UTF-8 length, is checked before
-    ///   the text is copied, so a long string costs nothing more than a short one.
+    ///   the text is converted, so a long string is never copied into Swift.
     public func string(_ value: JSValueRef, maximumUTF8Count: Int, what: String) throws(ScriptError) -> String? {
         guard JSValueIsString(context, value), let js = JSValueToStringCopy(context, value, nil) else { return nil }
         defer { JSStringRelease(js) }
