@@ -45,8 +45,9 @@ public actor DeliveryPipeline: Service {
     private var couriers: [Courier]
     private var produced = 0
     private var counts = DeliveryCounts()
-    /// How many appends have waited for room in a full outbox (for rate-limited logging).
-    private var outboxFullWaits = 0
+    /// Appends that waited for room in a full outbox, and evictions, for rate-limited logs.
+    private let outboxFullLog = LogThrottle()
+    private let evictionLog = LogThrottle()
     private var lastFlush: ContinuousClock.Instant
     /// The last flush asked for; each flush waits for the one before it.
     private var lastQueuedFlush: Task<FlushReport, Never>?
@@ -152,20 +153,19 @@ public actor DeliveryPipeline: Service {
                     makingRoomFor: count, bytes: bytes, within: options.outboxLimits)
                 counts.evicted += removed
                 evicted += removed
-                logger.warning(
-                    "outbox full and a destination down past the eviction policy: evicted the oldest results",
+                evictionLog.log(
+                    logger, .warning, "outbox full and a destination down past the eviction policy: evicted the oldest results",
                     metadata: ["focal.delivery.evicted": "\(removed)"])
                 if removed == 0 { break }
                 continue
             }
             if !isWaiting {
                 isWaiting = true
-                outboxFullWaits += 1
                 // Under a steady overload every append waits: say so on the 1st, 2nd, 4th, 8th… wait.
+                let (level, waits) = outboxFullLog.next(.warning)
                 logger.log(
-                    level: outboxFullWaits & (outboxFullWaits - 1) == 0 ? .warning : .debug,
-                    "outbox full: waiting for delivery to make room",
-                    metadata: ["focal.delivery.waits": "\(outboxFullWaits)"])
+                    level: level, "outbox full: waiting for delivery to make room",
+                    metadata: ["focal.delivery.waits": "\(waits)"])
             }
             let report = await flush()
             guard report.counts.delivered + report.counts.deadLettered == 0 else { continue }
