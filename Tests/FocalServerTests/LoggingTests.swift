@@ -43,6 +43,25 @@ struct ServerLoggingTests {
         #expect(failed.map(\.level) == [.error, .error, .debug, .error, .debug])
         #expect(failed.allSatisfy { $0.metadata["focal.status"] == "500" && $0.metadata["focal.error"] == "journal down" })
     }
+
+    @Test("each session rebuilt from the journal is logged at debug, at info only on the 1st, 2nd, 4th…; the metric counts all")
+    func rebuildsAreLoggedRateLimited() async throws {
+        let journal = MemoryJournal()
+        let capture = LogCapture()
+        let metrics = try await withServer(journal: journal) { a, _ in
+            try await withServer(journal: journal, logger: capture.logger(level: .debug, label: "focal.server")) { b, _ in
+                for session in ["s1", "s2", "s3"] {
+                    _ = try await a.post(Ops.session(items: 1), to: session)
+                    _ = try await b.send(.get, "/v1/sessions/\(session)/snapshot")
+                }
+                return try await b.send(.get, "/metrics").text
+            }
+        }
+        #expect(metrics.contains("focal_sessions_rebuilt_total 3"))
+        let rebuilt = capture.logged.filter { $0.message == "session rebuilt from the journal" }
+        #expect(rebuilt.map(\.level) == [.info, .info, .debug])
+        #expect(rebuilt.map { $0.metadata["focal.session"] } == ["s1", "s2", "s3"])
+    }
 }
 
 /// A journal whose storage fails every call with an error the server does not know.
