@@ -13,6 +13,10 @@ final class FailingReadsOutbox: Outbox {
     private let stored = MemoryOutbox()
     private let failing = Atomic<Bool>(false)
     private let failingOnce = Atomic<Int>(0)
+    private let failingBatches = Atomic<Bool>(false)
+
+    /// From now on reading a destination's next batch throws ``ReadFailure``; the totals still read.
+    func failBatchReads() { failingBatches.store(true, ordering: .sequentiallyConsistent) }
 
     /// From now on every read of the outbox throws ``ReadFailure``.
     func failReads() { failing.store(true, ordering: .sequentiallyConsistent) }
@@ -36,6 +40,7 @@ final class FailingReadsOutbox: Outbox {
     func register(destinations: [String]) async throws { try await stored.register(destinations: destinations) }
     func forget(destination: String) async throws { try await stored.forget(destination: destination) }
     func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry] {
+        if failingBatches.load(ordering: .sequentiallyConsistent) { throw ReadFailure() }
         try read()
         return try await stored.nextBatch(for: destination, limits: limits)
     }
@@ -125,6 +130,28 @@ final class FailingReadsOutbox: Outbox {
         #expect(report.counts.delivered == 0)
         #expect(capture.logged.contains { $0.level == .error && $0.message == "cannot read the outbox while flushing; will try again" })
         #expect(await pipeline.flush().counts.delivered == 2, "the next flush reads the outbox again")
+        _ = await pipeline.finish()
+    }
+
+    @Test("a courier whose batches cannot be read logs an error on the 1st, 2nd, 4th failure in a row, debug between")
+    func courierOutboxFailuresAreRateLimited() async throws {
+        let outbox = FailingReadsOutbox()
+        let capture = LogCapture()
+        let clock = ManualClock()
+        var options = DeliveryOptions.testing()
+        options.retry = RetryPolicy(baseDelay: .seconds(1), maxDelay: .seconds(60), jitter: 0)
+        let pipeline = try await DeliveryPipeline(
+            outbox: outbox, destinations: [ScriptedDestination()], options: options, clock: clock,
+            logger: capture.logger(level: .debug))
+        try await pipeline.append(makeResults(1))
+        outbox.failBatchReads()
+        for _ in 0..<5 {
+            #expect(await pipeline.flush().failedDestinations == ["scripted"])
+            clock.advance(by: .seconds(60))  // past the backoff, so the next flush tries again
+        }
+        let failures = capture.logged.filter { $0.message == "outbox failed" }
+        #expect(failures.map { $0.metadata["focal.delivery.failures"] } == ["1", "2", "3", "4", "5"])
+        #expect(failures.map(\.level) == [.error, .error, .debug, .error, .debug])
         _ = await pipeline.finish()
     }
 
