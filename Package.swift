@@ -139,7 +139,7 @@ let package = Package(
             name: "FocalRuntimeTests",
             dependencies: ["FocalRuntime", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalOpLog", "FocalJSON", "FocalPatterns"]),
+        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalPatterns", "FocalTestSupport"]),
         .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalEventBus", "FocalJSON"]),
         .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
         .testTarget(

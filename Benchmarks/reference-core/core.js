@@ -1,7 +1,7 @@
 'use strict';
 // A reference core for benchmarks: a plain JavaScript implementation of the algorithm of
-// Anna's JS core (coppercash/Anna, core/src, v0.3.2) as described in
-// /work/shared/prior-art/anna.md: a tree of nodes indexed by a trie of id paths, each node
+// Anna's JS core (coppercash/Anna, core/src, v0.3.2, the published source) as that
+// source describes it: a tree of nodes indexed by a trie of id paths, each node
 // holding a "stage" (a trie of absolute patterns and one of relative ones), task sets
 // merged into children on registration, an Event object and a 10-event history per
 // recorded event. It is our own code, written from that description, not Anna's source;
@@ -138,7 +138,7 @@ class Node {
     else if (name === 'ana-appeared') this.appear(true, event);
     else if (name === 'ana-disappeared') this.appear(false, event);
   }
-  // Anna's loose equality (anna.md §1.9 and quirk 1), kept for identical results.
+  // Anna's loose equality (its `==`-style comparison of property values), kept for identical results.
   updateValue(value, keyPath, event) {
     let holder = this.values[keyPath];
     if (!holder) { holder = {}; this.values[keyPath] = holder; }
@@ -162,7 +162,7 @@ class Node {
     this.children.forEach((child) => child.traverse(stage.matching(child.nodeName), visit));
     visit(this, stage);
   }
-  // The node API tasks see (anna.md §1.8).
+  // The node API tasks see (Anna's node API).
   latestEvent() { return this.latest; }
   latestValue(keyPath) { const h = this.values[keyPath]; return h ? h.value : undefined; }
   firstDisplayedEvent() { return this.firstDisplayed; }
@@ -202,7 +202,7 @@ class Core {
       this.identities.insert(nID.toPath()).value = node;
       if (!parent) this.root = node;
     } catch (e) {
-      if (nID.keyPath.length === 0) throw e;  // errors on keyed ids are swallowed (anna.md §1.3)
+      if (nID.keyPath.length === 0) throw e;  // errors on keyed ids are swallowed (as Anna's core does)
     }
     this.loadTasks(['index'], ['.']);
     if (namespace) {
@@ -240,7 +240,7 @@ class Core {
     if (failure) throw failure;
   }
 
-  // Loads a task file once (anna.md §1.6): `match` exists while it is required, every
+  // Loads a task file once (as Anna's core does): `match` exists while it is required, every
   // error is swallowed, and the collected tasks are merged into every node's stage.
   loadTasks(namePath, cachePath = namePath) {
     if (this.loaded.retrieve(cachePath)) return;

@@ -14,6 +14,8 @@ struct Courier: Sendable {
     private(set) var notBefore: ContinuousClock.Instant?
     /// When the current run of failures began; `nil` while the destination is healthy.
     private(set) var failingSince: ContinuousClock.Instant?
+    /// Batches this destination refused for good, for the rate-limited error log (shared by the courier's copies).
+    let deadLetters = LogThrottle()
 
     init(destination: any Destination) {
         self.destination = destination
@@ -69,7 +71,12 @@ struct Courier: Sendable {
                     guard try await send(batch[...]) else { return }
                 }
             } catch {
-                logger.error("outbox failed", metadata: ["focal.delivery.error": "\(error)"])
+                // An outbox that stays broken fails again after every backoff: an error on the 1st, 2nd, 4th…
+                // failure in a row, debug in between.
+                let failures = courier.consecutiveFailures + 1
+                logger.log(
+                    level: LogThrottle.level(.error, forOccurrence: failures), "outbox failed",
+                    metadata: ["focal.delivery.error": "\(error)", "focal.delivery.failures": "\(failures)"])
                 backOff(retryAfter: nil)
             }
         }
@@ -110,8 +117,8 @@ struct Courier: Sendable {
         private mutating func deadLetter(_ entries: ArraySlice<OutboxEntry>, reason: String) async throws {
             try await outbox.deadLetter(Array(entries), for: name, reason: reason)
             counts.deadLettered += entries.count
-            logger.error(
-                "delivery refused, results kept as dead letters",
+            courier.deadLetters.log(
+                logger, .error, "delivery refused, results kept as dead letters",
                 metadata: ["focal.delivery.results": "\(entries.count)", "focal.delivery.reason": "\(reason)"])
         }
 
@@ -126,7 +133,7 @@ struct Courier: Sendable {
             ]
             // A destination that stays down fails again after every backoff: say so on the 1st, 2nd, 4th, 8th…
             // failure in a row, and at debug level in between.
-            let level: Logger.Level = failures & (failures - 1) == 0 ? .warning : .debug
+            let level = LogThrottle.level(.warning, forOccurrence: failures)
             switch error {
             case DeliveryError.misdirected:
                 logger.log(

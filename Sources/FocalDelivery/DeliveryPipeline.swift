@@ -45,8 +45,12 @@ public actor DeliveryPipeline: Service {
     private var couriers: [Courier]
     private var produced = 0
     private var counts = DeliveryCounts()
-    /// How many appends have waited for room in a full outbox (for rate-limited logging).
-    private var outboxFullWaits = 0
+    /// Appends that waited for room in a full outbox, evictions, and outbox reads that failed, for rate-limited logs.
+    private let outboxFullLog = LogThrottle()
+    private let evictionLog = LogThrottle()
+    private let outboxReadLog = LogThrottle()
+    /// Outbox reads that failed in a row, for the timer's backoff.
+    private var outboxReadFailuresInARow = 0
     private var lastFlush: ContinuousClock.Instant
     /// The last flush asked for; each flush waits for the one before it.
     private var lastQueuedFlush: Task<FlushReport, Never>?
@@ -134,7 +138,7 @@ public actor DeliveryPipeline: Service {
         var receipt = try await outbox.append(results)
         receipt.evicted = evicted
         produced += receipt.appended
-        if isRunning, let state = try? await flushState(), wantsFlush(on: .appended, state) {
+        if isRunning, let state = await readFlushState(while: "deciding whether to flush"), wantsFlush(on: .appended, state) {
             queueAutomaticFlush()
         }
         return receipt
@@ -152,20 +156,19 @@ public actor DeliveryPipeline: Service {
                     makingRoomFor: count, bytes: bytes, within: options.outboxLimits)
                 counts.evicted += removed
                 evicted += removed
-                logger.warning(
-                    "outbox full and a destination down past the eviction policy: evicted the oldest results",
+                evictionLog.log(
+                    logger, .warning, "outbox full and a destination down past the eviction policy: evicted the oldest results",
                     metadata: ["focal.delivery.evicted": "\(removed)"])
                 if removed == 0 { break }
                 continue
             }
             if !isWaiting {
                 isWaiting = true
-                outboxFullWaits += 1
                 // Under a steady overload every append waits: say so on the 1st, 2nd, 4th, 8th… wait.
+                let (level, waits) = outboxFullLog.next(.warning)
                 logger.log(
-                    level: outboxFullWaits & (outboxFullWaits - 1) == 0 ? .warning : .debug,
-                    "outbox full: waiting for delivery to make room",
-                    metadata: ["focal.delivery.waits": "\(outboxFullWaits)"])
+                    level: level, "outbox full: waiting for delivery to make room",
+                    metadata: ["focal.delivery.waits": "\(waits)"])
             }
             let report = await flush()
             guard report.counts.delivered + report.counts.deadLettered == 0 else { continue }
@@ -253,7 +256,7 @@ public actor DeliveryPipeline: Service {
         isRunning = false
         timer?.cancel()
         timer = nil
-        if let state = try? await flushState(), wantsFlush(on: .exit, state) {
+        if let state = await readFlushState(while: "finishing"), wantsFlush(on: .exit, state) {
             await drain(timeout: options.drainTimeout)
         }
         _ = await lastQueuedFlush?.value
@@ -347,6 +350,27 @@ public actor DeliveryPipeline: Service {
         FlushState(pending: try await outbox.totals().count, lastFlush: lastFlush, now: clock.now)
     }
 
+    /// The flush state, or `nil` when the outbox cannot be read: the failure is counted and logged (rate-limited),
+    /// never dropped.
+    private func readFlushState(while doing: String) async -> FlushState? {
+        do {
+            let state = try await flushState()
+            outboxReadFailuresInARow = 0
+            return state
+        } catch {
+            outboxReadFailuresInARow += 1
+            outboxReadLog.log(
+                logger, .error, "cannot read the outbox while \(doing); will try again",
+                metadata: ["focal.delivery.error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// When to look at an unreadable outbox again: after the retry policy's backoff for the failures in a row.
+    private func outboxRetryWake() -> ContinuousClock.Instant {
+        clock.now + options.retry.delay(afterFailures: max(outboxReadFailuresInARow, 1))
+    }
+
     /// A state for policies that look only at times.
     private func flushState(_ now: ContinuousClock.Instant) -> FlushState {
         FlushState(pending: 0, lastFlush: lastFlush, now: now)
@@ -390,7 +414,7 @@ public actor DeliveryPipeline: Service {
     private func performFlush() async -> FlushReport {
         isAutomaticFlushQueued = false
         defer { rescheduleTimer() }
-        guard let state = try? await flushState() else { return FlushReport() }
+        guard let state = await readFlushState(while: "flushing") else { return FlushReport(outboxFailed: true) }
         lastFlush = state.now
         guard maySend(state) else { return FlushReport(wasHeld: true) }
         let (outbox, retry, clock, logger) = (self.outbox, options.retry, self.clock, self.logger)
@@ -433,9 +457,11 @@ public actor DeliveryPipeline: Service {
         }
     }
 
-    /// When the timer should next look: the policies' next flush or the end of a backoff.
+    /// When the timer should next look: the policies' next flush or the end of a backoff. When the outbox cannot be
+    /// read, the timer looks again after a retry backoff instead of stopping for good.
     private func nextWake() async -> ContinuousClock.Instant? {
-        guard isRunning, let state = try? await flushState() else { return nil }
+        guard isRunning else { return nil }
+        guard let state = await readFlushState(while: "scheduling the next flush") else { return outboxRetryWake() }
         // A held pipeline waits for its policies' timers only; retrying could not send anyway.
         let backoffEnd = state.pending > 0 && maySend(state) ? nextRetry() : nil
         let wakes = options.flushPolicies.compactMap { $0.nextFlush(state) } + [backoffEnd].compactMap { $0 }
@@ -443,7 +469,8 @@ public actor DeliveryPipeline: Service {
     }
 
     private func timerFired() async {
-        guard isRunning, !Task.isCancelled, let state = try? await flushState() else { return }
+        guard isRunning, !Task.isCancelled else { return }
+        guard let state = await readFlushState(while: "checking the flush timer") else { return rescheduleTimer() }
         let retryDue = state.pending > 0 && nextRetry().map { $0 <= state.now } == true
         if retryDue || wantsFlush(on: .timer, state) {
             queueAutomaticFlush()

@@ -130,7 +130,7 @@ public final class Tracker: Sendable {
                     state.droppedBeforeStart += 1
                     let dropped = state.droppedBeforeStart
                     logger.log(
-                        level: dropped & (dropped - 1) == 0 ? .warning : .debug,
+                        level: LogThrottle.level(.warning, forOccurrence: dropped),
                         "tracker queue full: dropped the oldest item",
                         metadata: ["focal.tracker.queue-limit": "\(queueLimit)", "focal.tracker.dropped": "\(dropped)"])
                 }

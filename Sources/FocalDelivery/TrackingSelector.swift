@@ -40,10 +40,21 @@ extension TrackingSelector where Item == any TrackableProperty {
 }
 
 extension TrackingSelector where Item == ResultRecord {
-    /// Picks results whose event and focus path match `pattern`, written as in a task's `match()`:
+    /// Picks results whose event and focus path match one of `patterns`, written as in a task's `match()`:
     /// `did-select` (that event anywhere), `tableView/cell/did-select`, `/master/*` (any event on `/master`),
     /// `/master/*/cell/*`.
-    public static func match(_ pattern: TaskPattern) -> Self {
-        Self { pattern.matches(path: $0.path, event: $0.event) }
+    ///
+    /// The patterns compile once, here, into one ``PatternSet`` — the automaton the engine matches tasks with — so
+    /// each result's path is walked once however many patterns the selector has.
+    public static func match(_ patterns: TaskPattern...) -> Self {
+        match(patterns)
+    }
+
+    /// Picks results whose event and focus path match one of `patterns`; as the variadic `match(_:)`.
+    public static func match(_ patterns: [TaskPattern]) -> Self {
+        let set = PatternSet(patterns.map(\.path))
+        return Self { result in
+            set.matchingIndices(result.path).contains { patterns[Int($0)].matches(event: result.event) }
+        }
     }
 }

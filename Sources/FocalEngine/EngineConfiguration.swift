@@ -45,11 +45,29 @@ public struct EngineConfiguration: Sendable {
 }
 
 /// The engine's source of "now", in milliseconds since the Unix epoch.
+///
+/// The engine's time is epoch-based, not a Swift `Clock`'s instant, because it leaves the process: it stamps events
+/// and nodes (`time` in the op log, `node.createdAt`, `event.time` in tasks, results' `time`), which tasks compare
+/// with JavaScript's `Date.now()` and which other programs read as dates. A Swift `Clock`'s instants
+/// (`ContinuousClock`, a test's `ManualClock`) have no epoch, so ``init(_:startingAt:)`` gives them one: the clock
+/// reads `epochMilliseconds` at its creation and moves on as the Swift clock does.
 public struct EngineClock: Sendable {
+    /// Milliseconds since the Unix epoch, now.
     public let now: @Sendable () -> Int64
 
+    /// A clock reading `now`.
     public init(now: @escaping @Sendable () -> Int64) {
         self.now = now
+    }
+
+    /// A clock that moves as `clock` does, reading `epochMilliseconds` now: its time is `epochMilliseconds` plus the
+    /// whole milliseconds `clock` has moved on since. Tests drive the engine with a `ManualClock` through it.
+    public init<C: Clock>(_ clock: C, startingAt epochMilliseconds: Int64) where C.Duration == Swift.Duration {
+        let start = clock.now
+        self.init {
+            let (seconds, attoseconds) = start.duration(to: clock.now).components
+            return epochMilliseconds + seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        }
     }
 
     /// The system's wall clock.

@@ -7,8 +7,9 @@
 /// | `/`           | `""`, the root's                                         |
 /// | `*` (segment) | any one node name: `list/*/cell`                         |
 ///
-/// Matching takes one comparison per pattern segment at most (a relative pattern is compared with the end of the
-/// path only), so its time is linear in the pattern and never depends on how the path is shaped.
+/// Matching runs the path through a one-pattern ``PatternAutomaton``, the matcher of the engine and of delivery rules:
+/// time linear in the path, whatever the pattern. To match many paths or many patterns, compile them once into a
+/// ``PatternAutomaton`` or a ``PatternSet``.
 public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     public let text: String
@@ -49,18 +50,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the path made of the node names `path` (the root's is empty) matches.
-    public func matches<Path: BidirectionalCollection>(segments path: Path) -> Bool where Path.Element: StringProtocol {
-        if isAbsolute {
-            guard path.count == segments.count else { return false }
-        } else {
-            guard path.count >= segments.count else { return false }
-        }
-        return zip(segments, path.suffix(segments.count)).allSatisfy { Self.segment($0, fits: $1) }
-    }
-
-    /// Whether the node name `name` fits the pattern segment `segment`.
-    public static func segment(_ segment: String, fits name: some StringProtocol) -> Bool {
-        segment == wildcard || segment == name
+    public func matches<Path: Sequence>(segments path: Path) -> Bool where Path.Element: StringProtocol {
+        let automaton = PatternAutomaton([self])
+        return automaton.isFinal(automaton.state(at: path))
     }
 
     public var description: String { text }

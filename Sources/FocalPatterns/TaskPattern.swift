@@ -36,7 +36,12 @@ public struct TaskPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether an event named `event` recorded on the node at `path` (`""` for the root) matches.
     public func matches(path nodePath: String, event eventName: String) -> Bool {
-        PathPattern.segment(event, fits: eventName) && path.matches(nodePath)
+        matches(event: eventName) && path.matches(nodePath)
+    }
+
+    /// Whether an event named `eventName` fits the pattern's event (its name, or ``PathPattern/wildcard``).
+    public func matches(event eventName: some StringProtocol) -> Bool {
+        event == PathPattern.wildcard || event == eventName
     }
 
     public var description: String { text }

@@ -72,7 +72,8 @@ public struct FocalServer: Sendable {
         router.add(middleware: ErrorMiddleware())
         let sessions = SessionRoutes<BasicRequestContext>(
             registry: registry, services: services, maxBodyBytes: configuration.maxBodyBytes)
-        let health = HealthRoutes<BasicRequestContext>(registry: registry, pipeline: services.pipeline, metrics: metrics)
+        let health = HealthRoutes<BasicRequestContext>(
+            registry: registry, pipeline: services.pipeline, metrics: metrics, logger: services.logger)
         let handlers: [ServerRoute: @Sendable (Request, BasicRequestContext) async throws -> Response] = [
             ServerRoute.all[0]: sessions.postOps,
             ServerRoute.all[1]: sessions.snapshot,

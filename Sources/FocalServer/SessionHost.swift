@@ -126,9 +126,12 @@ final class SessionHost: Sendable {
             _ = try await applyText(Array(lines[start..<end].joined(separator: "\n").utf8))
             start = end
         }
+        // After a restart every session is rebuilt on its first request: each one is logged at debug, and at info
+        // only on the 1st, 2nd, 4th… rebuild; focal_sessions_rebuilt_total counts them all.
         services.metrics.sessionsRebuilt.increment()
-        services.logger.info(
-            "session rebuilt from the journal", metadata: ["focal.session": "\(id)", "focal.lines": "\(lines.count)"])
+        services.rebuilds.log(
+            services.logger, .info, "session rebuilt from the journal",
+            metadata: ["focal.session": "\(id)", "focal.lines": "\(lines.count)"])
     }
 
     /// Applies op-log text to the engine session, counts it, and hands the results to the

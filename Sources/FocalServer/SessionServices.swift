@@ -9,6 +9,8 @@ struct SessionServices: Sendable {
     let journal: (any SessionJournal)?
     let metrics: ServerMetrics
     let logger: Logger
+    /// Sessions rebuilt from the journal, for the rate-limited log (the metric counts each one).
+    let rebuilds = LogThrottle()
 
     /// Forgets an ended session everywhere it is stored: its journal, and the outbox's
     /// record of the result indexes it stored (so a new session with its id starts at 0).

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import ArgumentParser
+import FocalDelivery
 import FocalOpLog
 import FocalScenarios
 
@@ -82,7 +83,7 @@ struct RunCommand: AsyncParsableCommand {
             run.warningHandler = { warning in
                 // The same trouble tends to come back event after event: say so on the 1st, 2nd, 4th, 8th… time.
                 warnings += 1
-                guard warnings & (warnings - 1) == 0 else { return }
+                guard LogThrottle.isShown(occurrence: warnings) else { return }
                 StandardStream.error.writeWarning("\(warning)" + (warnings > 1 ? " (warning \(warnings))" : ""))
             }
             var failed = false

@@ -86,4 +86,32 @@ import Testing
         #expect(error?.metadata["focal.delivery.reason"] == "HTTP 401" && error?.metadata["focal.delivery.results"] == "2")
         #expect(error?.metadata["focal.delivery.destination"] == "scripted")
     }
+
+    @Test func aThrottleShowsThe1st2nd4th8thOccurrenceAndCountsEveryOne() {
+        let throttle = LogThrottle()
+        let levels = (1...9).map { _ in throttle.next(.error) }
+        #expect(levels.map(\.occurrence) == Array(1...9))
+        #expect(levels.filter { $0.level == .error }.map(\.occurrence) == [1, 2, 4, 8])
+        #expect(levels.filter { $0.level == .debug }.map(\.occurrence) == [3, 5, 6, 7, 9])
+        #expect(throttle.count == 9)
+        let capture = LogCapture()
+        let quiet = capture.logger(level: .info)
+        for _ in 0..<3 { LogThrottle().log(quiet, .warning, "fresh throttle") }
+        #expect(capture.logged.filter { $0.message == "fresh throttle" }.count == 3, "each throttle counts on its own")
+    }
+
+    @Test func deadLettersAreErrorsOnThe1st2nd4thBatchAndDebugInBetween() async throws {
+        let capture = LogCapture()
+        let destination = ScriptedDestination(
+            batchLimits: BatchLimits(maxCount: 1), script: Array(repeating: .rejected("HTTP 400"), count: 5))
+        let pipeline = try await DeliveryPipeline(
+            outbox: MemoryOutbox(), destinations: [destination], options: .testing(), logger: capture.logger(level: .debug))
+        try await pipeline.append(makeResults(5))
+        let report = await pipeline.flush()
+        #expect(report.counts.deadLettered == 5)
+        let refusals = capture.logged.filter { $0.message == "delivery refused, results kept as dead letters" }
+        #expect(refusals.filter { $0.level == .error }.map { $0.metadata["focal.log.occurrence"] } == ["1", "2", "4"])
+        #expect(refusals.filter { $0.level == .debug }.map { $0.metadata["focal.log.occurrence"] } == ["3", "5"])
+        _ = await pipeline.finish()
+    }
 }

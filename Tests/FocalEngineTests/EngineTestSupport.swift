@@ -45,12 +45,12 @@ final class EngineHarness {
 
     init(
         _ files: [String: String] = [:], debug: Bool = false, timeLimit: Duration = .seconds(2),
-        maxSessions: Int = EngineConfiguration.defaultMaxSessions
+        maxSessions: Int = EngineConfiguration.defaultMaxSessions, clock: EngineClock = .fixed(1)
     ) throws {
         tasks = try TaskDirectory(files)
         engine = try Engine(
             configuration: EngineConfiguration(
-                tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: .fixed(1), maxSessions: maxSessions),
+                tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: clock, maxSessions: maxSessions),
             observer: observer)
     }
 

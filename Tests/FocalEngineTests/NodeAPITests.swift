@@ -1,6 +1,7 @@
 import FocalEngine
 import FocalJSON
 import FocalOpLog
+import FocalTestSupport
 import Testing
 
 @Suite("What a task sees (tasks.md, \"What a task sees\")")
@@ -64,6 +65,21 @@ struct NodeAPITests {
         let harness = try EngineHarness(["index.js": "match('probe', n => n.attributes.createdAt);"])
         harness.apply(.register(Registration(node: 1, parent: nil, name: "r")))
         #expect(harness.fire(1, "probe") == [1])
+    }
+
+    @Test("ops without a time take the engine clock's, which a Swift Clock can drive from an epoch")
+    func swiftClockDrivesTime() throws {
+        let clock = ManualClock()
+        let harness = try EngineHarness(
+            ["index.js": "match('probe', n => [n.attributes.createdAt, n.latestEvent().attributes.time]);"],
+            clock: EngineClock(clock, startingAt: 1_700_000_000_000))
+        harness.apply(.register(Registration(node: 1, parent: nil, name: "r")))
+        clock.advance(by: .milliseconds(1500))
+        harness.apply(.record(Recording(node: 1, event: "probe")))
+        #expect(harness.takeResults() == [[1_700_000_000_000, 1_700_000_001_500]])
+        clock.advance(by: .microseconds(999))
+        harness.apply(.record(Recording(node: 1, event: "probe")))
+        #expect(harness.takeResults() == [[1_700_000_000_000, 1_700_000_001_500]], "whole milliseconds only")
     }
 
     @Test("latestEvent() is null before any event and the current event while a task runs")

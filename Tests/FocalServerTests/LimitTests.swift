@@ -64,11 +64,19 @@ struct LimitTests {
 
     @Test("the longest session id and every allowed character are accepted")
     func longestSessionID() async throws {
-        try await withServer { client, _ in
-            let longest = try await client.post([Ops.root], to: String(repeating: "a", count: 256))
+        try await withServer { client, server in
+            let longestID = String(repeating: "a", count: 256)
+            let longest = try await client.post([Ops.root, Ops.item(0), Ops.tap(0)], to: longestID)
             #expect(longest.status == .ok)
-            let everyCharacter = try await client.post([Ops.root], to: "A-z_0.9~x:y@host")
+            #expect(try longest.json["applied"] == 3)
+            #expect(try longest.results.map { $0["item"] } == [0])
+            let everyCharacter = try await client.post([Ops.root, Ops.item(4), Ops.tap(4)], to: "A-z_0.9~x:y@host")
             #expect(everyCharacter.status == .ok)
+            #expect(try everyCharacter.json["applied"] == 3)
+            #expect(try everyCharacter.results.map { $0["item"] } == [4])
+            #expect(server.sessionCount == 2)
+            // The ids name their sessions: a snapshot of each is there.
+            #expect(try await client.send(.get, "/v1/sessions/\(longestID)/snapshot").status == .ok)
         }
     }
 

@@ -24,4 +24,53 @@ struct ServerLoggingTests {
         }
         #expect(capture.logged.contains { $0.level == .info && $0.message == "listening" && $0.metadata["focal.address"] != nil })
     }
+
+    @Test("a client's error is logged at debug; the server's failures as errors on the 1st, 2nd, 4th… and debug between")
+    func errorAnswersAreLoggedByWhoseFaultTheyAre() async throws {
+        let capture = LogCapture()
+        let statuses = try await withServer(
+            journal: BrokenJournal(), logger: capture.logger(level: .debug, label: "focal.server")
+        ) { client, _ -> [HTTPResponse.Status] in
+            var statuses = [try await client.send(.get, "/v1/nowhere").status]
+            for _ in 0..<5 { statuses.append(try await client.post([Ops.root], to: "s").status) }
+            return statuses
+        }
+        #expect(statuses == [.notFound] + Array(repeating: .internalServerError, count: 5))
+        let refused = capture.logged.filter { $0.message == "request refused" }
+        #expect(refused.map(\.level) == [.debug])
+        #expect(refused.first?.metadata["focal.status"] == "404")
+        let failed = capture.logged.filter { $0.message == "request failed" }
+        #expect(failed.map(\.level) == [.error, .error, .debug, .error, .debug])
+        #expect(failed.allSatisfy { $0.metadata["focal.status"] == "500" && $0.metadata["focal.error"] == "journal down" })
+    }
+
+    @Test("each session rebuilt from the journal is logged at debug, at info only on the 1st, 2nd, 4th…; the metric counts all")
+    func rebuildsAreLoggedRateLimited() async throws {
+        let journal = MemoryJournal()
+        let capture = LogCapture()
+        let metrics = try await withServer(journal: journal) { a, _ in
+            try await withServer(journal: journal, logger: capture.logger(level: .debug, label: "focal.server")) { b, _ in
+                for session in ["s1", "s2", "s3"] {
+                    _ = try await a.post(Ops.session(items: 1), to: session)
+                    _ = try await b.send(.get, "/v1/sessions/\(session)/snapshot")
+                }
+                return try await b.send(.get, "/metrics").text
+            }
+        }
+        #expect(metrics.contains("focal_sessions_rebuilt_total 3"))
+        let rebuilt = capture.logged.filter { $0.message == "session rebuilt from the journal" }
+        #expect(rebuilt.map(\.level) == [.info, .info, .debug])
+        #expect(rebuilt.map { $0.metadata["focal.session"] } == ["s1", "s2", "s3"])
+    }
+}
+
+/// A journal whose storage fails every call with an error the server does not know.
+private actor BrokenJournal: SessionJournal {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "journal down" }
+    }
+
+    func append(_ lines: [String], to session: String, at position: Int?) throws -> JournalAppend { throw Failure() }
+    func lines(of session: String, from start: Int) throws -> [String] { throw Failure() }
+    func remove(session: String) throws { throw Failure() }
 }

@@ -116,15 +116,24 @@ final class ServeProcess: Sendable {
         return .success(socket)
     }
 
-    /// Whether a TCP connection to the server's port is refused now (it stopped accepting).
-    func refusesConnections() -> Bool {
-        switch dial() {
-        case .success(let socket):
-            close(socket)
-            return false
-        case .failure(let error):
-            return error.code == .ECONNREFUSED
+    /// Dials until the server refuses the connection, as it does once its listening socket is closed. A connection
+    /// the server still accepts meanwhile is held until the server closes it (a shutting-down server closes the
+    /// connections it accepts), so each attempt waits for an event of the server's, not for time or the scheduler;
+    /// false after `attempts` dials or when a dial fails otherwise.
+    func waitUntilRefusingConnections(attempts: Int = 100) -> Bool {
+        for _ in 0..<attempts {
+            switch dial() {
+            case .failure(let error):
+                return error.code == .ECONNREFUSED
+            case .success(let socket):
+                var timeout = timeval(tv_sec: 30, tv_usec: 0)
+                setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                let closed = Self.waitUntilClosed(socket)
+                close(socket)
+                guard closed else { return false }
+            }
         }
+        return false
     }
 
     /// A TCP connection to the server whose reads give up after 30 seconds.
@@ -217,12 +226,7 @@ struct ServeCommandTests {
         kill(server.process.processIdentifier, SIGTERM)
         #expect(await server.waitForLog("Signal caught"))
         // Graceful shutdown began with the listening socket closed; the request is still open.
-        var attempts = 0
-        while !server.refusesConnections(), attempts < 10_000 {
-            attempts += 1
-            await Task.yield()
-        }
-        #expect(server.refusesConnections())
+        #expect(server.waitUntilRefusingConnections(), "the listening socket stays open after SIGTERM")
         sink.yield(body.getSlice(at: half, length: body.readableBytes - half)!)
         sink.finish()
         let (status, json) = try await answer.value

@@ -1,3 +1,4 @@
+import FocalPatterns
 import FocalSimulator
 
 /// Finds the elements journey steps name, on the screen as the user sees it: views by identifier, elements by
@@ -32,7 +33,8 @@ struct ElementFinder {
             }
         case .path(let pattern):
             let all = analytics.elementsWithPaths.filter { isInShownWindow($0.element) }
-            let candidates = all.filter { pattern.matches($0.path) }
+            let automaton = PatternAutomaton([pattern])
+            let candidates = all.filter { automaton.isFinal(automaton.state(atPath: $0.path)) }
             guard !candidates.isEmpty else {
                 throw StepFailure(
                     "no element on screen has the focus path '\(pattern)'; expected \(Self.choices(Set(all.map(\.path)), empty: "a path, but no element on screen has a node"))")
