@@ -6,24 +6,25 @@ import FocalOpLog
 typealias NodeTree = FocusTree<NodePayload>
 
 /// What the engine keeps for a node besides its id, name and place in the tree.
-struct NodePayload {
-    var index: Int?
+/// Its fields are in this order so that they pack without padding.
+struct NodePayload: FocusTreePayload {
     var namespace: String?
     var attributes: JSONObject?
     var createdAt: Int64
-    /// The state of the pattern automaton at the node's path.
-    var matchState: MatchAutomaton.State
     /// Values, visibility and history.
     var state = NodeState()
+    var index: Int?
+    /// The state of the pattern automaton at the node's path.
+    var matchState: MatchAutomaton.State
+
+    init(index: Int?, namespace: String?, attributes: JSONObject?, createdAt: Int64, matchState: MatchAutomaton.State) {
+        self.namespace = namespace
+        self.attributes = attributes
+        self.createdAt = createdAt
+        self.index = index
+        self.matchState = matchState
+    }
 
     /// What the slot of a removed node keeps: no storage.
-    static var vacant: NodePayload { NodePayload(createdAt: 0, matchState: 0) }
-}
-
-extension FocusTree where Payload == NodePayload {
-    /// An empty session tree. Every tree of an engine shares the engine's generations, so a node handle kept by
-    /// a task never reads a node of another session.
-    convenience init(generations: GenerationSource) {
-        self.init(vacant: .vacant, generations: generations)
-    }
+    static var vacant: NodePayload { NodePayload(index: nil, namespace: nil, attributes: nil, createdAt: 0, matchState: 0) }
 }

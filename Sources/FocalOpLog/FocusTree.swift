@@ -16,9 +16,10 @@
 /// a removed node is reused; its ``Node/generation`` tells an index kept from before from the new node.
 ///
 /// ```swift
-/// let tree = FocusTree<Bool>(vacant: false)
-/// let root = tree.insert(1, name: "root", payload: true, under: FocusTree<Bool>.none)
-/// let row = tree.insert(NodeID(owner: 5, keys: ["a"]), name: "cell", payload: false, under: root)
+/// struct Row: FocusTreePayload { var count = 0; static var vacant: Row { Row() } }
+/// let tree = FocusTree<Row>()
+/// let root = tree.insert(1, name: "root", payload: Row(), under: FocusTree<Row>.none)
+/// let row = tree.insert(NodeID(owner: 5, keys: ["a"]), name: "cell", payload: Row(count: 3), under: root)
 /// tree.path(of: row)                                   // "/cell"
 /// tree.nodes(withPrefix: 5).forEach { tree.removeSubtree($0) }
 /// ```
@@ -26,7 +27,7 @@
 /// The tree does not check the op log's rules (one root, no owned id registered twice, no move into its own
 /// subtree): its owner does, before calling it. Its members are inlinable, so that a tree used in another module
 /// is specialized for its payload there. Like an engine session, a tree belongs to one thread or task.
-public final class FocusTree<Payload> {
+public final class FocusTree<Payload: FocusTreePayload> {
     /// A node's place in the arena. Valid while the node is live; ``Node/generation`` tells it from a later node
     /// in the same slot.
     public typealias Index = Int32
@@ -36,17 +37,19 @@ public final class FocusTree<Payload> {
 
     /// One node: its id and name, its place in the tree, and its payload.
     public struct Node {
+        // Stored in this order so the small fields pack after the payload (a node of the engine is no larger
+        // than before the tree was generic).
         /// The node's id, as registered.
         public let id: NodeID
         /// The node's name: one segment of its focus path.
         public var name: String
         /// What the tree's owner keeps for the node.
         public var payload: Payload
+        @usableFromInline var links = Links()
         /// Tells this node from the others that used its slot before or after it (see ``GenerationSource``).
         public let generation: UInt32
         /// Whether the slot holds a live node (`false` once it is removed).
         public let isLive: Bool
-        @usableFromInline var links = Links()
 
         @inlinable
         init(id: NodeID, name: String, payload: Payload, generation: UInt32, isLive: Bool) {
@@ -87,8 +90,6 @@ public final class FocusTree<Payload> {
     /// For every proper prefix of a live keyed id (`70` and `[70, "a"]` for `[70, "a", "b"]`), the nodes whose
     /// ids extend it.
     @usableFromInline var extensions: [NodeID: Set<Index>] = [:]
-    /// What a removed node's slot holds instead of its payload, so the payload's storage is released at once.
-    @usableFromInline let vacant: Payload
     @usableFromInline let generations: GenerationSource
 
     @usableFromInline var rootIndex: Index = FocusTree.none
@@ -98,13 +99,10 @@ public final class FocusTree<Payload> {
 
     /// An empty tree.
     ///
-    /// - Parameters:
-    ///   - vacant: the payload a removed node's slot keeps until it is reused; it should hold no storage.
-    ///   - generations: where node generations come from. Trees that share one source give no two nodes the
-    ///     same generation, so an index and generation kept from one tree never name a node of another.
+    /// - Parameter generations: where node generations come from. Trees that share one source give no two
+    ///   nodes the same generation, so an index and generation kept from one tree never name a node of another.
     @inlinable
-    public init(vacant: Payload, generations: GenerationSource = GenerationSource()) {
-        self.vacant = vacant
+    public init(generations: GenerationSource = GenerationSource()) {
         self.generations = generations
     }
 
@@ -251,7 +249,7 @@ public final class FocusTree<Payload> {
                 extensions.values[slot].remove(current)
                 if extensions.values[slot].isEmpty { extensions.remove(at: slot) }
             }
-            records[Int(current)] = Node(id: NodeID(owner: 0), name: "", payload: vacant, generation: 0, isLive: false)
+            records[Int(current)] = Node(id: NodeID(owner: 0), name: "", payload: .vacant, generation: 0, isLive: false)
             freeSlots.append(current)
             removed += 1
         }
@@ -356,6 +354,14 @@ public final class FocusTree<Payload> {
             }
         }
     }
+}
+
+/// What a ``FocusTree`` keeps for each node besides its id, name and links.
+public protocol FocusTreePayload {
+    /// What the slot of a removed node keeps until it is reused, so the removed payload's storage is released
+    /// at once: a value that holds no storage. (A static requirement rather than a stored value, so a tree,
+    /// one per session, costs no payload of its own.)
+    static var vacant: Self { get }
 }
 
 /// Hands out node generations, unique among the trees that share the source (they wrap after 2³² nodes).

@@ -1,9 +1,16 @@
 import FocalOpLog
 import Testing
 
+/// A payload for the tests: a label.
+struct Label: FocusTreePayload, Equatable, ExpressibleByStringLiteral {
+    var text: String
+    init(stringLiteral value: String) { text = value }
+    static var vacant: Label { "" }
+}
+
 @Suite("Focus tree")
 struct FocusTreeTests {
-    typealias Tree = FocusTree<String>
+    typealias Tree = FocusTree<Label>
     let none = Tree.none
 
     /// The children of `index`, by name, in order.
@@ -13,7 +20,7 @@ struct FocusTreeTests {
 
     @Test("insert links children in order, under a root; lookup, path and payload read them back")
     func insert() throws {
-        let tree = Tree(vacant: "")
+        let tree = Tree()
         #expect(tree.root == none)
         let root = tree.insert(1, name: "root", payload: "r", under: none)
         let master = tree.insert(2, name: "master", payload: "m", under: root)
@@ -45,7 +52,7 @@ struct FocusTreeTests {
 
     @Test("a keyed prefix finds and removes every id that starts with it, with their subtrees")
     func keyedPrefixRemoval() throws {
-        let tree = Tree(vacant: "")
+        let tree = Tree()
         let root = tree.insert(1, name: "root", payload: "", under: none)
         let list = tree.insert(70, name: "list", payload: "", under: root)
         let a = tree.insert(NodeID(owner: 70, keys: ["s", "a"]), name: "cell", payload: "", under: list)
@@ -84,7 +91,7 @@ struct FocusTreeTests {
 
     @Test("move takes a node and its subtree to the end of another parent's children")
     func move() throws {
-        let tree = Tree(vacant: "")
+        let tree = Tree()
         let root = tree.insert(1, name: "root", payload: "", under: none)
         let master = tree.insert(2, name: "master", payload: "", under: root)
         let detail = tree.insert(3, name: "detail", payload: "", under: root)
@@ -111,7 +118,7 @@ struct FocusTreeTests {
 
     @Test("walk visits in document order, with depths; a removed slot is reused with a new generation")
     func walkAndSlots() throws {
-        let tree = Tree(vacant: "")
+        let tree = Tree()
         let root = tree.insert(1, name: "root", payload: "", under: none)
         let a = tree.insert(2, name: "a", payload: "", under: root)
         tree.insert(3, name: "b", payload: "", under: a)
@@ -135,7 +142,7 @@ struct FocusTreeTests {
     @Test("trees sharing a generation source never give two nodes the same generation")
     func sharedGenerations() {
         let source = GenerationSource()
-        let first = Tree(vacant: "", generations: source), second = Tree(vacant: "", generations: source)
+        let first = Tree(generations: source), second = Tree(generations: source)
         let x = first.insert(1, name: "root", payload: "", under: none)
         let y = second.insert(1, name: "root", payload: "", under: none)
         #expect(x == y)
@@ -145,7 +152,7 @@ struct FocusTreeTests {
 
     @Test("a tree 100,000 levels deep gives its path, is walked and is removed without recursion")
     func deepTree() {
-        let tree = Tree(vacant: "")
+        let tree = Tree()
         let depth = 100_000
         var parent = tree.insert(1, name: "root", payload: "", under: none)
         let root = parent

@@ -38,7 +38,7 @@ public final class AnalyticsSession {
     /// with: the op producer's record of its own output, built by the op log's rules as the engine builds its tree
     /// (a session has no engine: its ops may go to a file, a server or an engine in another process). It says
     /// whether an analyzer's node is still live, what a `deregister` removes, and a node's focus path.
-    let nodes = FocusTree<SessionNode>(vacant: SessionNode(isStandalone: false))
+    let nodes = FocusTree<SessionNode>()
     let focus = FocusTracker()
     /// The analyzers holding events for a node they could not register yet.
     private var waiting: [Weak<Analyzer>] = []
@@ -200,7 +200,9 @@ public final class AnalyticsSession {
 }
 
 /// What an ``AnalyticsSession`` keeps for each node of its tree.
-struct SessionNode {
+struct SessionNode: FocusTreePayload {
     /// Whether an analyzer placed through the responder chain (not a row or keyed sub) owns the node.
     var isStandalone: Bool
+
+    static var vacant: SessionNode { SessionNode(isStandalone: false) }
 }
