@@ -141,7 +141,7 @@ final class NodeBinding {
 
     private static let values: [(String, JSObjectGetPropertyCallback)] = [
         ("nodeName", { c, o, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeString(t[i].name) } }),
-        ("index", { c, o, _, e in withNode(c, o, e) { b, i, t in t[i].index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null } }),
+        ("index", { c, o, _, e in withNode(c, o, e) { b, i, t in t[i].payload.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null } }),
         ("path", { c, o, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeString(t.path(of: i)) } }),
         ("parentNode", { c, o, _, e in withNode(c, o, e) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.makeNode(t[i].parent) } }),
         ("attributes", { c, o, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) } }),
@@ -164,33 +164,33 @@ final class NodeBinding {
                 return b.makeNode(current)
             }
         }),
-        ("latestEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.makeEvent(t[i].state.latestEvent) } }),
-        ("isVisible", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeBoolean(t[i].state.isVisible) } }),
-        ("firstDisplayedEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.makeEvent(t[i].state.firstDisplayedEvent) } }),
+        ("latestEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.makeEvent(t[i].payload.state.latestEvent) } }),
+        ("isVisible", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeBoolean(t[i].payload.state.isVisible) } }),
+        ("firstDisplayedEvent", { c, _, o, _, _, e in withNode(c, o, e) { b, i, t in b.makeEvent(t[i].payload.state.firstDisplayedEvent) } }),
         ("latestValue", { c, _, o, n, a, e in
             withNode(c, o, e) { b, i, t in
-                guard let key = keyPath(b, n, a, e), let value = t[i].state.values[key]?.value else { return b.runtime.undefined }
+                guard let key = keyPath(b, n, a, e), let value = t[i].payload.state.values[key]?.value else { return b.runtime.undefined }
                 return b.runtime.makeValue(value)
             }
         }),
         ("valueFirstDisplayedEvent", { c, _, o, n, a, e in
             withNode(c, o, e) { b, i, t in
                 guard let key = keyPath(b, n, a, e) else { return b.runtime.null }
-                return b.makeEvent(t[i].state.values[key]?.firstDisplayedEvent)
+                return b.makeEvent(t[i].payload.state.values[key]?.firstDisplayedEvent)
             }
         }),
     ]
 
     /// `{ id, class: "ana-node", createdAt, index? }` plus the registered attributes,
     /// which cannot override the first three.
-    static func attributes(of record: NodeTree.Record) -> JSONObject {
+    static func attributes(of record: NodeTree.Node) -> JSONObject {
         var attributes: JSONObject = [
             "id": .string(record.id.description),
             "class": "ana-node",
-            "createdAt": .number(Double(record.createdAt)),
+            "createdAt": .number(Double(record.payload.createdAt)),
         ]
-        if let index = record.index { attributes["index"] = .number(Double(index)) }
-        for (key, value) in record.attributes ?? JSONObject() where attributes[key] == nil {
+        if let index = record.payload.index { attributes["index"] = .number(Double(index)) }
+        for (key, value) in record.payload.attributes ?? JSONObject() where attributes[key] == nil {
             attributes[key] = value
         }
         return attributes

@@ -81,11 +81,10 @@ final class SessionState {
             if r.parent == nil, tree.root != NodeTree.none {
                 return fail(.invalidOp, "cannot register node \(r.node) ('\(r.name)') as a root: the root \(tree[tree.root].id) is already registered")
             }
-            let state = parentIndex == NodeTree.none ? automaton.rootState : automaton.transition(from: tree[parentIndex].matchState, name: r.name)
-            let record = NodeTree.Record(
-                id: r.node, name: r.name, index: r.index, namespace: r.namespace,
-                attributes: r.attributes, createdAt: time, matchState: state)
-            _ = tree.insert(record, under: parentIndex)
+            let state = parentIndex == NodeTree.none ? automaton.rootState : automaton.transition(from: tree[parentIndex].payload.matchState, name: r.name)
+            let payload = NodePayload(
+                index: r.index, namespace: r.namespace, attributes: r.attributes, createdAt: time, matchState: state)
+            tree.insert(r.node, name: r.name, payload: payload, under: parentIndex)
         }
         var changed = false
         if r.parent == nil { changed = library.loadOnce("index.js", line: currentLine) || changed }
@@ -96,10 +95,9 @@ final class SessionState {
     /// Registers a keyed id again: the node keeps its state; its index and attributes are
     /// updated, and a new parent or name moves it (its subtree follows).
     private func reuse(_ index: Int32, _ r: Registration, _ parentIndex: Int32) -> Bool {
-        tree[index].index = r.index
-        if r.attributes != nil { tree[index].attributes = r.attributes }
-        let record = tree[index]
-        guard record.parent != parentIndex || record.name != r.name else { return true }
+        tree[index].payload.index = r.index
+        if r.attributes != nil { tree[index].payload.attributes = r.attributes }
+        guard tree[index].parent != parentIndex || tree[index].name != r.name else { return true }
         if parentIndex != NodeTree.none, tree.isAncestor(index, of: parentIndex) {
             fail(.invalidOp, "cannot move node \(r.node) under \(r.parent.map(String.init(describing:)) ?? "nothing"): that is inside its own subtree")
             return false
@@ -108,9 +106,8 @@ final class SessionState {
             fail(.invalidOp, "cannot make node \(r.node) a root: the root \(tree[tree.root].id) is already registered")
             return false
         }
-        tree.unlink(index)
         tree[index].name = r.name
-        tree.link(index, under: parentIndex)
+        tree.move(index, under: parentIndex)
         recomputeStates(from: index)
         return true
     }
@@ -123,10 +120,10 @@ final class SessionState {
             return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
         }
         let event = Event(name: r.event, properties: r.properties, time: r.time ?? configuration.clock.now())
-        guard tree[index].state.apply(event) else {
+        guard tree[index].payload.state.apply(event) else {
             return fail(.invalidOp, "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path")
         }
-        let state = tree[index].matchState
+        let state = tree[index].payload.matchState
         guard automaton.hasTasks(state) else { return }
         let matching = automaton.tasks(in: state, event: r.event)
         guard !matching.isEmpty else { return }
@@ -156,11 +153,9 @@ final class SessionState {
     }
 
     private func deregister(_ d: Deregistration) {
-        let targets = tree.nodes(withPrefix: d.node)
-        guard !targets.isEmpty else {
+        guard tree.removeSubtrees(withPrefix: d.node) > 0 else {
             return fail(.invalidOp, "cannot deregister \(d.node): no node is registered with this id or an id that starts with it")
         }
-        for target in targets { tree.removeSubtree(target) }
     }
 
     // MARK: Matching
@@ -174,15 +169,15 @@ final class SessionState {
     private func recomputeStates(from index: Int32) {
         tree.walk(from: index, enter: { node, _ in
             let parent = self.tree[node].parent
-            self.tree[node].matchState = parent == NodeTree.none
+            self.tree[node].payload.matchState = parent == NodeTree.none
                 ? self.automaton.rootState
-                : self.automaton.transition(from: self.tree[parent].matchState, name: self.tree[node].name)
+                : self.automaton.transition(from: self.tree[parent].payload.matchState, name: self.tree[node].name)
         }, exit: { _, _ in })
     }
 
     /// The patterns (with their tasks) that can fire on the node at `index`.
     func taskPatterns(at index: Int32) -> [(pattern: TaskPattern, task: TaskReference)] {
-        automaton.patterns(in: tree[index].matchState).map { ($0.pattern, library.tasks[$0.taskIndex].reference) }
+        automaton.patterns(in: tree[index].payload.matchState).map { ($0.pattern, library.tasks[$0.taskIndex].reference) }
     }
 
     // MARK: Errors

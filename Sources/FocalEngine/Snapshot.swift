@@ -70,7 +70,7 @@ struct SnapshotWriter {
         }
     }
 
-    mutating func enter(_ node: NodeTree.Record, patterns: [(pattern: TaskPattern, task: TaskReference)], depth: Int, isFirstChild: Bool) {
+    mutating func enter(_ node: NodeTree.Node, patterns: [(pattern: TaskPattern, task: TaskReference)], depth: Int, isFirstChild: Bool) {
         switch format {
         case .xml: enterXML(node, patterns, depth)
         case .json: enterJSON(node, patterns, isFirstChild: isFirstChild || depth == 0)
@@ -88,23 +88,23 @@ struct SnapshotWriter {
 
     // MARK: HTML
 
-    private mutating func enterHTML(_ node: NodeTree.Record, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
+    private mutating func enterHTML(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
         paths.removeLast(max(0, paths.count - depth))
         let path = depth == 0 ? "" : paths[depth - 1] + "/" + node.name
         paths.append(path)
         let shown = path.isEmpty ? "/" : path
         text += "<details open=\"open\" class=\"node\" data-path=\"\(xml(shown))\"><summary><b>\(xml(node.name))</b> <code>\(xml(shown))</code>"
-        if let index = node.index { text += " <span class=\"index\">#\(index)</span>" }
-        text += node.state.isVisible ? " <span class=\"visible\">visible</span>" : " <span class=\"hidden\">hidden</span>"
+        if let index = node.payload.index { text += " <span class=\"index\">#\(index)</span>" }
+        text += node.payload.state.isVisible ? " <span class=\"visible\">visible</span>" : " <span class=\"hidden\">hidden</span>"
         text += " <span class=\"id\">id \(xml(node.id.description))</span></summary>\n"
         if !patterns.isEmpty {
             text += "<ul class=\"tasks\">"
             for (pattern, task) in patterns { text += "<li>task <code>\(xml(pattern.text))</code> (\(xml(task.location)))</li>" }
             text += "</ul>\n"
         }
-        if !node.state.history.isEmpty {
+        if !node.payload.state.history.isEmpty {
             text += "<ol class=\"events\">"
-            for event in node.state.history.reversed() {
+            for event in node.payload.state.history.reversed() {
                 text += "<li><code>\(xml(event.name))</code> at \(event.time) \(xml(event.properties.jsonString))</li>"
             }
             text += "</ol>\n"
@@ -117,13 +117,13 @@ struct SnapshotWriter {
         String(repeating: "  ", count: min(depth, Self.maximumIndent))
     }
 
-    private mutating func enterXML(_ node: NodeTree.Record, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
+    private mutating func enterXML(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
         let pad = indent(depth + 1)
         var open = pad + "<node name=\"\(xml(node.name))\" id=\"\(xml(node.id.description))\""
-        if let index = node.index { open += " index=\"\(index)\"" }
-        if let namespace = node.namespace { open += " namespace=\"\(xml(namespace))\"" }
-        open += " createdAt=\"\(node.createdAt)\" visible=\"\(node.state.isVisible)\""
-        if let attributes = node.attributes, !attributes.isEmpty { open += " attributes=\"\(xml(attributes.jsonString))\"" }
+        if let index = node.payload.index { open += " index=\"\(index)\"" }
+        if let namespace = node.payload.namespace { open += " namespace=\"\(xml(namespace))\"" }
+        open += " createdAt=\"\(node.payload.createdAt)\" visible=\"\(node.payload.state.isVisible)\""
+        if let attributes = node.payload.attributes, !attributes.isEmpty { open += " attributes=\"\(xml(attributes.jsonString))\"" }
         text += open + ">\n"
         let inner = indent(depth + 2)
         let item = indent(depth + 3)
@@ -134,7 +134,7 @@ struct SnapshotWriter {
             }
             text += inner + "</tasks>\n"
         }
-        let values = node.state.values.sorted { $0.key < $1.key }
+        let values = node.payload.state.values.sorted { $0.key < $1.key }
         if !values.isEmpty {
             text += inner + "<values>\n"
             for (keyPath, value) in values {
@@ -144,9 +144,9 @@ struct SnapshotWriter {
             }
             text += inner + "</values>\n"
         }
-        if !node.state.history.isEmpty {
+        if !node.payload.state.history.isEmpty {
             text += inner + "<events>\n"
-            for event in node.state.history {
+            for event in node.payload.state.history {
                 text += item + "<event name=\"\(xml(event.name))\" time=\"\(event.time)\" properties=\"\(xml(event.properties.jsonString))\"/>\n"
             }
             text += inner + "</events>\n"
@@ -177,21 +177,21 @@ struct SnapshotWriter {
 
     // MARK: JSON
 
-    private mutating func enterJSON(_ node: NodeTree.Record, _ patterns: [(pattern: TaskPattern, task: TaskReference)], isFirstChild: Bool) {
+    private mutating func enterJSON(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], isFirstChild: Bool) {
         if !isFirstChild { text += "," }
         var o = JSONObject()
         o["name"] = .string(node.name)
         o["id"] = .string(node.id.description)
-        o["index"] = node.index.map { .number(Double($0)) } ?? .null
-        if let namespace = node.namespace { o["namespace"] = .string(namespace) }
-        o["createdAt"] = .number(Double(node.createdAt))
+        o["index"] = node.payload.index.map { .number(Double($0)) } ?? .null
+        if let namespace = node.payload.namespace { o["namespace"] = .string(namespace) }
+        o["createdAt"] = .number(Double(node.payload.createdAt))
         o["attributes"] = .object(NodeBinding.attributes(of: node))
-        o["visible"] = .bool(node.state.isVisible)
+        o["visible"] = .bool(node.payload.state.isVisible)
         o["tasks"] = .array(patterns.map { ["pattern": .string($0.pattern.text), "source": .string($0.task.location)] })
-        o["values"] = .array(node.state.values.sorted { $0.key < $1.key }.map { keyPath, value in
+        o["values"] = .array(node.payload.state.values.sorted { $0.key < $1.key }.map { keyPath, value in
             ["keyPath": .string(keyPath), "value": value.value, "firstDisplayedAt": value.firstDisplayedEvent.map { .number(Double($0.time)) } ?? .null]
         })
-        o["events"] = .array(node.state.history.map { event in
+        o["events"] = .array(node.payload.state.history.map { event in
             ["name": .string(event.name), "properties": .object(event.properties), "time": .number(Double(event.time))]
         })
         let json = JSONValue.object(o).jsonString

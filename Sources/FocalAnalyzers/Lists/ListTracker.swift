@@ -181,7 +181,7 @@ final class ListTracker {
         guard let session else { return }
         while retired.count > max(session.configuration.retainedRowLimit, 0), let key = retired.popOldest() {
             guard let anchor = anchors.values.first(where: { $0.owner == key.owner }), let row = anchor.rows[key.row],
-                !session.nodes.hasStandaloneChild(row.registration.node)
+                !session.hasStandaloneChild(row.registration.node)
             else { continue }
             removeRow(key.row, of: anchor)
         }

@@ -34,7 +34,11 @@ public final class AnalyticsSession {
     /// The owner of the root node's id: always 1.
     private static let rootOwner: Int64 = 1
     private var nextOwner = rootOwner + 1
-    let nodes = RegisteredNodes()
+    /// The nodes the session has registered and not removed, each with the name and parent it was registered
+    /// with: the op producer's record of its own output, built by the op log's rules as the engine builds its tree
+    /// (a session has no engine: its ops may go to a file, a server or an engine in another process). It says
+    /// whether an analyzer's node is still live, what a `deregister` removes, and a node's focus path.
+    let nodes = FocusTree<SessionNode>()
     let focus = FocusTracker()
     /// The analyzers holding events for a node they could not register yet.
     private var waiting: [Weak<Analyzer>] = []
@@ -77,7 +81,14 @@ public final class AnalyticsSession {
     /// The focus path of `node` as tasks see it (`/master/tableView/cell`, `""` for the root), or `nil` when the
     /// session has not registered it or has removed it.
     public func path(of node: NodeID) -> String? {
-        nodes.path(of: node)
+        nodes.lookup(node).map(nodes.path(of:))
+    }
+
+    /// Whether a child of `node` belongs to an analyzer placed through the responder chain, such as a screen
+    /// opened from a row.
+    func hasStandaloneChild(_ node: NodeID) -> Bool {
+        guard let index = nodes.lookup(node) else { return false }
+        return nodes.children(of: index).contains { nodes[$0].payload.isStandalone }
     }
 
     /// Asks the engine for a snapshot of the tree (the `snapshot` op).
@@ -101,9 +112,32 @@ public final class AnalyticsSession {
         var registration = registration
         registration.time = now
         lastCreatedNode = nodes.contains(registration.node) ? nil : registration.node
-        nodes.insert(registration.node, name: registration.name, parent: registration.parent, isStandalone: isStandalone)
+        note(registration, isStandalone: isStandalone)
         sink(.register(registration))
         hasRegisteredSinceRetry = true
+    }
+
+    /// Applies a registration to ``nodes`` as the engine applies it to its tree: a new node under a live parent
+    /// (or the first root), or a keyed node registered again, renamed and moved with its subtree. A registration
+    /// the engine would reject changes nothing.
+    private func note(_ registration: Registration, isStandalone: Bool) {
+        var parent = FocusTree<SessionNode>.none
+        if let parentID = registration.parent {
+            guard let found = nodes.lookup(parentID) else { return }
+            parent = found
+        }
+        guard let existing = nodes.lookup(registration.node) else {
+            guard registration.parent != nil || nodes.root == FocusTree<SessionNode>.none else { return }
+            nodes.insert(registration.node, name: registration.name, payload: SessionNode(isStandalone: isStandalone), under: parent)
+            return
+        }
+        guard registration.node.isKeyed, nodes[existing].parent != parent || nodes[existing].name != registration.name,
+            parent == FocusTree<SessionNode>.none
+                ? nodes.root == FocusTree<SessionNode>.none || nodes.root == existing
+                : !nodes.isAncestor(existing, of: parent)
+        else { return }
+        nodes[existing].name = registration.name
+        nodes.move(existing, under: parent)
     }
 
     /// The node the latest registration created (`nil` when it registered a live node again).
@@ -163,4 +197,12 @@ public final class AnalyticsSession {
         droppedEventCount += 1
         diagnosticHandler?(AnalyticsDiagnostic(kind: .droppedPendingEvent, event: event, analyzer: analyzer))
     }
+}
+
+/// What an ``AnalyticsSession`` keeps for each node of its tree.
+struct SessionNode: FocusTreePayload {
+    /// Whether an analyzer placed through the responder chain (not a row or keyed sub) owns the node.
+    var isStandalone: Bool
+
+    static var vacant: SessionNode { SessionNode(isStandalone: false) }
 }

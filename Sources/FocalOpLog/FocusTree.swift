@@ -1,0 +1,380 @@
+/// The focus-path tree that the ops of a session build: live nodes in an arena, indexed by id, each with a
+/// `Payload` of its owner's choosing.
+///
+/// This is the one tree type of Focal. The engine keeps a `FocusTree` per session with each node's index,
+/// attributes, values, history and pattern state in the payload; an op producer such as an analytics session
+/// keeps one with what it needs to know of its own output (FocalAnalyzers records whether an analyzer placed
+/// through the responder chain owns the node). Both apply the op log's rules the same way: ``insert(_:name:payload:under:)``
+/// for a `register`, ``nodes(withPrefix:)`` and ``removeSubtree(_:)`` for a `deregister`, ``move(_:under:)`` for
+/// a keyed id registered again under another parent.
+///
+/// Nodes live in one array and refer to each other by ``Index``, so the tree costs no reference counting and no
+/// recursion: a tree 100,000 levels deep is removed and walked with explicit stacks. Children form a doubly
+/// linked list in insertion order, so removing one of a million siblings is O(1). Every proper prefix of a live
+/// keyed id indexes the nodes that extend it, so "every id that starts with this id" is found without scanning,
+/// and removing a keyed node costs one step per key (ids have at most ``OpLogLimits/keyCount`` keys). The slot of
+/// a removed node is reused; its ``Node/generation`` tells an index kept from before from the new node.
+///
+/// ```swift
+/// struct Row: FocusTreePayload { var count = 0; static var vacant: Row { Row() } }
+/// let tree = FocusTree<Row>()
+/// let root = tree.insert(1, name: "root", payload: Row(), under: FocusTree<Row>.none)
+/// let row = tree.insert(NodeID(owner: 5, keys: ["a"]), name: "cell", payload: Row(count: 3), under: root)
+/// tree.path(of: row)                                   // "/cell"
+/// tree.nodes(withPrefix: 5).forEach { tree.removeSubtree($0) }
+/// ```
+///
+/// The tree does not check the op log's rules (one root, no owned id registered twice, no move into its own
+/// subtree): its owner does, before calling it. Its members are inlinable, so that a tree used in another module
+/// is specialized for its payload there. Like an engine session, a tree belongs to one thread or task.
+public final class FocusTree<Payload: FocusTreePayload> {
+    /// A node's place in the arena. Valid while the node is live; ``Node/generation`` tells it from a later node
+    /// in the same slot.
+    public typealias Index = Int32
+
+    /// The index of no node: the parent of the root, the ``root`` of an empty tree, the end of a sibling list.
+    @inlinable public static var none: Index { -1 }
+
+    /// One node: its id and name, its place in the tree, and its payload.
+    public struct Node {
+        // Stored in this order so the small fields pack after the payload (a node of the engine is no larger
+        // than before the tree was generic).
+        /// The node's id, as registered.
+        public let id: NodeID
+        /// The node's name: one segment of its focus path.
+        public var name: String
+        /// What the tree's owner keeps for the node.
+        public var payload: Payload
+        @usableFromInline var links = Links()
+        /// Tells this node from the others that used its slot before or after it (see ``GenerationSource``).
+        public let generation: UInt32
+        /// Whether the slot holds a live node (`false` once it is removed).
+        public let isLive: Bool
+
+        @inlinable
+        init(id: NodeID, name: String, payload: Payload, generation: UInt32, isLive: Bool) {
+            self.id = id
+            self.name = name
+            self.payload = payload
+            self.generation = generation
+            self.isLive = isLive
+        }
+
+        /// The parent, or ``FocusTree/none`` for the root.
+        @inlinable public var parent: Index { links.parent }
+        /// The first child, or ``FocusTree/none``.
+        @inlinable public var firstChild: Index { links.firstChild }
+        /// The last child, or ``FocusTree/none``.
+        @inlinable public var lastChild: Index { links.lastChild }
+        /// The sibling inserted (or moved here) just before this node, or ``FocusTree/none``.
+        @inlinable public var previousSibling: Index { links.previousSibling }
+        /// The sibling inserted (or moved here) just after this node, or ``FocusTree/none``.
+        @inlinable public var nextSibling: Index { links.nextSibling }
+    }
+
+    /// The structural links of a node, changed only by the tree.
+    @usableFromInline
+    struct Links {
+        @usableFromInline var parent: Index = FocusTree.none
+        @usableFromInline var firstChild: Index = FocusTree.none
+        @usableFromInline var lastChild: Index = FocusTree.none
+        @usableFromInline var previousSibling: Index = FocusTree.none
+        @usableFromInline var nextSibling: Index = FocusTree.none
+
+        @inlinable init() {}
+    }
+
+    @usableFromInline var records: [Node] = []
+    @usableFromInline var freeSlots: [Index] = []
+    @usableFromInline var ids: [NodeID: Index] = [:]
+    /// For every proper prefix of a live keyed id (`70` and `[70, "a"]` for `[70, "a", "b"]`), the nodes whose
+    /// ids extend it.
+    @usableFromInline var extensions: [NodeID: Set<Index>] = [:]
+    @usableFromInline let generations: GenerationSource
+
+    @usableFromInline var rootIndex: Index = FocusTree.none
+
+    /// The root, or ``none`` when the tree has none.
+    @inlinable public var root: Index { rootIndex }
+
+    /// An empty tree.
+    ///
+    /// - Parameter generations: where node generations come from. Trees that share one source give no two
+    ///   nodes the same generation, so an index and generation kept from one tree never name a node of another.
+    @inlinable
+    public init(generations: GenerationSource = GenerationSource()) {
+        self.generations = generations
+    }
+
+    /// The number of live nodes.
+    @inlinable public var count: Int { ids.count }
+
+    /// The node at `index`, read and changed in place (reading one field does not copy the node). `index` must be
+    /// in the arena (a live node's, or a removed one's slot).
+    @inlinable
+    public subscript(index: Index) -> Node {
+        _read { yield records[Int(index)] }
+        _modify { yield &records[Int(index)] }
+    }
+
+    /// The index of the live node with id `id`.
+    @inlinable
+    public func lookup(_ id: NodeID) -> Index? { ids[id] }
+
+    /// Whether `id` is a live node.
+    @inlinable
+    public func contains(_ id: NodeID) -> Bool { ids[id] != nil }
+
+    /// Whether some live node's id is `prefix` or starts with it.
+    @inlinable
+    public func containsPrefix(_ prefix: NodeID) -> Bool {
+        ids[prefix] != nil || extensions[prefix] != nil
+    }
+
+    /// Whether `index` still names the node it named when `generation` was read from it.
+    @inlinable
+    public func isLive(_ index: Index, generation: UInt32) -> Bool {
+        index >= 0 && Int(index) < records.count && records[Int(index)].isLive && records[Int(index)].generation == generation
+    }
+
+    /// Adds a node as the last child of `parent` (``none`` makes it the root) and returns its index.
+    ///
+    /// `id` must not be live, and `parent` must be live (the caller checks both, as the engine does for a
+    /// `register`). A root replaces the previous one as ``root``.
+    @inlinable
+    @discardableResult
+    public func insert(_ id: NodeID, name: String, payload: Payload, under parent: Index) -> Index {
+        let node = Node(id: id, name: name, payload: payload, generation: generations.next(), isLive: true)
+        let index: Index
+        if let slot = freeSlots.popLast() {
+            index = slot
+            records[Int(slot)] = node
+        } else {
+            index = Index(records.count)
+            records.append(node)
+        }
+        ids[id] = index
+        id.forEachProperPrefix { extensions[$0, default: []].insert(index) }
+        link(index, under: parent)
+        return index
+    }
+
+    /// Links the unlinked node `index` as the last child of `parent`; ``none`` makes it the root.
+    @inlinable
+    public func link(_ index: Index, under parent: Index) {
+        self[index].links.parent = parent
+        self[index].links.nextSibling = FocusTree.none
+        guard parent != FocusTree.none else {
+            rootIndex = index
+            self[index].links.previousSibling = FocusTree.none
+            return
+        }
+        let last = self[parent].links.lastChild
+        self[index].links.previousSibling = last
+        if last == FocusTree.none { self[parent].links.firstChild = index } else { self[last].links.nextSibling = index }
+        self[parent].links.lastChild = index
+    }
+
+    /// Unlinks `index` from its parent's children (or from the root), keeping its subtree under it.
+    @inlinable
+    public func unlink(_ index: Index) {
+        let links = self[index].links
+        if links.parent == FocusTree.none {
+            if rootIndex == index { rootIndex = FocusTree.none }
+        } else {
+            if links.previousSibling == FocusTree.none {
+                self[links.parent].links.firstChild = links.nextSibling
+            } else {
+                self[links.previousSibling].links.nextSibling = links.nextSibling
+            }
+            if links.nextSibling == FocusTree.none {
+                self[links.parent].links.lastChild = links.previousSibling
+            } else {
+                self[links.nextSibling].links.previousSibling = links.previousSibling
+            }
+        }
+        self[index].links.parent = FocusTree.none
+        self[index].links.previousSibling = FocusTree.none
+        self[index].links.nextSibling = FocusTree.none
+    }
+
+    /// Moves `index`, with its subtree, to the end of `parent`'s children (``none``: makes it the root).
+    ///
+    /// `parent` must not be in the subtree of `index` (see ``isAncestor(_:of:)``).
+    @inlinable
+    public func move(_ index: Index, under parent: Index) {
+        unlink(index)
+        link(index, under: parent)
+    }
+
+    /// Every live node whose id is `id` or starts with it: the node `id` first, if live, then the others in no
+    /// particular order. Some may be in the subtree of others.
+    @inlinable
+    public func nodes(withPrefix id: NodeID) -> [Index] {
+        var found: [Index] = []
+        if let exact = ids[id] { found.append(exact) }
+        if let extending = extensions[id] { found.append(contentsOf: extending) }
+        return found
+    }
+
+    /// Removes `index` and its whole subtree, without recursion. Returns how many nodes were removed: none when
+    /// `index` is not live (it was in the subtree of a node removed before).
+    @inlinable
+    @discardableResult
+    public func removeSubtree(_ index: Index) -> Int {
+        removeSubtree(index, visiting: { _ in })
+    }
+
+    /// Removes `index` and its whole subtree, without recursion, calling `visit` with each node just before it
+    /// is removed (parents before their children). Returns how many nodes were removed.
+    @inlinable
+    @discardableResult
+    public func removeSubtree(_ index: Index, visiting visit: (Node) -> Void) -> Int {
+        guard self[index].isLive else { return 0 }
+        unlink(index)
+        var removed = 0
+        var stack: [Index] = [index]
+        while let current = stack.popLast() {
+            var child = self[current].links.firstChild
+            while child != FocusTree.none {
+                stack.append(child)
+                child = self[child].links.nextSibling
+            }
+            visit(self[current])
+            let id = self[current].id
+            ids[id] = nil
+            id.forEachProperPrefix { prefix in
+                // One lookup per prefix: the set is changed and dropped through its index.
+                guard let slot = extensions.index(forKey: prefix) else { return }
+                extensions.values[slot].remove(current)
+                if extensions.values[slot].isEmpty { extensions.remove(at: slot) }
+            }
+            records[Int(current)] = Node(id: NodeID(owner: 0), name: "", payload: .vacant, generation: 0, isLive: false)
+            freeSlots.append(current)
+            removed += 1
+        }
+        return removed
+    }
+
+    /// Removes every live node whose id is `prefix` or starts with it, with their subtrees: what a `deregister`
+    /// of `prefix` does. Returns how many nodes were removed (none when no id starts with `prefix`).
+    @inlinable
+    @discardableResult
+    public func removeSubtrees(withPrefix prefix: NodeID) -> Int {
+        var removed = 0
+        for target in nodes(withPrefix: prefix) { removed += removeSubtree(target) }
+        return removed
+    }
+
+    /// Whether `ancestor` is `index` or one of its ancestors.
+    @inlinable
+    public func isAncestor(_ ancestor: Index, of index: Index) -> Bool {
+        var current = index
+        while current != FocusTree.none {
+            if current == ancestor { return true }
+            current = self[current].links.parent
+        }
+        return false
+    }
+
+    /// The focus path of `index` as tasks see it: `""` for the root, otherwise `/name1/name2/…` (the root's name
+    /// is not part of it).
+    @inlinable
+    public func path(of index: Index) -> String {
+        var names: [String] = []
+        var current = index
+        while current != FocusTree.none, self[current].links.parent != FocusTree.none {
+            names.append(self[current].name)
+            current = self[current].links.parent
+        }
+        var path = ""
+        for name in names.reversed() {
+            path += "/"
+            path += name
+        }
+        return path
+    }
+
+    /// Visits the subtree of `index` in document order without recursion: `enter` before a node's children,
+    /// `exit` after them, each with the node's depth below `index`.
+    @inlinable
+    public func walk(from index: Index, enter: (Index, Int) -> Void, exit: (Index, Int) -> Void = { _, _ in }) {
+        var stack: [(node: Index, depth: Int, entered: Bool)] = [(index, 0, false)]
+        while let (node, depth, entered) = stack.popLast() {
+            if entered {
+                exit(node, depth)
+                continue
+            }
+            enter(node, depth)
+            stack.append((node, depth, true))
+            var child = self[node].links.lastChild
+            while child != FocusTree.none {
+                stack.append((child, depth + 1, false))
+                child = self[child].links.previousSibling
+            }
+        }
+    }
+
+    /// The children of `index`, in order.
+    @inlinable
+    public func children(of index: Index) -> Children {
+        Children(tree: self, first: self[index].links.firstChild)
+    }
+
+    /// The children of a node, in order, read from the live tree as they are iterated.
+    public struct Children: Sequence {
+        @usableFromInline let tree: FocusTree
+        @usableFromInline let first: Index
+
+        @inlinable
+        init(tree: FocusTree, first: Index) {
+            self.tree = tree
+            self.first = first
+        }
+
+        @inlinable
+        public func makeIterator() -> Iterator { Iterator(tree: tree, first: first) }
+
+        /// Iterates the children; the tree must not change while it does.
+        public struct Iterator: IteratorProtocol {
+            @usableFromInline let tree: FocusTree
+            @usableFromInline var current: Index
+
+            @inlinable
+            init(tree: FocusTree, first: Index) {
+                self.tree = tree
+                self.current = first
+            }
+
+            @inlinable
+            public mutating func next() -> Index? {
+                guard current != FocusTree.none else { return nil }
+                defer { current = tree[current].links.nextSibling }
+                return current
+            }
+        }
+    }
+}
+
+/// What a ``FocusTree`` keeps for each node besides its id, name and links.
+public protocol FocusTreePayload {
+    /// What the slot of a removed node keeps until it is reused, so the removed payload's storage is released
+    /// at once: a value that holds no storage. (A static requirement rather than a stored value, so a tree,
+    /// one per session, costs no payload of its own.)
+    static var vacant: Self { get }
+}
+
+/// Hands out node generations, unique among the trees that share the source (they wrap after 2³² nodes).
+public final class GenerationSource {
+    @usableFromInline var last: UInt32 = 0
+
+    /// A source whose first generation is 1.
+    @inlinable public init() {}
+
+    /// The next generation.
+    @inlinable
+    public func next() -> UInt32 {
+        last &+= 1
+        return last
+    }
+}

@@ -1,0 +1,171 @@
+import FocalOpLog
+import Testing
+
+/// A payload for the tests: a label.
+struct Label: FocusTreePayload, Equatable, ExpressibleByStringLiteral {
+    var text: String
+    init(stringLiteral value: String) { text = value }
+    static var vacant: Label { "" }
+}
+
+@Suite("Focus tree")
+struct FocusTreeTests {
+    typealias Tree = FocusTree<Label>
+    let none = Tree.none
+
+    /// The children of `index`, by name, in order.
+    func childNames(_ tree: Tree, _ index: Tree.Index) -> [String] {
+        tree.children(of: index).map { tree[$0].name }
+    }
+
+    @Test("insert links children in order, under a root; lookup, path and payload read them back")
+    func insert() throws {
+        let tree = Tree()
+        #expect(tree.root == none)
+        let root = tree.insert(1, name: "root", payload: "r", under: none)
+        let master = tree.insert(2, name: "master", payload: "m", under: root)
+        let table = tree.insert(3, name: "tableView", payload: "t", under: master)
+        let cell = tree.insert(NodeID(owner: 4, keys: ["a"]), name: "cell", payload: "c", under: table)
+        let detail = tree.insert(5, name: "detail", payload: "d", under: root)
+
+        #expect(tree.count == 5)
+        #expect(tree.root == root)
+        #expect(tree.lookup(3) == table)
+        #expect(tree.lookup(NodeID(owner: 4, keys: ["a"])) == cell)
+        #expect(tree.lookup(4) == nil)
+        #expect(tree.contains(5))
+        #expect(!tree.contains(6))
+        #expect(tree[cell].payload == "c")
+        #expect(tree[cell].parent == table)
+        #expect(childNames(tree, root) == ["master", "detail"])
+        #expect(tree[master].nextSibling == detail)
+        #expect(tree[detail].previousSibling == master)
+        #expect(tree.path(of: root) == "")
+        #expect(tree.path(of: cell) == "/master/tableView/cell")
+        #expect(tree.isAncestor(master, of: cell))
+        #expect(tree.isAncestor(cell, of: cell))
+        #expect(!tree.isAncestor(detail, of: cell))
+
+        tree[cell].payload = "changed"
+        #expect(tree[cell].payload == "changed")
+    }
+
+    @Test("a keyed prefix finds and removes every id that starts with it, with their subtrees")
+    func keyedPrefixRemoval() throws {
+        let tree = Tree()
+        let root = tree.insert(1, name: "root", payload: "", under: none)
+        let list = tree.insert(70, name: "list", payload: "", under: root)
+        let a = tree.insert(NodeID(owner: 70, keys: ["s", "a"]), name: "cell", payload: "", under: list)
+        tree.insert(NodeID(owner: 70, keys: ["s", "a", "like"]), name: "like", payload: "", under: a)
+        tree.insert(9, name: "badge", payload: "", under: a)
+        tree.insert(NodeID(owner: 70, keys: ["s", "b"]), name: "cell", payload: "", under: list)
+        let other = tree.insert(NodeID(owner: 70, keys: ["t", "a"]), name: "cell", payload: "", under: list)
+        #expect(tree.count == 7)
+
+        #expect(tree.containsPrefix(NodeID(owner: 70, keys: ["s"])))
+        #expect(Set(tree.nodes(withPrefix: NodeID(owner: 70, keys: ["s"]))).count == 3)
+        #expect(tree.nodes(withPrefix: 70).first == list)
+        #expect(tree.nodes(withPrefix: 71).isEmpty)
+
+        var removedNames: [String] = []
+        var removed = 0
+        for target in tree.nodes(withPrefix: NodeID(owner: 70, keys: ["s"])) {
+            removed += tree.removeSubtree(target, visiting: { removedNames.append($0.name) })
+        }
+        #expect(removed == 4)
+        #expect(removedNames.sorted() == ["badge", "cell", "cell", "like"])
+        #expect(tree.count == 3)
+        #expect(!tree.contains(9))
+        #expect(!tree.containsPrefix(NodeID(owner: 70, keys: ["s"])))
+        #expect(tree.containsPrefix(NodeID(owner: 70, keys: ["t"])))
+        #expect(childNames(tree, list) == ["cell"])
+        #expect(tree.children(of: list).map { $0 } == [other])
+
+        // The owner alone removes the list node and every keyed id under it.
+        #expect(tree.removeSubtrees(withPrefix: 70) == 2)
+        #expect(tree.count == 1)
+        #expect(tree.nodes(withPrefix: 70).isEmpty)
+        #expect(tree[root].firstChild == none && tree[root].lastChild == none)
+        #expect(tree.removeSubtrees(withPrefix: 70) == 0)
+    }
+
+    @Test("move takes a node and its subtree to the end of another parent's children")
+    func move() throws {
+        let tree = Tree()
+        let root = tree.insert(1, name: "root", payload: "", under: none)
+        let master = tree.insert(2, name: "master", payload: "", under: root)
+        let detail = tree.insert(3, name: "detail", payload: "", under: root)
+        tree.insert(4, name: "header", payload: "", under: detail)
+        let cell = tree.insert(NodeID(owner: 5, keys: ["a"]), name: "cell", payload: "", under: master)
+        let like = tree.insert(6, name: "like", payload: "", under: cell)
+        tree.insert(7, name: "footer", payload: "", under: master)
+
+        tree[cell].name = "row"
+        tree.move(cell, under: detail)
+        #expect(tree[cell].parent == detail)
+        #expect(childNames(tree, master) == ["footer"])
+        #expect(childNames(tree, detail) == ["header", "row"])
+        #expect(tree.path(of: like) == "/detail/row/like")
+        #expect(tree.isAncestor(detail, of: like))
+        #expect(!tree.isAncestor(master, of: like))
+        #expect(tree.count == 7)
+
+        // Removing the old parent leaves the moved subtree alone.
+        #expect(tree.removeSubtree(master) == 2)
+        #expect(tree.path(of: like) == "/detail/row/like")
+        #expect(tree.count == 5)
+    }
+
+    @Test("walk visits in document order, with depths; a removed slot is reused with a new generation")
+    func walkAndSlots() throws {
+        let tree = Tree()
+        let root = tree.insert(1, name: "root", payload: "", under: none)
+        let a = tree.insert(2, name: "a", payload: "", under: root)
+        tree.insert(3, name: "b", payload: "", under: a)
+        tree.insert(4, name: "c", payload: "", under: root)
+        var visits: [String] = []
+        tree.walk(from: root, enter: { visits.append("+\(tree[$0].name)\($1)") }, exit: { visits.append("-\(tree[$0].name)\($1)") })
+        #expect(visits == ["+root0", "+a1", "+b2", "-b2", "-a1", "+c1", "-c1", "-root0"])
+
+        let generation = tree[a].generation
+        #expect(tree.isLive(a, generation: generation))
+        tree.removeSubtree(a)
+        #expect(!tree.isLive(a, generation: generation))
+        #expect(tree[a].payload == "")
+        #expect(tree.removeSubtree(a) == 0)
+        let reused = tree.insert(5, name: "d", payload: "x", under: root)
+        #expect(tree[reused].generation > generation)
+        #expect(!tree.isLive(a, generation: generation))
+        #expect(childNames(tree, root) == ["c", "d"])
+    }
+
+    @Test("trees sharing a generation source never give two nodes the same generation")
+    func sharedGenerations() {
+        let source = GenerationSource()
+        let first = Tree(generations: source), second = Tree(generations: source)
+        let x = first.insert(1, name: "root", payload: "", under: none)
+        let y = second.insert(1, name: "root", payload: "", under: none)
+        #expect(x == y)
+        #expect(first[x].generation != second[y].generation)
+        #expect(!second.isLive(y, generation: first[x].generation))
+    }
+
+    @Test("a tree 100,000 levels deep gives its path, is walked and is removed without recursion")
+    func deepTree() {
+        let tree = Tree()
+        let depth = 100_000
+        var parent = tree.insert(1, name: "root", payload: "", under: none)
+        let root = parent
+        for owner in 2...depth {
+            parent = tree.insert(NodeID(owner: Int64(owner)), name: "n", payload: "", under: parent)
+        }
+        #expect(tree.count == depth)
+        #expect(tree.path(of: parent).utf8.count == 2 * (depth - 1))
+        var deepest = 0
+        tree.walk(from: root, enter: { deepest = max(deepest, $1) })
+        #expect(deepest == depth - 1)
+        #expect(tree.removeSubtree(root) == depth)
+        #expect(tree.count == 0)
+        #expect(tree.root == none)
+    }
+}
