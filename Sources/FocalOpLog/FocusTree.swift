@@ -321,37 +321,23 @@ public final class FocusTree<Payload: FocusTreePayload> {
         Children(tree: self, first: self[index].links.firstChild)
     }
 
-    /// The children of a node, in order, read from the live tree as they are iterated.
-    public struct Children: Sequence {
+    /// The children of a node, in order, read from the live tree as they are iterated; the tree must not
+    /// change while they are.
+    public struct Children: Sequence, IteratorProtocol {
         @usableFromInline let tree: FocusTree
-        @usableFromInline let first: Index
+        @usableFromInline var current: Index
 
         @inlinable
         init(tree: FocusTree, first: Index) {
             self.tree = tree
-            self.first = first
+            self.current = first
         }
 
         @inlinable
-        public func makeIterator() -> Iterator { Iterator(tree: tree, first: first) }
-
-        /// Iterates the children; the tree must not change while it does.
-        public struct Iterator: IteratorProtocol {
-            @usableFromInline let tree: FocusTree
-            @usableFromInline var current: Index
-
-            @inlinable
-            init(tree: FocusTree, first: Index) {
-                self.tree = tree
-                self.current = first
-            }
-
-            @inlinable
-            public mutating func next() -> Index? {
-                guard current != FocusTree.none else { return nil }
-                defer { current = tree[current].links.nextSibling }
-                return current
-            }
+        public mutating func next() -> Index? {
+            guard current != FocusTree.none else { return nil }
+            defer { current = tree[current].links.nextSibling }
+            return current
         }
     }
 }
