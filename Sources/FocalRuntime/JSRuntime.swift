@@ -150,13 +150,18 @@ public final class JSRuntime {
         return try finish(result, exception, file: nil)
     }
 
+    /// The watchdog's ticks so far, and how many one entry may run (for tests).
+    var watchdogTicks: (counted: Int, allowed: Int) { (watchdog.ticksCounted, watchdog.ticksAllowed) }
+
     /// How many calls into JavaScript are on the stack: the time limit starts again only
     /// at the outermost, so host code called from a script cannot extend its limit.
     private var entryDepth = 0
 
-    /// Runs `body`, which enters JavaScript, under the time and heap limits.
-    private func entering<R>(_ body: () -> R) -> R {
-        if entryDepth == 0 { watchdog.enter() }
+    /// Runs `body`, which enters JavaScript, under the time and heap limits: a full time
+    /// limit when it is the outermost entry, or with `continuingLimit` what is left of the
+    /// limit of the entry just before it (reading what that entry threw).
+    private func entering<R>(continuingLimit: Bool = false, _ body: () -> R) -> R {
+        if entryDepth == 0, !continuingLimit { watchdog.enter() }
         entryDepth += 1
         defer { entryDepth -= 1 }
         return body()
@@ -174,7 +179,7 @@ public final class JSRuntime {
     private(set) var lastException: (error: ScriptError, value: ProtectedValue)?
 
     private func remember(_ exception: JSValueRef) -> ScriptError {
-        let error = error(from: exception)
+        let error = error(from: exception, continuingLimit: true)
         lastException = (error, protect(exception))
         return error
     }
@@ -221,6 +226,16 @@ public final class JSRuntime {
     /// `column`) are read by JavaScript under the time and heap limits, since getters or
     /// a `Proxy` may run task code; when reading fails, the error says so.
     public func error(from exception: JSValueRef) -> ScriptError {
+        error(from: exception, continuingLimit: false)
+    }
+
+    /// ``error(from:)``; with `continuingLimit`, reading the thrown value takes what is left
+    /// of the time limit of the call that threw it instead of a limit of its own. That call
+    /// may already have spent its limit on the thrown value: JavaScriptCore converts an
+    /// exception that leaves a C API call to a string for its inspector (`Symbol.toPrimitive`,
+    /// `toString`, `valueOf`, under the call's limit) and then lets the exception through, so
+    /// a thrown object whose conversion loops would otherwise cost two limits.
+    private func error(from exception: JSValueRef, continuingLimit: Bool) -> ScriptError {
         guard JSValueIsObject(context, exception) else {
             let reason = watchdog.lastReason
             let text = describe(exception)
@@ -230,7 +245,7 @@ public final class JSRuntime {
             return ScriptError(name: "", message: "uncaught \(text)")
         }
         var failure: JSValueRef?
-        let fields = entering { () -> JSValueRef? in
+        let fields = entering(continuingLimit: continuingLimit) { () -> JSValueRef? in
             guard let reader = errorReader?.object else { return nil }
             var arguments: [JSValueRef?] = [exception]
             return JSObjectCallAsFunction(context, reader, nil, 1, &arguments, &failure)

@@ -24,8 +24,12 @@ final class Watchdog {
     let group: JSContextGroupRef
     private(set) var timeLimit: Duration
     private var tick: Duration = .milliseconds(10)
-    private var ticksAllowed = 1
+    /// The ticks one entry into JavaScript may run.
+    private(set) var ticksAllowed = 1
     private var ticks = 0
+    /// Every tick counted since the watchdog was made (for tests: how much CPU time in
+    /// ticks a call and what followed it took).
+    private(set) var ticksCounted = 0
     /// The heap limit in bytes.
     var heapLimit: Int
     /// The heap size seen when the heap limit was crossed.
@@ -71,6 +75,7 @@ final class Watchdog {
     /// Called by JavaScriptCore on the thread running JavaScript, after each tick.
     private func shouldTerminate(_ context: JSContextRef?) -> Bool {
         ticks += 1
+        ticksCounted += 1
         if ticks >= ticksAllowed {
             reason.store(Reason.time.rawValue, ordering: .relaxed)
             return true

@@ -1,6 +1,6 @@
 import CJavaScriptCore
 import FocalJSON
-import FocalRuntime
+@testable import FocalRuntime
 import Foundation
 import Testing
 
@@ -40,6 +40,29 @@ struct HostileRuntimeTests {
         } catch {
             #expect(error.isTimeout, "\(error)")
         }
+        #expect(try runtime.number(runtime.evaluate("6 * 7")) == 42)
+    }
+
+    @Test(
+        "a thrown value is read within what is left of the limit of the call that threw it",
+        arguments: [
+            "throw new Proxy({}, { get() { for (;;) {} } })",
+            "throw { toString() { for (;;) {} }, get name() { for (;;) {} } }",
+        ])
+    func thrownValueSharesTheCallsLimit(body: String) throws {
+        let runtime = JSRuntime(timeLimit: .milliseconds(100))
+        let function = try #require(runtime.object(runtime.evaluate("(function () { \(body); })")))
+        let before = runtime.watchdogTicks.counted
+        #expect {
+            try runtime.call(function)
+        } throws: { error in
+            (error as? ScriptError)?.isTimeout == true
+        }
+        // JavaScriptCore converts the thrown value to a string when it leaves the call (under the
+        // call's limit), and reading it again must not start a limit of its own: at most one tick
+        // past one limit for the call and the reading together, where a fresh limit made two.
+        let spent = runtime.watchdogTicks.counted - before
+        #expect(spent <= runtime.watchdogTicks.allowed + 1, "\(spent) ticks of \(runtime.watchdogTicks.allowed)")
         #expect(try runtime.number(runtime.evaluate("6 * 7")) == 42)
     }
 
