@@ -172,7 +172,7 @@ final class SessionState {
             self.tree[node].payload.matchState = parent == NodeTree.none
                 ? self.automaton.rootState
                 : self.automaton.transition(from: self.tree[parent].payload.matchState, name: self.tree[node].name)
-        }, exit: { _, _ in })
+        })
     }
 
     /// The patterns (with their tasks) that can fire on the node at `index`.

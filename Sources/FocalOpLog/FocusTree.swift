@@ -5,7 +5,7 @@
 /// attributes, values, history and pattern state in the payload; an op producer such as an analytics session
 /// keeps one with what it needs to know of its own output (FocalAnalyzers records whether an analyzer placed
 /// through the responder chain owns the node). Both apply the op log's rules the same way: ``insert(_:name:payload:under:)``
-/// for a `register`, ``nodes(withPrefix:)`` and ``removeSubtree(_:)`` for a `deregister`, ``move(_:under:)`` for
+/// for a `register`, ``removeSubtrees(withPrefix:)`` for a `deregister`, ``move(_:under:)`` for
 /// a keyed id registered again under another parent.
 ///
 /// Nodes live in one array and refer to each other by ``Index``, so the tree costs no reference counting and no
@@ -21,7 +21,7 @@
 /// let root = tree.insert(1, name: "root", payload: Row(), under: FocusTree<Row>.none)
 /// let row = tree.insert(NodeID(owner: 5, keys: ["a"]), name: "cell", payload: Row(count: 3), under: root)
 /// tree.path(of: row)                                   // "/cell"
-/// tree.nodes(withPrefix: 5).forEach { tree.removeSubtree($0) }
+/// tree.removeSubtrees(withPrefix: 5)                  // 1
 /// ```
 ///
 /// The tree does not check the op log's rules (one root, no owned id registered twice, no move into its own
@@ -161,7 +161,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
     /// Links the unlinked node `index` as the last child of `parent`; ``none`` makes it the root.
     @inlinable
-    public func link(_ index: Index, under parent: Index) {
+    func link(_ index: Index, under parent: Index) {
         self[index].links.parent = parent
         self[index].links.nextSibling = FocusTree.none
         guard parent != FocusTree.none else {
@@ -177,7 +177,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
     /// Unlinks `index` from its parent's children (or from the root), keeping its subtree under it.
     @inlinable
-    public func unlink(_ index: Index) {
+    func unlink(_ index: Index) {
         let links = self[index].links
         if links.parent == FocusTree.none {
             if rootIndex == index { rootIndex = FocusTree.none }
@@ -222,14 +222,6 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     @discardableResult
     public func removeSubtree(_ index: Index) -> Int {
-        removeSubtree(index, visiting: { _ in })
-    }
-
-    /// Removes `index` and its whole subtree, without recursion, calling `visit` with each node just before it
-    /// is removed (parents before their children). Returns how many nodes were removed.
-    @inlinable
-    @discardableResult
-    public func removeSubtree(_ index: Index, visiting visit: (Node) -> Void) -> Int {
         guard self[index].isLive else { return 0 }
         unlink(index)
         var removed = 0
@@ -240,7 +232,6 @@ public final class FocusTree<Payload: FocusTreePayload> {
                 stack.append(child)
                 child = self[child].links.nextSibling
             }
-            visit(self[current])
             let id = self[current].id
             ids[id] = nil
             id.forEachProperPrefix { prefix in

@@ -67,13 +67,14 @@ struct FocusTreeTests {
         #expect(tree.nodes(withPrefix: 70).first == list)
         #expect(tree.nodes(withPrefix: 71).isEmpty)
 
-        var removedNames: [String] = []
-        var removed = 0
+        // What a deregister of [70, "s"] removes: the nodes with that prefix and their subtrees.
+        var doomed: Set<Tree.Index> = []
         for target in tree.nodes(withPrefix: NodeID(owner: 70, keys: ["s"])) {
-            removed += tree.removeSubtree(target, visiting: { removedNames.append($0.name) })
+            tree.walk(from: target, enter: { node, _ in doomed.insert(node) })
         }
-        #expect(removed == 4)
-        #expect(removedNames.sorted() == ["badge", "cell", "cell", "like"])
+        #expect(doomed.map { tree[$0].name }.sorted() == ["badge", "cell", "cell", "like"])
+        #expect(tree.removeSubtrees(withPrefix: NodeID(owner: 70, keys: ["s"])) == 4)
+        #expect(doomed.allSatisfy { !tree[$0].isLive })
         #expect(tree.count == 3)
         #expect(!tree.contains(9))
         #expect(!tree.containsPrefix(NodeID(owner: 70, keys: ["s"])))
