@@ -18,9 +18,4 @@ public final class PatternSet: Sendable {
     public func matchingIndices(_ path: String) -> [Int32] {
         automaton.withLock { $0.finalPatterns(in: $0.state(atPath: path)) }
     }
-
-    /// Whether some pattern matches the path `path`.
-    public func matchesAny(_ path: String) -> Bool {
-        automaton.withLock { $0.isFinal($0.state(atPath: path)) }
-    }
 }

@@ -45,6 +45,6 @@ import Testing
         }
         #expect(answers == Array(repeating: [0, 2], count: 8))
         #expect(set.matchingIndices("/master/x") == [1])
-        #expect(!set.matchesAny("/detail"))
+        #expect(set.matchingIndices("/detail").isEmpty)
     }
 }
