@@ -357,6 +357,8 @@ public actor DeliveryPipeline: Service {
             let state = try await flushState()
             outboxReadFailuresInARow = 0
             return state
+        } catch is CancellationError {
+            return nil  // the flush was cancelled (the pipeline is finishing): the outbox did not fail
         } catch {
             outboxReadFailuresInARow += 1
             outboxReadLog.log(

@@ -75,13 +75,7 @@ public final class Engine {
             return
         }
         guard let state = state(of: session) else {
-            var error = EngineError(
-                .invalidOp,
-                "cannot start session '\(session ?? "")': \(sessions.count) sessions are live, the most this engine hosts "
-                    + "(end sessions with {\"op\":\"end\"}, or raise the limit: --max-sessions)",
-                line: line)
-            error.session = session
-            observer?.engine(self, didReport: error)
+            observer?.engine(self, didReport: .sessionLimitReached(session: session ?? "", live: sessions.count, line: line))
             return
         }
         state.apply(op, line: line)

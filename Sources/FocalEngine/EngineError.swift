@@ -33,6 +33,18 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         self.task = task
     }
 
+    /// The error for an op that would start `session` while `live` sessions, the most
+    /// allowed, are live.
+    public static func sessionLimitReached(session: String, live: Int, line: Int?) -> EngineError {
+        var error = EngineError(
+            .invalidOp,
+            "cannot start session '\(session)': \(live) sessions are live, the most this engine hosts "
+                + "(end sessions with {\"op\":\"end\"}, or raise the limit: --max-sessions)",
+            line: line)
+        error.session = session
+        return error
+    }
+
     /// `line N, session 'ID': message`, naming what is known of the line and the session.
     public var description: String {
         var place: [String] = []

@@ -16,21 +16,24 @@ struct DiagnosticLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let lines: [String]
-        if case .string(let method)? = event.metadata?["focal.console.method"] {
-            // A task's output is printed as the task wrote it, line by line.
-            lines = "\(event.message)".physicalLines.map { "console.\(method): \($0)" }
-        } else {
-            let prefix = event.level == .warning ? "warning" : event.level.rawValue
-            var details = ""
-            let all = metadata.merging(event.metadata ?? [:]) { $1 }
-            if !all.isEmpty {
-                details = " (" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
-            }
-            lines = ["\(prefix): " + "\(event.message)\(details)".escapingLineBreaks]
-        }
+        let lines = Self.lines(for: event, metadata: metadata)
         StandardStream.output.flush()
         for line in lines { StandardStream.error.writeLine(line) }
         StandardStream.error.flush()
+    }
+
+    /// The lines `event` prints, with the handler's `metadata`.
+    static func lines(for event: LogEvent, metadata: Logger.Metadata = [:]) -> [String] {
+        if case .string(let method)? = event.metadata?["focal.console.method"] {
+            // A task's output is printed as the task wrote it, line by line.
+            return "\(event.message)".physicalLines.map { "console.\(method): \($0)" }
+        }
+        let prefix = event.level == .warning ? "warning" : event.level.rawValue
+        var details = ""
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        if !all.isEmpty {
+            details = " (" + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") + ")"
+        }
+        return ["\(prefix): " + "\(event.message)\(details)".escapingLineBreaks]
     }
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A one-line progress report on standard error while a file is replayed to a terminal.
-final class Progress {
+struct Progress {
     private let name: String
     private let total: Int
     private var done = 0
@@ -26,10 +26,10 @@ final class Progress {
         lastShown = started
     }
 
-    func advance(by bytes: Int) { done += bytes }
+    mutating func advance(by bytes: Int) { done += bytes }
 
     /// Redraws the line, at most five times a second.
-    func show() {
+    mutating func show() {
         let now = Self.now()
         guard now - lastShown >= 0.2 else { return }
         lastShown = now

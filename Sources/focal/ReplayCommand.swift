@@ -23,7 +23,9 @@ struct ReplayCommand: AsyncParsableCommand {
 
             Several files are replayed at once with --jobs, each on an engine of its own; \
             the results of each file are written together, in the order the files were \
-            given, and its error lines start with the file name.
+            given, and its error lines start with the file name. With one file, --jobs N \
+            spreads its sessions over N engines (one per core is a good choice); the \
+            output is the same, in input order.
 
             With --deliver, results go through a durable outbox (--store) to HTTP \
             endpoints or files instead of standard output, and a summary (produced, \
@@ -44,7 +46,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var options: TaskOptions
     @OptionGroup var delivery: DeliveryArguments
 
-    @Option(name: .long, help: ArgumentHelp("Replay this many files at once, each on an engine of its own (1–256).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Use this many engines (1–256): several files are replayed at once, each on an engine of its own; "
+                + "the sessions of one file are spread over them.", valueName: "n"))
     var jobs: Int = 1
 
     @Option(
@@ -70,18 +76,17 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let threads = EngineThreads(count: min(jobs, max(files.count, 1)))
+        let threads = EngineThreads(count: files.count > 1 ? min(jobs, files.count) : jobs)
         defer { Task { await threads.shutdown() } }
         var configuration = options.engineConfiguration
         configuration.maxSessions = maxSessions
         if files.count <= 1 {
             let path = files.first.flatMap { $0 == "-" ? nil : $0 }
-            let worker = try await threads.makeWorker(configuration)
+            let replay = try await OpLogReplay(threads: threads, engines: jobs, configuration: configuration)
             let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
             let store = delivery.store
-            throw try await worker.run { worker in
-                let sink: any ResultSink = if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
-                return try await ReplaySession(engine: worker.engine, sink: sink).replay(path: path)
+            throw try await replay.replay(path: path) {
+                if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
             }
         }
         throw try await replayConcurrently(files, threads: threads, configuration: configuration)
@@ -98,23 +103,18 @@ struct ReplayCommand: AsyncParsableCommand {
             func start() async throws {
                 let index = next
                 next += 1
-                let worker = try await threads.makeWorker(configuration)
+                let spool = try Spool()
+                let replay = try await OpLogReplay(threads: threads, configuration: configuration, label: files[index], diagnostics: spool.errors)
                 group.addTask {
-                    try await worker.run { worker in
-                        let spool = try Spool()
-                        let session = ReplaySession(
-                            engine: worker.engine, sink: StandardOutputSink(stream: spool.output),
-                            diagnostics: spool.errors, label: files[index])
-                        let status: ExitCode
-                        do {
-                            status = try await session.replay(path: files[index])
-                        } catch let code as ExitCode {
-                            status = code  // said why in the spool; the other files go on
-                        }
-                        spool.output.flush()
-                        spool.errors.flush()
-                        return (index, status, spool)
+                    let status: ExitCode
+                    do {
+                        status = try await replay.replay(path: files[index]) { StandardOutputSink(stream: spool.output) }
+                    } catch let code as ExitCode {
+                        status = code  // said why in the spool; the other files go on
                     }
+                    spool.output.flush()
+                    spool.errors.flush()
+                    return (index, status, spool)
                 }
             }
             while next < min(jobs, files.count) { try await start() }

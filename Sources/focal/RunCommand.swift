@@ -71,13 +71,14 @@ struct RunCommand: AsyncParsableCommand {
                 throw ExitCode(2)
             }
             let sink: any ResultSink = if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
-            let session = ReplaySession(engine: worker.engine, sink: sink)
+            let output = ReplayOutput(sink: sink)
+            worker.engine.observer = output
             let oplog = try emitOplog.map(Self.openForWriting)
             var lineNumber = 0
             let run = ScenarioRun(scenario: scenario) { op in
                 lineNumber += 1
                 oplog?.writeLine(op.jsonLine)
-                session.engine.apply(op, line: lineNumber)
+                worker.engine.apply(op, line: lineNumber)
             }
             var warnings = 0
             run.warningHandler = { warning in
@@ -106,10 +107,10 @@ struct RunCommand: AsyncParsableCommand {
             if let oplog { close(oplog.fileDescriptor) }
             let lost = await sink.finish()
             if snapshot {
-                StandardStream.output.write(session.engine.snapshot(format: format))
+                StandardStream.output.write(worker.engine.snapshot(format: format))
                 StandardStream.output.flush()
             }
-            return failed || lost || session.errorCount > 0 ? ExitCode.failure : ExitCode.success
+            return failed || lost || output.errorCount > 0 ? ExitCode.failure : ExitCode.success
         }
     }
 

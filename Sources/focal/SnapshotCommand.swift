@@ -29,10 +29,10 @@ struct SnapshotCommand: AsyncParsableCommand {
     func run() async throws {
         let threads = EngineThreads(count: 1)
         defer { Task { await threads.shutdown() } }
-        let worker = try await threads.makeWorker(options.engineConfiguration)
-        let (path, format) = (input.path, format)
-        throw try await worker.run { worker in
-            let status = try await ReplaySession(engine: worker.engine, sink: nil).replay(path: path)
+        let replay = try await OpLogReplay(threads: threads, configuration: options.engineConfiguration)
+        let status = try await replay.replay(path: input.path)
+        let format = format
+        throw await replay.workers[0].run { worker in
             StandardStream.output.write(worker.engine.snapshot(format: format))
             StandardStream.output.flush()
             return status

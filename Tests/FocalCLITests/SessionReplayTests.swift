@@ -154,6 +154,48 @@ struct SessionReplayTests {
         #expect(run.errorLines[5].hasPrefix("error: cannot open"))
     }
 
+    @Test("--jobs N on one log spreads its sessions over N engines; the output is the same as on one, in input order")
+    func oneLogOnSeveralEngines() throws {
+        let workspace = try Workspace(tasks: [
+            "index.js": Self.tasks["index.js"]! + "\nmatch('list/row/ev', n => { console.log('ev ' + n.index); });",
+        ])
+        var generator = SeededGenerator(seed: 11)
+        let sessions = (0..<40).map { Self.session($0, rows: 3) }
+        var cursors = Array(repeating: 0, count: sessions.count)
+        var mixed: [String] = []
+        while let n = (0..<sessions.count).filter({ cursors[$0] < sessions[$0].count }).randomElement(using: &generator) {
+            mixed.append(Self.tag(sessions[n][cursors[n]], "user-\(n)"))
+            cursors[n] += 1
+            if mixed.count % 97 == 0 { mixed.append("{not json") }
+            if cursors[n] == sessions[n].count, n % 3 == 0 { mixed.append(#"{"op":"end","session":"user-\#(n)"}"#) }
+        }
+        mixed += Self.session(99, rows: 2)  // the default session too
+        let one = try runFocal(["replay", "--tasks", workspace.tasks], input: log(mixed))
+        #expect(one.status == 1)
+        #expect(try one.results.count == 40 * 6 + 4, "\(one)")
+        #expect(one.stderrLines.contains { $0.hasPrefix("console.log: ev ") })
+        #expect(one.errorLines.contains { $0.contains("invalid JSON") })
+        for jobs in ["2", "3", "7"] {
+            let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", jobs], input: log(mixed))
+            #expect(run.status == one.status)
+            #expect(run.stdout == one.stdout, "--jobs \(jobs): results in input order")
+            #expect(run.stderr == one.stderr, "--jobs \(jobs): errors and console lines in input order")
+        }
+    }
+
+    @Test("--max-sessions counts the sessions of all engines of --jobs together")
+    func sessionLimitOverEngines() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let ids = (0..<6).map { "s\($0)" }
+        let lines = ids.map { Self.tag(Line.root, $0) } + [#"{"op":"end","session":"s0"}"#, Self.tag(Line.root, "late")]
+        let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", "4", "--max-sessions", "5"], input: log(lines))
+        #expect(run.status == 1)
+        #expect(run.errorLines == [
+            "error: line 6, session 's5': cannot start session 's5': 5 sessions are live, the most this engine hosts "
+                + #"(end sessions with {"op":"end"}, or raise the limit: --max-sessions)"#
+        ], "\(run)")
+    }
+
     @Test("--jobs is range-checked", arguments: ["0", "257", "-1", "x"])
     func jobsRange(value: String) throws {
         let workspace = try Workspace(tasks: Self.tasks)

@@ -1,0 +1,176 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import FocalEngine
+import FocalOpLog
+import Synchronization
+
+/// A stretch of the op log, read and decoded: for each engine the ops it applies, and the
+/// lines that are not ops.
+struct ReplayChunk: Sendable {
+    /// For each engine, its ops in input order.
+    var batches: [[NumberedOp]]
+    /// Lines that could not be read as ops (and ops refused before reaching an engine),
+    /// with their errors.
+    var problems: [NumberedItem] = []
+    /// The bytes of input the chunk covers, for the progress line.
+    var byteCount = 0
+    /// The input paused after this chunk: what came before should be written now, so
+    /// results appear while input is still arriving.
+    var endsWithPause = false
+
+    init(engineCount: Int) {
+        batches = Array(repeating: [], count: engineCount)
+    }
+}
+
+/// Reads and decodes an op log on a thread of its own, so that decoding runs beside the
+/// engines instead of before them, and hands it on in ``ReplayChunk``s.
+///
+/// An op goes to the engine its session lives on: the default session on the first, a named
+/// session on the one its id hashes to, so a session's ops always meet the same engine. The
+/// reader keeps the set of live sessions (a session lives from its first op to its `end`)
+/// and refuses an op that would start one more than the limit, for all engines together.
+///
+/// At most `window` chunks are on their way at once: the reader waits for the consumer to
+/// ``release()`` one before it sends another, so memory stays bounded whatever the length
+/// of the log. The reader stops early once ``stop()`` was called.
+final class OpLogReader: Sendable {
+    /// Lines in a chunk (fewer when the input pauses).
+    static let chunkLines = 1024
+    /// Chunks on their way at once.
+    static let window = 6
+
+    private let engineCount: Int
+    private let maxSessions: Int
+    private let permits = DispatchSemaphore(value: 0)
+    private let stopped = Atomic<Bool>(false)
+
+    init(engineCount: Int, maxSessions: Int) {
+        self.engineCount = engineCount
+        self.maxSessions = maxSessions
+        // Signalled rather than made with the window as its value: libdispatch traps when a
+        // semaphore goes with a value below the one it was made with.
+        for _ in 0..<Self.window { permits.signal() }
+    }
+
+    /// Starts reading `fileDescriptor` on a new thread; returns the chunks in input order.
+    /// The thread closes the descriptor when it is done with it, unless it is standard input.
+    func start(fileDescriptor: Int32) -> AsyncStream<ReplayChunk> {
+        let (chunks, continuation) = AsyncStream.makeStream(of: ReplayChunk.self)
+        DetachedThread.start { [self] in
+            read(fileDescriptor, into: continuation)
+            continuation.finish()
+            if fileDescriptor != 0 { close(fileDescriptor) }
+        }
+        return chunks
+    }
+
+    /// The consumer is done with a chunk: the reader may send one more.
+    func release() {
+        permits.signal()
+    }
+
+    /// Stops reading at the next line (the consumer went away).
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+        permits.signal()
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    private func read(_ fileDescriptor: Int32, into chunks: AsyncStream<ReplayChunk>.Continuation) {
+        let reader = LineReader(fileDescriptor: fileDescriptor)
+        var chunk = ReplayChunk(engineCount: engineCount)
+        var lines = 0
+        var live = Set<String>()
+        func send() -> Bool {
+            permits.wait()
+            guard !isStopped else { return false }
+            chunks.yield(chunk)
+            chunk = ReplayChunk(engineCount: engineCount)
+            lines = 0
+            return true
+        }
+        func problem(_ line: Int, _ message: String) {
+            chunk.problems.append(NumberedItem(line: line, item: .error(EngineError(.malformedOp, message, line: line))))
+        }
+        do {
+            while let event = try reader.next() {
+                switch event {
+                case .line(let bytes, let number):
+                    chunk.byteCount += bytes.count + 1
+                    do throws(OpLogError) {
+                        if let entry = try OpDecoder.decodeEntry(bytes) {
+                            route(NumberedOp(line: number, entry: entry), in: &chunk, live: &live)
+                        }
+                    } catch {
+                        problem(number, error.message)
+                    }
+                    lines += 1
+                    guard lines < Self.chunkLines || send() else { return }
+                case .oversized(let number, let byteCount):
+                    chunk.byteCount += byteCount + 1
+                    problem(number, "the line is \(byteCount) bytes long, more than the limit of \(reader.maximumLineLength); it was skipped")
+                case .pause:
+                    chunk.endsWithPause = true
+                    guard send() else { return }
+                }
+            }
+        } catch {
+            // After every line read so far: the last chunk is written in line order.
+            chunk.problems.append(
+                NumberedItem(line: Int.max, item: .error(EngineError(.malformedOp, "reading the op log failed: \(error)"))))
+        }
+        _ = send()
+    }
+
+    /// Adds `op` to the batch of its session's engine, or refuses it when it would start one
+    /// session more than the limit.
+    private func route(_ op: NumberedOp, in chunk: inout ReplayChunk, live: inout Set<String>) {
+        guard let session = op.entry.session else { return chunk.batches[0].append(op) }
+        if case .end = op.entry.op {
+            live.remove(session)  // ending a session that is not live is the engine's error to report
+        } else if !live.contains(session) {
+            guard live.count < maxSessions else {
+                let error = EngineError.sessionLimitReached(session: session, live: live.count, line: op.line)
+                return chunk.problems.append(NumberedItem(line: op.line, item: .error(error)))
+            }
+            live.insert(session)
+        }
+        chunk.batches[engineIndex(of: session)].append(op)
+    }
+
+    /// The engine `session` lives on: FNV-1a of its bytes, so the same log always spreads
+    /// the same way.
+    private func engineIndex(of session: String) -> Int {
+        guard engineCount > 1 else { return 0 }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in session.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return Int(hash % UInt64(engineCount))
+    }
+}
+
+/// A thread nobody waits for: the op-log reader may be blocked reading standard input when
+/// the command ends.
+enum DetachedThread {
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        final class Box {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { argument in
+            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }, box)
+        precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
+        pthread_detach(thread)
+    }
+}

@@ -1,0 +1,197 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import FocalEngine
+
+/// Replays one op log through one or more engines: the loop behind `replay` and `snapshot`.
+///
+/// Three kinds of threads work at once. An ``OpLogReader`` reads and decodes the log on a
+/// thread of its own; each engine applies its sessions' ops on its worker's thread (the
+/// default session lives on the first engine); the first worker's thread also writes what
+/// the engines produced, chunk by chunk, merged back into input order, so the output is the
+/// same whatever the number of engines: results to the sink, errors as `error: line N: …`,
+/// snapshots and task `console.*` lines to standard error. Input is streamed (results reach
+/// the sink while it is still arriving) and errors never stop the run.
+struct OpLogReplay: Sendable {
+    /// The engines; sessions are spread over them. The default session lives on the first.
+    let workers: [EngineWorker]
+    /// Each engine's observer and console handler.
+    private let collectors: [ReplayCollector]
+    /// The most sessions live at once in the log, over all engines.
+    private let maxSessions: Int
+    /// Names the log in error lines when several logs are replayed at once.
+    private let label: String?
+    /// Where errors, snapshots and console lines go.
+    private let diagnostics: StandardStream
+
+    /// Starts `engines` engines with `configuration` on `threads`; when one cannot start,
+    /// says why and exits with 2.
+    init(
+        threads: EngineThreads, engines: Int = 1, configuration: EngineConfiguration, label: String? = nil,
+        diagnostics: StandardStream = .error
+    ) async throws {
+        var workers: [EngineWorker] = []
+        var collectors: [ReplayCollector] = []
+        for _ in 0..<max(engines, 1) {
+            let collector = ReplayCollector()
+            var own = configuration
+            own.consoleLogger = collector.consoleLogger
+            workers.append(try await threads.makeWorker(own))
+            collectors.append(collector)
+        }
+        self.workers = workers
+        self.collectors = collectors
+        maxSessions = configuration.maxSessions
+        self.label = label
+        self.diagnostics = diagnostics
+    }
+
+    /// Replays the log at `path` (standard input when `nil`) to its end and finishes the
+    /// sink that `makeSink` makes (on the first worker's thread; `nil` discards results).
+    /// Returns the exit status: 0 without errors, 1 with errors or lost results.
+    func replay(path: String?, makeSink: @escaping @Sendable () async -> sending (any ResultSink)? = { nil }) async throws -> ExitCode {
+        let fd: Int32
+        if let path {
+            fd = open(path, O_RDONLY)
+            guard fd >= 0 else {
+                diagnostics.writeError("cannot open '\(path)': \(String(cString: strerror(errno)))")
+                throw ExitCode(2)
+            }
+        } else {
+            fd = 0
+        }
+        let progress = label == nil ? path.flatMap { Progress(path: $0, fileDescriptor: fd) } : nil
+        let reader = OpLogReader(engineCount: workers.count, maxSessions: maxSessions)
+        let chunks = reader.start(fileDescriptor: fd)
+        let inputs = workers.map { _ in AsyncStream.makeStream(of: [NumberedOp].self) }
+        let outputs = workers.map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
+        let (label, diagnostics, workers) = (label, diagnostics, workers)
+        return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
+            for (index, worker) in workers.enumerated() {
+                let (input, output, collector) = (inputs[index].stream, outputs[index].continuation, collectors[index])
+                group.addTask {
+                    await worker.run { worker in
+                        for await batch in input {
+                            output.yield(collector.apply(batch, to: worker.engine))
+                        }
+                        output.finish()
+                    }
+                    return nil
+                }
+            }
+            let (engineInputs, engineOutputs) = (inputs.map(\.continuation), outputs.map(\.stream))
+            group.addTask {
+                try await workers[0].run { _ in
+                    defer {
+                        reader.stop()
+                        for input in engineInputs { input.finish() }
+                    }
+                    var writer = ChunkWriter(
+                        output: ReplayOutput(sink: await makeSink(), diagnostics: diagnostics, label: label),
+                        engineOutputs: engineOutputs.map { $0.makeAsyncIterator() }, reader: reader, progress: progress)
+                    for await chunk in chunks {
+                        for (input, batch) in zip(engineInputs, chunk.batches) { input.yield(batch) }
+                        guard try await writer.take(chunk) else { break }
+                    }
+                    return try await writer.finish()
+                }
+            }
+            var status = ExitCode.success
+            for try await result in group {
+                if let result { status = result }
+            }
+            return status
+        }
+    }
+}
+
+/// Writes the chunks of a replay in input order, once every engine has applied its part:
+/// up to ``OpLogReader/window`` chunks are being applied while the oldest is written.
+private struct ChunkWriter {
+    let output: ReplayOutput
+    var engineOutputs: [AsyncStream<[NumberedItem]>.Iterator]
+    let reader: OpLogReader
+    var progress: Progress?
+    /// Chunks handed to the engines and not yet written (their batches dropped).
+    private var pending: [ReplayChunk] = []
+
+    init(output: ReplayOutput, engineOutputs: [AsyncStream<[NumberedItem]>.Iterator], reader: OpLogReader, progress: Progress?) {
+        self.output = output
+        self.engineOutputs = engineOutputs
+        self.reader = reader
+        self.progress = progress
+    }
+
+    /// Takes a chunk whose batches went to the engines; writes the oldest chunks when the
+    /// window is full or the input paused. Returns `false` when nobody reads the results any
+    /// more (`| head`): the replay stops, as the contract's closed pipe allows.
+    mutating func take(_ chunk: ReplayChunk) async throws -> Bool {
+        var chunk = chunk
+        chunk.batches = []
+        pending.append(chunk)
+        let keep = chunk.endsWithPause ? 0 : OpLogReader.window - 1
+        while pending.count > keep {
+            guard try await writeOldest() else { return false }
+        }
+        return true
+    }
+
+    /// Writes what is left, finishes the sink, and returns the exit status.
+    mutating func finish() async throws -> ExitCode {
+        while !pending.isEmpty {
+            guard try await writeOldest() else { break }
+        }
+        progress?.clear()
+        guard let sink = output.sink else { return output.errorCount == 0 ? .success : .failure }
+        try await sink.commit()
+        let lost = await sink.finish()
+        return output.errorCount == 0 && !lost ? .success : .failure
+    }
+
+    private mutating func writeOldest() async throws -> Bool {
+        let chunk = pending.removeFirst()
+        var sources = [chunk.problems]
+        for index in engineOutputs.indices {
+            sources.append(await engineOutputs[index].next(isolation: #isolation) ?? [])
+        }
+        guard !StandardStream.output.isClosed else {
+            reader.stop()
+            pending.removeAll()
+            return false
+        }
+        for item in Self.merged(sources) {
+            output.write(item.item)
+            if let sink = output.sink, sink.needsCommit { try await sink.commit() }
+        }
+        progress?.advance(by: chunk.byteCount)
+        if chunk.endsWithPause {
+            try await output.sink?.commit()
+            progress?.show()
+        }
+        reader.release()
+        return true
+    }
+
+    /// The items of all sources in line order; each source is in line order already, and a
+    /// line's items all come from one source.
+    static func merged(_ sources: [[NumberedItem]]) -> [NumberedItem] {
+        let nonEmpty = sources.filter { !$0.isEmpty }
+        guard nonEmpty.count > 1 else { return nonEmpty.first ?? [] }
+        var heads = Array(repeating: 0, count: nonEmpty.count)
+        var merged: [NumberedItem] = []
+        merged.reserveCapacity(nonEmpty.reduce(0) { $0 + $1.count })
+        while true {
+            var next: Int?
+            for source in nonEmpty.indices where heads[source] < nonEmpty[source].count {
+                if let best = next, nonEmpty[best][heads[best]].line <= nonEmpty[source][heads[source]].line { continue }
+                next = source
+            }
+            guard let source = next else { return merged }
+            merged.append(nonEmpty[source][heads[source]])
+            heads[source] += 1
+        }
+    }
+}

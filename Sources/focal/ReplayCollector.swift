@@ -1,0 +1,65 @@
+import FocalEngine
+import FocalOpLog
+import Logging
+
+/// Applies batches of ops to one engine and keeps what the engine produced, numbered by
+/// line, instead of writing it: ``OpLogReplay`` writes the items of all its engines in
+/// input order.
+///
+/// It is the engine's observer, and its ``consoleHandler`` is the engine's console log
+/// handler, so a task's `console.*` lines keep their place among results and errors.
+/// Used only on its engine's thread.
+final class ReplayCollector: EngineObserver, @unchecked Sendable {
+    private var items: [NumberedItem] = []
+    private var line = 0
+
+    /// Applies `batch` in order and returns what the engine produced.
+    func apply(_ batch: [NumberedOp], to engine: Engine) -> [NumberedItem] {
+        engine.observer = self
+        for op in batch {
+            line = op.line
+            engine.apply(op.entry, line: op.line)
+        }
+        defer { items.removeAll(keepingCapacity: true) }
+        return items
+    }
+
+    func engine(_ engine: Engine, didProduce result: TaskResult) {
+        items.append(NumberedItem(line: line, item: .result(result)))
+    }
+
+    func engine(_ engine: Engine, didReport error: EngineError) {
+        items.append(NumberedItem(line: line, item: .error(error)))
+    }
+
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
+        items.append(NumberedItem(line: line, item: .snapshot(text)))
+    }
+
+    /// A console logger whose lines join this collector's items.
+    var consoleLogger: Logger {
+        var logger = Logger(label: "focal.console") { _ in ConsoleHandler(collector: self) }
+        logger.logLevel = .debug
+        return logger
+    }
+
+    fileprivate func console(_ lines: [String]) {
+        items.append(NumberedItem(line: line, item: .console(lines)))
+    }
+
+    /// Formats a task's console output as `focal replay` prints it, for the collector.
+    private struct ConsoleHandler: LogHandler {
+        let collector: ReplayCollector
+        var logLevel: Logger.Level = .debug
+        var metadata: Logger.Metadata = [:]
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            collector.console(DiagnosticLogHandler.lines(for: event, metadata: metadata))
+        }
+    }
+}

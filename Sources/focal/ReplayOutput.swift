@@ -1,0 +1,61 @@
+import FocalEngine
+import FocalOpLog
+
+/// Where a command's engine output goes: results to a sink, errors, snapshots and task
+/// `console.*` lines to standard error (or to a spool when several logs run at once).
+///
+/// `focal run` uses it as its engine's observer; ``OpLogReplay`` hands it what its engines
+/// produced, in input order. Every error is written as `error: line N: …` and counted.
+final class ReplayOutput: EngineObserver {
+    private(set) var errorCount = 0
+    /// Where results go; `nil` discards them.
+    let sink: (any ResultSink)?
+    /// Where errors, snapshots and console lines go.
+    private let diagnostics: StandardStream
+    /// Names the log in error lines when several logs are replayed at once.
+    private let label: String?
+
+    init(sink: (any ResultSink)?, diagnostics: StandardStream = .error, label: String? = nil) {
+        self.sink = sink
+        self.diagnostics = diagnostics
+        self.label = label
+    }
+
+    /// Writes one item an engine produced.
+    func write(_ item: ReplayItem) {
+        switch item {
+        case .result(let result): sink?.add(result)
+        case .error(let error): report(error.description)
+        case .snapshot(let text): writeSnapshot(text)
+        case .console(let lines):
+            StandardStream.output.flush()
+            for line in lines { diagnostics.writeLine(line) }
+            diagnostics.flush()
+        }
+    }
+
+    func engine(_ engine: Engine, didProduce result: TaskResult) {
+        sink?.add(result)
+    }
+
+    func engine(_ engine: Engine, didReport error: EngineError) {
+        report(error.description)
+    }
+
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
+        writeSnapshot(text)
+    }
+
+    private func writeSnapshot(_ text: String) {
+        StandardStream.output.flush()
+        diagnostics.write(text)
+        diagnostics.flush()
+    }
+
+    private func report(_ message: String) {
+        errorCount += 1
+        StandardStream.output.flush()
+        diagnostics.writeError((label.map { "\($0): " } ?? "") + message)
+        diagnostics.flush()
+    }
+}
