@@ -40,9 +40,9 @@ struct ReplayChunk: Sendable {
 /// of the log. The reader stops early once ``stop()`` was called.
 final class OpLogReader: Sendable {
     /// Lines in a chunk (fewer when the input pauses).
-    static let chunkLines = 1024
+    static let chunkLines = 512
     /// Chunks on their way at once.
-    static let window = 6
+    static let window = 4
 
     private let engineCount: Int
     private let maxSessions: Int
