@@ -1,0 +1,123 @@
+// The cost of calling a task through JavaScriptCore's C API, without Focal: the floor under
+// `focal replay`'s task calls. Built and run by `./Scripts/bench floor` (swiftc -O, the
+// system JavaScriptCore, polling traps on as in `focal`).
+//
+// It calls, 113,085 times each (the benchmark log's task calls):
+// - a trivial function from Swift (one VM entry per call, the watchdog armed as in Focal);
+// - the same function from inside one host call (nested: no VM entry of its own);
+// - the benchmark's exposure task on a fresh node object of a class with static functions
+//   and values, like Focal's node handles: `firstDisplayedEvent()`, `latestEvent()`, `index`,
+//   `latestValue('title')`, its result serialized by `JSON.stringify` and copied out as UTF-8.
+import CJavaScriptCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let calls = 113_085
+
+func seconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+let group = JSContextGroupCreate()!
+JSContextGroupSetExecutionTimeLimit(group, 0.125, { _, _ in false }, nil)
+let context = JSGlobalContextCreateInGroup(group, nil)!
+
+func evaluate(_ source: String) -> JSObjectRef {
+    let script = JSStringCreateWithUTF8CString(source)
+    defer { JSStringRelease(script) }
+    return JSValueToObject(context, JSEvaluateScript(context, script, nil, nil, 1, nil), nil)!
+}
+
+func report(_ what: String, _ elapsed: Double) {
+    let nanoseconds = Int((elapsed / Double(calls) * 1e9).rounded())
+    print("\(what): \(nanoseconds) ns per call")
+}
+
+// A trivial function, from Swift and nested in one host call.
+let trivial = evaluate("(function (n) { return n.x + 1; })")
+let argument = evaluate("({ x: 1 })")
+var start = seconds()
+for _ in 0..<calls {
+    var arguments: [JSValueRef?] = [argument]
+    _ = JSObjectCallAsFunction(context, trivial, nil, 1, &arguments, nil)
+}
+report("trivial function, one VM entry per call", seconds() - start)
+
+nonisolated(unsafe) var nestedSeconds = 0.0
+let host = JSObjectMakeFunctionWithCallback(context, nil) { context, _, _, _, _, _ in
+    let start = seconds()
+    for _ in 0..<calls {
+        var arguments: [JSValueRef?] = [argument]
+        _ = JSObjectCallAsFunction(context, trivial, nil, 1, &arguments, nil)
+    }
+    nestedSeconds = seconds() - start
+    return JSValueMakeUndefined(context)
+}
+_ = JSObjectCallAsFunction(context, host, nil, 0, nil, nil)
+report("trivial function, nested in one host call", nestedSeconds)
+
+// The benchmark task on a node handle with static members, as Focal's NodeBinding makes them.
+nonisolated(unsafe) var event: JSObjectRef?
+func eventObject(_ context: JSContextRef?) -> JSValueRef? {
+    if event == nil {
+        event = JSObjectMake(context, nil, nil)
+        JSValueProtect(context, event)
+    }
+    return event
+}
+let readOnly = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
+let values = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: 2)
+values.initialize(from: [
+    JSStaticValue(name: strdup("index"), getProperty: { context, _, _, _ in JSValueMakeNumber(context, 42) }, setProperty: nil, attributes: readOnly),
+    JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0),
+], count: 2)
+let functions = UnsafeMutablePointer<JSStaticFunction>.allocate(capacity: 4)
+functions.initialize(from: [
+    JSStaticFunction(name: strdup("latestEvent"), callAsFunction: { context, _, _, _, _, _ in eventObject(context) }, attributes: readOnly),
+    JSStaticFunction(name: strdup("firstDisplayedEvent"), callAsFunction: { context, _, _, _, _, _ in eventObject(context) }, attributes: readOnly),
+    JSStaticFunction(name: strdup("latestValue"), callAsFunction: { context, _, _, count, arguments, _ in
+        if count > 0, let key = JSValueToStringCopy(context, arguments![0], nil) { JSStringRelease(key) }
+        let value = JSStringCreateWithUTF8CString("Row 1")
+        defer { JSStringRelease(value) }
+        return JSValueMakeString(context, value)
+    }, attributes: readOnly),
+    JSStaticFunction(name: nil, callAsFunction: nil, attributes: 0),
+], count: 4)
+var definition = kJSClassDefinitionEmpty
+definition.className = UnsafePointer(strdup("Node"))
+definition.staticValues = UnsafePointer(values)
+definition.staticFunctions = UnsafePointer(functions)
+let nodeClass = JSClassCreate(&definition)
+let wrapper = evaluate("""
+    (function (stringify) { return function (fn) { return function (node) {
+      const result = fn(node); return result === undefined ? undefined : stringify(result); }; }; })(JSON.stringify)
+    """)
+let exposure = evaluate("""
+    (node => { if (node.firstDisplayedEvent() !== node.latestEvent()) return undefined;
+      return { event: 'row_exposed', row: node.index, title: node.latestValue('title') }; })
+    """)
+var wrapperArguments: [JSValueRef?] = [exposure]
+let task = JSValueToObject(context, JSObjectCallAsFunction(context, wrapper, nil, 1, &wrapperArguments, nil), nil)!
+JSValueProtect(context, task)
+var bytes = 0
+start = seconds()
+for _ in 0..<calls {
+    var arguments: [JSValueRef?] = [JSObjectMake(context, nodeClass, nil)]
+    if let result = JSObjectCallAsFunction(context, task, nil, 1, &arguments, nil), JSValueIsString(context, result),
+        let text = JSValueToStringCopy(context, result, nil)
+    {
+        let size = JSStringGetMaximumUTF8CStringSize(text)
+        var buffer = [CChar](repeating: 0, count: size)
+        bytes += JSStringGetUTF8CString(text, &buffer, size)
+        JSStringRelease(text)
+    }
+    if let object = event {
+        JSValueUnprotect(context, object)
+        event = nil
+    }
+}
+report("the exposure task on a new node handle, result copied out", seconds() - start)
+precondition(bytes > 0, "the task produced no result")
