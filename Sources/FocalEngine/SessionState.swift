@@ -64,27 +64,22 @@ final class SessionState {
             case .failure(let error): return fail(error.kind, "node \(r.node): \(error.message)")
             }
         }
-        var parentIndex = NodeTree.none
-        if let parent = r.parent {
-            guard let found = tree.lookup(parent) else {
-                return fail(.invalidOp, "cannot register node \(r.node) ('\(r.name)'): its parent \(parent) is not registered")
-            }
-            parentIndex = found
+        let outcome = tree.register(r.node, name: r.name, parent: r.parent) { parent in
+            NodePayload(
+                index: r.index, namespace: r.namespace, attributes: r.attributes, createdAt: r.time ?? configuration.clock.now(),
+                matchState: parent == NodeTree.none ? automaton.rootState : automaton.transition(from: tree[parent].payload.matchState, name: r.name))
         }
-        let time = r.time ?? configuration.clock.now()
-        if let existing = tree.lookup(r.node) {
-            guard r.node.isKeyed else {
-                return fail(.invalidOp, "node \(r.node) ('\(r.name)') is already registered; an owned id can be registered only once")
-            }
-            guard reuse(existing, r, parentIndex) else { return }
-        } else {
-            if r.parent == nil, tree.root != NodeTree.none {
-                return fail(.invalidOp, "cannot register node \(r.node) ('\(r.name)') as a root: the root \(tree[tree.root].id) is already registered")
-            }
-            let state = parentIndex == NodeTree.none ? automaton.rootState : automaton.transition(from: tree[parentIndex].payload.matchState, name: r.name)
-            let payload = NodePayload(
-                index: r.index, namespace: r.namespace, attributes: r.attributes, createdAt: time, matchState: state)
-            tree.insert(r.node, name: r.name, payload: payload, under: parentIndex)
+        switch outcome {
+        case .inserted:
+            break
+        case .registeredAgain(let index), .moved(let index):
+            // A keyed id registered again keeps its node and state; its index and attributes are updated, and a
+            // move (its subtree follows) changes which tasks can fire on the moved nodes.
+            tree[index].payload.index = r.index
+            if r.attributes != nil { tree[index].payload.attributes = r.attributes }
+            if case .moved = outcome { recomputeStates(from: index) }
+        case .refused(let refusal):
+            return fail(.invalidOp, refusalMessage(refusal, r))
         }
         var changed = false
         if r.parent == nil { changed = library.loadOnce("index.js", line: currentLine) || changed }
@@ -92,24 +87,20 @@ final class SessionState {
         if changed { rebuildAutomaton() }
     }
 
-    /// Registers a keyed id again: the node keeps its state; its index and attributes are
-    /// updated, and a new parent or name moves it (its subtree follows).
-    private func reuse(_ index: Int32, _ r: Registration, _ parentIndex: Int32) -> Bool {
-        tree[index].payload.index = r.index
-        if r.attributes != nil { tree[index].payload.attributes = r.attributes }
-        guard tree[index].parent != parentIndex || tree[index].name != r.name else { return true }
-        if parentIndex != NodeTree.none, tree.isAncestor(index, of: parentIndex) {
-            fail(.invalidOp, "cannot move node \(r.node) under \(r.parent.map(String.init(describing:)) ?? "nothing"): that is inside its own subtree")
-            return false
+    /// Why `r` is refused, in the words of the op log's rules.
+    private func refusalMessage(_ refusal: FocusTreeRegistration.Refusal, _ r: Registration) -> String {
+        switch refusal {
+        case .parentNotRegistered:
+            "cannot register node \(r.node) ('\(r.name)'): its parent \(r.parent.map(String.init(describing:)) ?? "") is not registered"
+        case .ownedIDRegistered:
+            "node \(r.node) ('\(r.name)') is already registered; an owned id can be registered only once"
+        case .secondRoot(let root):
+            "cannot register node \(r.node) ('\(r.name)') as a root: the root \(tree[root].id) is already registered"
+        case .moveIntoOwnSubtree:
+            "cannot move node \(r.node) under \(r.parent.map(String.init(describing:)) ?? "nothing"): that is inside its own subtree"
+        case .moveToSecondRoot(_, let root):
+            "cannot make node \(r.node) a root: the root \(tree[root].id) is already registered"
         }
-        if parentIndex == NodeTree.none, tree.root != NodeTree.none, tree.root != index {
-            fail(.invalidOp, "cannot make node \(r.node) a root: the root \(tree[tree.root].id) is already registered")
-            return false
-        }
-        tree[index].name = r.name
-        tree.move(index, under: parentIndex)
-        recomputeStates(from: index)
-        return true
     }
 
     private func record(_ r: Recording) {

@@ -4,9 +4,9 @@
 /// This is the one tree type of Focal. The engine keeps a `FocusTree` per session with each node's index,
 /// attributes, values, history and pattern state in the payload; an op producer such as an analytics session
 /// keeps one with what it needs to know of its own output (FocalAnalyzers records whether an analyzer placed
-/// through the responder chain owns the node). Both apply the op log's rules the same way: ``insert(_:name:payload:under:)``
-/// for a `register`, ``removeSubtrees(withPrefix:)`` for a `deregister`, ``move(_:under:)`` for
-/// a keyed id registered again under another parent.
+/// through the responder chain owns the node). Both apply the op log's rules through it: ``register(_:name:parent:payload:)``
+/// for a `register` (a new node, or a keyed id registered again and perhaps moved, or a refusal naming the rule
+/// broken), ``removeSubtrees(withPrefix:)`` for a `deregister`.
 ///
 /// Nodes live in one array and refer to each other by ``Index``, so the tree costs no reference counting and no
 /// recursion: a tree 100,000 levels deep is removed and walked with explicit stacks. Children form a doubly
@@ -24,8 +24,8 @@
 /// tree.removeSubtrees(withPrefix: 5)                  // 1
 /// ```
 ///
-/// The tree does not check the op log's rules (one root, no owned id registered twice, no move into its own
-/// subtree): its owner does, before calling it. Its members are inlinable, so that a tree used in another module
+/// ``insert(_:name:payload:under:)`` and ``move(_:under:)`` are the unchecked steps that ``register(_:name:parent:payload:)``
+/// takes once the rules (one root, no owned id registered twice, no move into its own subtree) allow. Its members are inlinable, so that a tree used in another module
 /// is specialized for its payload there. Like an engine session, a tree belongs to one thread or task.
 public final class FocusTree<Payload: FocusTreePayload> {
     /// A node's place in the arena. Valid while the node is live; ``Node/generation`` tells it from a later node
@@ -157,6 +157,34 @@ public final class FocusTree<Payload: FocusTreePayload> {
         id.forEachProperPrefix { extensions[$0, default: []].insert(index) }
         link(index, under: parent)
         return index
+    }
+
+    /// Applies a `register` op by the op log's rules: a new node under a live parent (or the first root), or a keyed
+    /// id registered again, which keeps its node and, under another parent or name, is renamed and moved with its
+    /// subtree. A registration the rules refuse changes nothing and says which rule it broke.
+    ///
+    /// - Parameter payload: the new node's payload, given the index of its parent (``none`` for a root); called
+    ///   only when a node is inserted.
+    @inlinable
+    public func register(_ id: NodeID, name: String, parent parentID: NodeID?, payload: (Index) -> Payload) -> FocusTreeRegistration {
+        var parent = FocusTree.none
+        if let parentID {
+            guard let found = ids[parentID] else { return .refused(.parentNotRegistered) }
+            parent = found
+        }
+        guard let existing = ids[id] else {
+            guard parentID != nil || rootIndex == FocusTree.none else { return .refused(.secondRoot(existingRoot: rootIndex)) }
+            return .inserted(insert(id, name: name, payload: payload(parent), under: parent))
+        }
+        guard id.isKeyed else { return .refused(.ownedIDRegistered(existing)) }
+        guard self[existing].links.parent != parent || self[existing].name != name else { return .registeredAgain(existing) }
+        if parent != FocusTree.none, isAncestor(existing, of: parent) { return .refused(.moveIntoOwnSubtree(existing)) }
+        if parent == FocusTree.none, rootIndex != FocusTree.none, rootIndex != existing {
+            return .refused(.moveToSecondRoot(existing, existingRoot: rootIndex))
+        }
+        self[existing].name = name
+        move(existing, under: parent)
+        return .moved(existing)
     }
 
     /// Links the unlinked node `index` as the last child of `parent`; ``none`` makes it the root.

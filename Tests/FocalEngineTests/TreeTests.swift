@@ -94,6 +94,24 @@ struct TreeTests {
         #expect(harness.engine.nodeCount == 3)
     }
 
+    @Test("a keyed id registered again under a node of its own subtree, or as a second root, is an error that changes nothing")
+    func refusedMoves() throws {
+        let row = keyed(70, "cell", "0")
+        let setup = [registerRoot, register(2, under: root, "table"), register(row, under: 2, "cell", index: 0), register(10, under: row, "detail")]
+        let intoSubtree = try error(for: register(row, under: 10, "cell", index: 5), after: setup)
+        #expect(intoSubtree.message.hasSuffix("that is inside its own subtree"), "\(intoSubtree)")
+        let secondRoot = try error(for: register(row, under: nil, "cell", index: 5), after: setup)
+        #expect(secondRoot.message.contains("a root: the root 1 is already registered"), "\(secondRoot)")
+
+        let harness = try EngineHarness(["index.js": "match('ev', n => [n.path, n.index]);"])
+        harness.apply(setup + [register(row, under: 10, "cell", index: 5), register(row, under: nil, "cell", index: 6)])
+        #expect(harness.takeErrors().count == 2)
+        #expect(harness.fire(row) == [.array(["/table/cell", 0])], "the refused registrations changed neither its place nor its index")
+        harness.apply(register(row, under: 2, "row", index: 7))
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.fire(row) == [.array(["/table/row", 7])], "registered again under a new name: renamed, index updated")
+    }
+
     /// root 1 ─ table 2 ─┬ section 70
     ///                   ├ [70, cell, 0]
     ///                   ├ [70, cell, 1] ─ detail 10 ─ button [11, b]

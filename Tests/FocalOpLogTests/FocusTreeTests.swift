@@ -18,6 +18,36 @@ struct FocusTreeTests {
         tree.children(of: index).map { tree[$0].name }
     }
 
+    @Test("register applies the op log's rules: new nodes, keyed ids registered again or moved, and refusals that change nothing")
+    func registerByTheRules() throws {
+        let tree = Tree()
+        let cell = NodeID(owner: 4, keys: ["a"])
+        func made(_ label: Label) -> (Tree.Index) -> Label { { _ in label } }
+        guard case .inserted(let root) = tree.register(1, name: "root", parent: nil, payload: made("r")),
+            case .inserted(let table) = tree.register(2, name: "table", parent: 1, payload: made("t")),
+            case .inserted(let other) = tree.register(3, name: "other", parent: 1, payload: made("o")),
+            case .inserted(let row) = tree.register(cell, name: "cell", parent: 2, payload: made("c")),
+            case .inserted(let detail) = tree.register(5, name: "detail", parent: cell, payload: made("d"))
+        else {
+            Issue.record("the first registrations must insert")
+            return
+        }
+        #expect(tree.register(6, name: "orphan", parent: 99, payload: made("x")) == .refused(.parentNotRegistered))
+        #expect(tree.register(2, name: "table", parent: 1, payload: made("x")) == .refused(.ownedIDRegistered(table)))
+        #expect(tree.register(7, name: "second root", parent: nil, payload: made("x")) == .refused(.secondRoot(existingRoot: root)))
+        #expect(tree.register(cell, name: "cell", parent: 5, payload: made("x")) == .refused(.moveIntoOwnSubtree(row)))
+        #expect(tree.register(cell, name: "cell", parent: cell, payload: made("x")) == .refused(.moveIntoOwnSubtree(row)))
+        #expect(tree.register(cell, name: "cell", parent: nil, payload: made("x")) == .refused(.moveToSecondRoot(row, existingRoot: root)))
+        #expect(tree.count == 5 && tree.path(of: detail) == "/table/cell/detail", "a refusal changes nothing")
+
+        #expect(tree.register(cell, name: "cell", parent: 2, payload: made("x")) == .registeredAgain(row))
+        #expect(tree[row].payload == "c", "a node registered again keeps its payload")
+        #expect(tree.register(cell, name: "row", parent: 3, payload: made("x")) == .moved(row))
+        #expect(tree.path(of: detail) == "/other/row/detail", "renamed and moved with its subtree")
+        #expect(childNames(tree, other) == ["row"] && childNames(tree, table).isEmpty)
+        #expect(tree.count == 5)
+    }
+
     @Test("insert links children in order, under a root; lookup, path and payload read them back")
     func insert() throws {
         let tree = Tree()

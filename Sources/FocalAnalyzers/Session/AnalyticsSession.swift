@@ -117,27 +117,12 @@ public final class AnalyticsSession {
         hasRegisteredSinceRetry = true
     }
 
-    /// Applies a registration to ``nodes`` as the engine applies it to its tree: a new node under a live parent
-    /// (or the first root), or a keyed node registered again, renamed and moved with its subtree. A registration
-    /// the engine would reject changes nothing.
+    /// Applies a registration to ``nodes`` by the op log's rules, as the engine applies it to its tree: a registration
+    /// the engine would refuse changes nothing.
     private func note(_ registration: Registration, isStandalone: Bool) {
-        var parent = FocusTree<SessionNode>.none
-        if let parentID = registration.parent {
-            guard let found = nodes.lookup(parentID) else { return }
-            parent = found
+        _ = nodes.register(registration.node, name: registration.name, parent: registration.parent) { _ in
+            SessionNode(isStandalone: isStandalone)
         }
-        guard let existing = nodes.lookup(registration.node) else {
-            guard registration.parent != nil || nodes.root == FocusTree<SessionNode>.none else { return }
-            nodes.insert(registration.node, name: registration.name, payload: SessionNode(isStandalone: isStandalone), under: parent)
-            return
-        }
-        guard registration.node.isKeyed, nodes[existing].parent != parent || nodes[existing].name != registration.name,
-            parent == FocusTree<SessionNode>.none
-                ? nodes.root == FocusTree<SessionNode>.none || nodes.root == existing
-                : !nodes.isAncestor(existing, of: parent)
-        else { return }
-        nodes[existing].name = registration.name
-        nodes.move(existing, under: parent)
     }
 
     /// The node the latest registration created (`nil` when it registered a live node again).
