@@ -321,6 +321,42 @@ public struct JSONScanner: ~Copyable {
         _ = try readValue(depth: 0)
     }
 
+    /// Moves past the value that starts here without building or checking it: strings end at
+    /// their closing quote, arrays and objects at their closing bracket, anything else at the
+    /// next `,`, `}`, `]` or whitespace. It never recurses, so any nesting costs one pass. For
+    /// valid JSON it ends where ``skipValue()`` ends; for invalid JSON it ends somewhere
+    /// (at the latest at the end of the bytes), so use it only where a full read follows.
+    public mutating func skipValueUnchecked() {
+        var depth = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case 0x22:
+                while position < bytes.count, bytes[position] != 0x22 {
+                    position += bytes[position] == 0x5C ? 2 : 1
+                }
+                position = min(position + 1, bytes.count)
+            case 0x7B, 0x5B:
+                depth += 1
+                continue
+            case 0x7D, 0x5D:
+                depth -= 1
+            case 0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3A:
+                continue
+            default:
+                while position < bytes.count {
+                    switch bytes[position] {
+                    case 0x2C, 0x7D, 0x5D, 0x20, 0x09, 0x0A, 0x0D: break
+                    default: position += 1; continue
+                    }
+                    break
+                }
+            }
+            if depth <= 0 { return }
+        }
+    }
+
     private mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard let b = peek() else { throw JSONParseError("expected a value but the text ended", offset: position) }
         switch b {

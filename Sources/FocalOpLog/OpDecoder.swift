@@ -45,6 +45,34 @@ public enum OpDecoder {
         return try fields.makeEntry(defaultSession: defaultSession)
     }
 
+    /// What `line` says of its session, read without decoding the rest: only the top-level keys, and the
+    /// values of `session` and `op`, are read; every other value is skipped unchecked. For a valid op it is
+    /// what ``decodeEntry(_:defaultSession:)`` would say (the last `session` and `op` count, as there). It is
+    /// `nil` when the line is not an object or `session` is neither a string nor `null`; for other invalid lines
+    /// it may be anything, so it can only route a line to where it is decoded in full.
+    public static func sessionHint(_ line: UnsafeRawBufferPointer) -> SessionHint? {
+        var scanner = JSONScanner(line)
+        var hint = SessionHint(session: nil, isEnd: false)
+        do throws(JSONParseError) {
+            try scanner.expect(0x7B)
+            if scanner.consume(0x7D) { return hint }
+            repeat {
+                let key = try Key(&scanner)
+                try scanner.expect(0x3A)
+                switch (key, scanner.peek()) {
+                case (.session, 0x22): hint.session = try scanner.readString()
+                case (.session, 0x6E) where scanner.consumeLiteral("null"): hint.session = nil
+                case (.session, _): return nil
+                case (.op, 0x22): hint.isEnd = try scanner.readString() == "end"
+                default: scanner.skipValueUnchecked()
+                }
+            } while try scanner.consumeSeparator(closing: 0x7D)
+        } catch {
+            return nil
+        }
+        return hint
+    }
+
     /// Decodes one line of text.
     public static func decode(_ line: String) throws(OpLogError) -> Op? {
         try decodeEntry(line)?.op

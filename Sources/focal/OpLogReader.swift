@@ -11,8 +11,8 @@ import Synchronization
 /// A stretch of the op log, read and decoded: for each engine the ops it applies, and the
 /// lines that are not ops.
 struct ReplayChunk: Sendable {
-    /// For each engine, its ops in input order.
-    var batches: [[NumberedOp]]
+    /// For each engine, its part of the chunk in input order.
+    var batches: [EngineBatch]
     /// Lines that could not be read as ops (and ops refused before reaching an engine),
     /// with their errors.
     var problems: [NumberedItem] = []
@@ -23,7 +23,52 @@ struct ReplayChunk: Sendable {
     var endsWithPause = false
 
     init(engineCount: Int) {
-        batches = Array(repeating: [], count: engineCount)
+        batches = Array(repeating: engineCount == 1 ? .decoded([]) : .lines(OpLogLines()), count: engineCount)
+    }
+}
+
+/// One engine's part of a ``ReplayChunk``.
+enum EngineBatch: Sendable {
+    /// Ops the reader decoded: with one engine, decoding runs beside it.
+    case decoded([NumberedOp])
+    /// Lines for the engine to decode: with several engines, each decodes its own lines, so that decoding
+    /// spreads over them instead of holding them all up.
+    case lines(OpLogLines)
+
+    mutating func append(_ op: NumberedOp) {
+        guard case .decoded(var ops) = self else { preconditionFailure("an op for an engine that decodes its lines") }
+        self = .decoded([])
+        ops.append(op)
+        self = .decoded(ops)
+    }
+
+    mutating func append(_ line: UnsafeRawBufferPointer, number: Int) {
+        guard case .lines(var lines) = self else { preconditionFailure("a line for an engine that takes decoded ops") }
+        self = .lines(OpLogLines())
+        lines.append(line, number: number)
+        self = .lines(lines)
+    }
+}
+
+/// Op-log lines and their numbers, kept in one buffer.
+struct OpLogLines: Sendable {
+    private var bytes: [UInt8] = []
+    private var spans: [(number: Int, end: Int)] = []
+
+    mutating func append(_ line: UnsafeRawBufferPointer, number: Int) {
+        bytes.append(contentsOf: line)
+        spans.append((number, bytes.count))
+    }
+
+    /// Calls `body` with each line and its number, in order.
+    func forEach(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
+        bytes.withUnsafeBytes { all in
+            var start = 0
+            for span in spans {
+                body(UnsafeRawBufferPointer(rebasing: all[start..<span.end]), span.number)
+                start = span.end
+            }
+        }
     }
 }
 
@@ -35,12 +80,22 @@ struct ReplayChunk: Sendable {
 /// reader keeps the set of live sessions (a session lives from its first op to its `end`)
 /// and refuses an op that would start one more than the limit, for all engines together.
 ///
-/// At most `window` chunks are on their way at once: the reader waits for the consumer to
-/// ``release()`` one before it sends another, so memory stays bounded whatever the length
-/// of the log. The reader stops early once ``stop()`` was called.
+/// With one engine the reader decodes every line, so that decoding runs beside the engine. With
+/// several, it reads only what a line says of its session (``OpDecoder/sessionHint(_:)``) and
+/// each engine decodes its own lines, so that decoding spreads over the engines; a line that
+/// may start or end a session is still decoded here, to keep the live sessions exact.
+///
+/// A chunk ends after ``chunkLines`` lines or ``chunkBytes`` bytes of input, and at most
+/// ``window`` chunks are on their way at once: the reader waits for the consumer to
+/// ``release()`` one before it sends another, so memory stays bounded whatever the length of
+/// the log (at most `window` × (`chunkBytes` + one line) of input). The reader stops early once
+/// ``stop()`` was called.
 final class OpLogReader: Sendable {
-    /// Lines in a chunk (fewer when the input pauses).
-    static let chunkLines = 512
+    /// Lines in a chunk: decoded ops take more memory than lines, and an engine that decodes its
+    /// own lines has less to do per line, so it gets more of them at once.
+    let chunkLines: Int
+    /// Input bytes after which a chunk ends, whatever its number of lines.
+    static let chunkBytes = 1 << 20
     /// Chunks on their way at once.
     static let window = 4
 
@@ -52,6 +107,7 @@ final class OpLogReader: Sendable {
     init(engineCount: Int, maxSessions: Int) {
         self.engineCount = engineCount
         self.maxSessions = maxSessions
+        chunkLines = engineCount == 1 ? 512 : 2048
         // Signalled rather than made with the window as its value: libdispatch traps when a
         // semaphore goes with a value below the one it was made with.
         for _ in 0..<Self.window { permits.signal() }
@@ -103,15 +159,28 @@ final class OpLogReader: Sendable {
                 switch event {
                 case .line(let bytes, let number):
                     chunk.byteCount += bytes.count + 1
-                    do throws(OpLogError) {
-                        if let entry = try OpDecoder.decodeEntry(bytes) {
-                            route(NumberedOp(line: number, entry: entry), in: &chunk, live: &live)
+                    if engineCount > 1, let hint = OpDecoder.sessionHint(bytes), !hint.isEnd, hint.session.map(live.contains) ?? true {
+                        // The line's session is live (or the default one) and the line does not end it: whatever the
+                        // line holds, it cannot change which sessions are live, so its engine decodes it.
+                        chunk.batches[hint.session.map(engineIndex) ?? 0].append(bytes, number: number)
+                    } else {
+                        // One engine, or a line that may start or end a session: decoded here, so that the live
+                        // sessions are known exactly, in input order.
+                        do throws(OpLogError) {
+                            if let entry = try OpDecoder.decodeEntry(bytes), let engine = admit(entry, line: number, in: &chunk, live: &live) {
+                                if engineCount == 1 {
+                                    chunk.batches[engine].append(NumberedOp(line: number, entry: entry))
+                                } else {
+                                    chunk.batches[engine].append(bytes, number: number)
+                                }
+                            }
+                        } catch {
+                            problem(number, error.message)
                         }
-                    } catch {
-                        problem(number, error.message)
                     }
                     lines += 1
-                    guard lines < Self.chunkLines || send() else { return }
+                    let isFull = lines >= chunkLines || chunk.byteCount >= Self.chunkBytes
+                    guard !isFull || send() else { return }
                 case .oversized(let number, let byteCount):
                     chunk.byteCount += byteCount + 1
                     problem(number, "the line is \(byteCount) bytes long, more than the limit of \(reader.maximumLineLength); it was skipped")
@@ -128,20 +197,21 @@ final class OpLogReader: Sendable {
         _ = send()
     }
 
-    /// Adds `op` to the batch of its session's engine, or refuses it when it would start one
-    /// session more than the limit.
-    private func route(_ op: NumberedOp, in chunk: inout ReplayChunk, live: inout Set<String>) {
-        guard let session = op.entry.session else { return chunk.batches[0].append(op) }
-        if case .end = op.entry.op {
+    /// The engine that applies `entry`, after noting the session it starts or ends; `nil` when it would start one
+    /// session more than the limit (the error joins the chunk's problems).
+    private func admit(_ entry: OpLogEntry, line: Int, in chunk: inout ReplayChunk, live: inout Set<String>) -> Int? {
+        guard let session = entry.session else { return 0 }
+        if case .end = entry.op {
             live.remove(session)  // ending a session that is not live is the engine's error to report
         } else if !live.contains(session) {
             guard live.count < maxSessions else {
-                let error = EngineError.sessionLimitReached(session: session, live: live.count, line: op.line)
-                return chunk.problems.append(NumberedItem(line: op.line, item: .error(error)))
+                let error = EngineError.sessionLimitReached(session: session, live: live.count, line: line)
+                chunk.problems.append(NumberedItem(line: line, item: .error(error)))
+                return nil
             }
             live.insert(session)
         }
-        chunk.batches[engineIndex(of: session)].append(op)
+        return engineIndex(of: session)
     }
 
     /// The engine `session` lives on: FNV-1a of its bytes, so the same log always spreads

@@ -66,7 +66,7 @@ struct OpLogReplay: Sendable {
         let progress = label == nil ? path.flatMap { Progress(path: $0, fileDescriptor: fd) } : nil
         let reader = OpLogReader(engineCount: workers.count, maxSessions: maxSessions)
         let chunks = reader.start(fileDescriptor: fd)
-        let inputs = workers.map { _ in AsyncStream.makeStream(of: [NumberedOp].self) }
+        let inputs = workers.map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
         let outputs = workers.map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
         let (label, diagnostics, workers) = (label, diagnostics, workers)
         return try await withThrowingTaskGroup(of: ExitCode?.self) { group in

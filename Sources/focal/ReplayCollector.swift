@@ -13,12 +13,21 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
     private var items: [NumberedItem] = []
     private var line = 0
 
-    /// Applies `batch` in order and returns what the engine produced.
-    func apply(_ batch: [NumberedOp], to engine: Engine) -> [NumberedItem] {
+    /// Applies `batch` in order (decoding its lines, if the reader left them to the engine) and returns what the
+    /// engine produced.
+    func apply(_ batch: EngineBatch, to engine: Engine) -> [NumberedItem] {
         engine.observer = self
-        for op in batch {
-            line = op.line
-            engine.apply(op.entry, line: op.line)
+        switch batch {
+        case .decoded(let ops):
+            for op in ops {
+                line = op.line
+                engine.apply(op.entry, line: op.line)
+            }
+        case .lines(let lines):
+            lines.forEach { bytes, number in
+                line = number
+                engine.apply(line: bytes, number: number)
+            }
         }
         defer { items.removeAll(keepingCapacity: true) }
         return items

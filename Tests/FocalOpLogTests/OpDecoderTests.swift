@@ -4,6 +4,32 @@ import Testing
 
 @Suite("Decoding op-log lines")
 struct OpDecoderTests {
+    @Test("the session hint agrees with the decoded line, skipping every other value unread", arguments: [
+        #"{"op":"record","node":[4,"a"],"event":"ev","session":"s1","properties":{"a":[1,{"b":"]}\"}"}],"c":null}}"#,
+        #"{"session":"s1","op":"register","node":2,"parent":1,"name":"x","attributes":{"deep":[[[[{"}":"{"}]]]]},"session":"s2"}"#,
+        #"{"op":"\u0065nd","session":"s\u0031"}"#,
+        #"{"op":"end","session":"s3"}"#,
+        #"{"op":"record","node":1,"event":"ev","time":-1.5e3,"flag":true,"none":null}"#,
+        #"{"op":"snapshot","session":null}"#,
+        #" { } "#,
+    ])
+    func sessionHint(line: String) throws {
+        var text = line
+        let hint = text.withUTF8 { OpDecoder.sessionHint(UnsafeRawBufferPointer($0)) }
+        let entry: OpLogEntry? = try? OpDecoder.decodeEntry(line)
+        #expect(hint?.session == entry?.session, "\(line)")
+        if let entry { #expect(hint?.isEnd == (entry.op == .end), "\(line)") }
+        #expect(hint != nil)
+    }
+
+    @Test("no hint for a line that is not an object, or whose session is not a string")
+    func noSessionHint() {
+        for line in ["[1]", "", "{\"session\":5,\"op\":\"end\"}", "{\"session\":{\"a\":1}}", "{\"op\":\"end\"", "{\"a\" 1}"] {
+            var text = line
+            #expect(text.withUTF8 { OpDecoder.sessionHint(UnsafeRawBufferPointer($0)) } == nil, "\(line)")
+        }
+    }
+
     @Test("register with every key")
     func registerAllKeys() throws {
         let line = #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row","n":[1]},"time":1732200000004}"#
