@@ -9,6 +9,13 @@ import Logging
 struct DiagnosticLogHandler: LogHandler {
     var logLevel: Logger.Level = .info
     var metadata: Logger.Metadata = [:]
+    /// Where the lines of a message go: standard error, unless told otherwise.
+    private let write: @Sendable ([String]) -> Void
+
+    init(logLevel: Logger.Level = .info, write: @escaping @Sendable ([String]) -> Void = DiagnosticLogHandler.writeToStandardError) {
+        self.logLevel = logLevel
+        self.write = write
+    }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
@@ -16,14 +23,18 @@ struct DiagnosticLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        let lines = Self.lines(for: event, metadata: metadata)
+        write(Self.lines(for: event, metadata: metadata))
+    }
+
+    /// Writes `lines` on standard error, after what standard output holds.
+    @Sendable static func writeToStandardError(_ lines: [String]) {
         StandardStream.output.flush()
         for line in lines { StandardStream.error.writeLine(line) }
         StandardStream.error.flush()
     }
 
     /// The lines `event` prints, with the handler's `metadata`.
-    static func lines(for event: LogEvent, metadata: Logger.Metadata = [:]) -> [String] {
+    private static func lines(for event: LogEvent, metadata: Logger.Metadata) -> [String] {
         if case .string(let method)? = event.metadata?["focal.console.method"] {
             // A task's output is printed as the task wrote it, line by line.
             return "\(event.message)".physicalLines.map { "console.\(method): \($0)" }

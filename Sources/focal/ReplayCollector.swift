@@ -45,30 +45,12 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         items.append(NumberedItem(line: line, item: .snapshot(text)))
     }
 
-    /// A console logger whose lines join this collector's items.
+    /// A console logger whose lines join this collector's items, formatted as `focal replay` prints them.
     var consoleLogger: Logger {
-        var logger = Logger(label: "focal.console") { _ in ConsoleHandler(collector: self) }
-        logger.logLevel = .debug
-        return logger
+        Logger(label: "focal.console") { _ in DiagnosticLogHandler(logLevel: .debug) { [self] lines in console(lines) } }
     }
 
-    fileprivate func console(_ lines: [String]) {
+    private func console(_ lines: [String]) {
         items.append(NumberedItem(line: line, item: .console(lines)))
-    }
-
-    /// Formats a task's console output as `focal replay` prints it, for the collector.
-    private struct ConsoleHandler: LogHandler {
-        let collector: ReplayCollector
-        var logLevel: Logger.Level = .debug
-        var metadata: Logger.Metadata = [:]
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            collector.console(DiagnosticLogHandler.lines(for: event, metadata: metadata))
-        }
     }
 }
