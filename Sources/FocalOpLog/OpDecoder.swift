@@ -219,10 +219,10 @@ private struct Fields {
                     guard key.utf8.count <= OpLogLimits.keyLength else { return try tooLarge(&s, from: start, "has a key longer than \(OpLogLimits.keyLength) bytes") }
                     id = id.appending(key)
                 case 0x2D, 0x30...0x39:
-                    guard let key = exactInteger(try s.readNumber()) else { return invalid(&s, from: start) }
+                    guard let key = exactInteger(try s.readNumber()) else { return try invalid(&s, from: start) }
                     id = id.appending(String(key))
                 default:
-                    return invalid(&s, from: start)
+                    return try invalid(&s, from: start)
                 }
             }
             return .value(id)
@@ -231,7 +231,7 @@ private struct Fields {
         default:
             break
         }
-        return invalid(&s, from: start)
+        return try invalid(&s, from: start)
     }
 
     /// Skips the whole member after a limit was crossed inside it.
@@ -241,10 +241,11 @@ private struct Fields {
         return .tooLarge(reason)
     }
 
-    /// Reads the member again as a plain value, to say what it was.
-    private static func invalid(_ s: inout JSONScanner, from start: Int) -> Field<NodeID> {
+    /// Reads the member again as a plain value, to say what it was; a member that is not valid JSON makes the
+    /// line invalid JSON, as anywhere else.
+    private static func invalid(_ s: inout JSONScanner, from start: Int) throws(JSONParseError) -> Field<NodeID> {
         s.rewind(to: start)
-        return (try? s.readValue()).map { .wrongType($0) } ?? .wrongType(.null)
+        return .wrongType(try s.readValue())
     }
 
     private static func exactInteger(_ n: Double) -> Int64? {

@@ -22,6 +22,18 @@ struct OpDecoderTests {
         #expect(hint != nil)
     }
 
+    @Test("a malformed id is invalid JSON, even when a later key of the same name is well formed (found by the fuzzer)")
+    func malformedIDThenValidOne() {
+        for line in [#"{"op":"record","node":[4,0,,"node":2,"event":"ev"}"#, #"{"op":"record","node":[4,x],"node":2,"event":"ev"}"#] {
+            do {
+                let entry = try OpDecoder.decodeEntry(line)
+                Issue.record("decoded \(String(describing: entry)) from \(line)")
+            } catch {
+                #expect(error.message.hasPrefix("invalid JSON"), "\(error.message)")
+            }
+        }
+    }
+
     @Test("no hint for a line that is not an object, or whose session is not a string")
     func noSessionHint() {
         for line in ["[1]", "", "{\"session\":5,\"op\":\"end\"}", "{\"session\":{\"a\":1}}", "{\"op\":\"end\"", "{\"a\" 1}"] {

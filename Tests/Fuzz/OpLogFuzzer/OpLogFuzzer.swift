@@ -1,6 +1,7 @@
 // libFuzzer target for the op-log reader: LineReader splits the input into lines
 // (with a small block size and line limit, so block boundaries and oversized lines
-// are exercised) and OpDecoder decodes each line. Built and run by Scripts/fuzz.
+// are exercised) and OpDecoder decodes each line, and reads its session hint, which must
+// agree with the decoded line. Built and run by Scripts/fuzz.
 // A crash, a hang or an unbounded allocation is a finding; decoding errors are not.
 import CLibFuzzer
 import FocalJSON
@@ -37,7 +38,13 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     while let event = try? reader.next() {
         if case .line(let bytes, _) = event {
             lines += 1
-            _ = try? OpDecoder.decode(bytes)
+            // The session hint, read without decoding, must say what decoding says of every valid line.
+            if let entry = try? OpDecoder.decodeEntry(bytes) {
+                let hint = OpDecoder.sessionHint(bytes)
+                precondition(hint?.session == entry.session && hint?.isEnd == (entry.op == .end), "the session hint disagrees")
+            } else {
+                _ = OpDecoder.sessionHint(bytes)
+            }
             // The String entry point must agree with the bytes one.
             let text = String(decoding: bytes, as: UTF8.self)
             _ = try? OpDecoder.decode(text)
