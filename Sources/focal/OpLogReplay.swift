@@ -8,9 +8,10 @@ import FocalEngine
 
 /// Replays one op log through one or more engines: the loop behind `replay` and `snapshot`.
 ///
-/// Three kinds of threads work at once. An ``OpLogReader`` reads and decodes the log on a
-/// thread of its own; each engine applies its sessions' ops on its worker's thread (the
-/// default session lives on the first engine); the first worker's thread also writes what
+/// Three kinds of threads work at once. An ``OpLogReader`` reads the log on a thread of its
+/// own, and decodes it there for a single engine (several engines decode their own lines);
+/// each engine applies its sessions' ops on its worker's thread (the default session lives
+/// on the first engine); the first worker's thread also writes what
 /// the engines produced, chunk by chunk, merged back into input order, so the output is the
 /// same whatever the number of engines: results to the sink, errors as `error: line N: …`,
 /// snapshots and task `console.*` lines to standard error. Input is streamed (results reach
