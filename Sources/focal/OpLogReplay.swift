@@ -11,7 +11,8 @@ import FocalEngine
 /// Three kinds of threads work at once. An ``OpLogReader`` reads the log on a thread of its
 /// own, and decodes it there for a single engine (several engines decode their own lines);
 /// each engine applies its sessions' ops on its worker's thread (the default session lives
-/// on the first engine); the first worker's thread also writes what
+/// on the first engine, which takes its part of each chunk as the chunk arrives, without a
+/// hand-over between tasks); the first worker's thread also writes what
 /// the engines produced, chunk by chunk, merged back into input order, so the output is the
 /// same whatever the number of engines: results to the sink, errors as `error: line N: …`,
 /// snapshots and task `console.*` lines to standard error. Input is streamed (results reach
@@ -67,12 +68,13 @@ struct OpLogReplay: Sendable {
         let progress = label == nil ? path.flatMap { Progress(path: $0, fileDescriptor: fd) } : nil
         let reader = OpLogReader(engineCount: workers.count, maxSessions: maxSessions)
         let chunks = reader.start(fileDescriptor: fd)
-        let inputs = workers.map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
-        let outputs = workers.map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
-        let (label, diagnostics, workers) = (label, diagnostics, workers)
+        // The other engines take their parts through streams; the first applies its own where the chunks arrive.
+        let inputs = workers.dropFirst().map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
+        let outputs = workers.dropFirst().map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
+        let (label, diagnostics, workers, collectors) = (label, diagnostics, workers, collectors)
         return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
-            for (index, worker) in workers.enumerated() {
-                let (input, output, collector) = (inputs[index].stream, outputs[index].continuation, collectors[index])
+            for (index, worker) in workers.enumerated().dropFirst() {
+                let (input, output, collector) = (inputs[index - 1].stream, outputs[index - 1].continuation, collectors[index])
                 group.addTask {
                     await worker.run { worker in
                         for await batch in input {
@@ -85,7 +87,7 @@ struct OpLogReplay: Sendable {
             }
             let (engineInputs, engineOutputs) = (inputs.map(\.continuation), outputs.map(\.stream))
             group.addTask {
-                try await workers[0].run { _ in
+                try await workers[0].run { first in
                     defer {
                         reader.stop()
                         for input in engineInputs { input.finish() }
@@ -94,8 +96,9 @@ struct OpLogReplay: Sendable {
                         output: ReplayOutput(sink: await makeSink(), diagnostics: diagnostics, label: label),
                         engineOutputs: engineOutputs.map { $0.makeAsyncIterator() }, reader: reader, progress: progress)
                     for await chunk in chunks {
-                        for (input, batch) in zip(engineInputs, chunk.batches) { input.yield(batch) }
-                        guard try await writer.take(chunk) else { break }
+                        for (input, batch) in zip(engineInputs, chunk.batches.dropFirst()) { input.yield(batch) }
+                        let firstItems = collectors[0].apply(chunk.batches[0], to: first.engine)
+                        guard try await writer.take(chunk, firstEngineItems: firstItems) else { break }
                     }
                     return try await writer.finish()
                 }
@@ -110,14 +113,16 @@ struct OpLogReplay: Sendable {
 }
 
 /// Writes the chunks of a replay in input order, once every engine has applied its part:
-/// up to ``OpLogReader/window`` chunks are being applied while the oldest is written.
+/// with several engines, up to ``OpLogReader/window`` chunks are being applied while the
+/// oldest is written.
 private struct ChunkWriter {
     let output: ReplayOutput
     var engineOutputs: [AsyncStream<[NumberedItem]>.Iterator]
     let reader: OpLogReader
     var progress: Progress?
-    /// Chunks handed to the engines and not yet written (their batches dropped).
-    private var pending: [ReplayChunk] = []
+    /// Chunks handed to the engines and not yet written (their batches dropped), with what the first engine made
+    /// of them.
+    private var pending: [(chunk: ReplayChunk, firstEngineItems: [NumberedItem])] = []
 
     init(output: ReplayOutput, engineOutputs: [AsyncStream<[NumberedItem]>.Iterator], reader: OpLogReader, progress: Progress?) {
         self.output = output
@@ -126,14 +131,16 @@ private struct ChunkWriter {
         self.progress = progress
     }
 
-    /// Takes a chunk whose batches went to the engines; writes the oldest chunks when the
-    /// window is full or the input paused. Returns `false` when nobody reads the results any
+    /// Takes a chunk whose batches went to the engines, and the first engine's items for it; writes the oldest
+    /// chunks when the window is full or the input paused. Returns `false` when nobody reads the results any
     /// more (`| head`): the replay stops, as the contract's closed pipe allows.
-    mutating func take(_ chunk: ReplayChunk) async throws -> Bool {
+    mutating func take(_ chunk: ReplayChunk, firstEngineItems: [NumberedItem]) async throws -> Bool {
         var chunk = chunk
         chunk.batches = []
-        pending.append(chunk)
-        let keep = chunk.endsWithPause ? 0 : OpLogReader.window - 1
+        pending.append((chunk, firstEngineItems))
+        // With other engines, their parts of the newest chunks are still being applied; with the first engine
+        // alone, every chunk taken is ready.
+        let keep = chunk.endsWithPause || engineOutputs.isEmpty ? 0 : OpLogReader.window - 1
         while pending.count > keep {
             guard try await writeOldest() else { return false }
         }
@@ -153,8 +160,8 @@ private struct ChunkWriter {
     }
 
     private mutating func writeOldest() async throws -> Bool {
-        let chunk = pending.removeFirst()
-        var sources = [chunk.problems]
+        let (chunk, firstEngineItems) = pending.removeFirst()
+        var sources = [chunk.problems, firstEngineItems]
         for index in engineOutputs.indices {
             sources.append(await engineOutputs[index].next(isolation: #isolation) ?? [])
         }
