@@ -107,7 +107,7 @@ final class OpLogReader: Sendable {
     init(engineCount: Int, maxSessions: Int) {
         self.engineCount = engineCount
         self.maxSessions = maxSessions
-        chunkLines = engineCount == 1 ? 512 : 2048
+        chunkLines = engineCount == 1 ? 1024 : 2048
         // Signalled rather than made with the window as its value: libdispatch traps when a
         // semaphore goes with a value below the one it was made with.
         for _ in 0..<Self.window { permits.signal() }
