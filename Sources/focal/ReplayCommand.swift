@@ -39,6 +39,7 @@ struct ReplayCommand: AsyncParsableCommand {
               focal replay --tasks tasks --time-limit 200 - < session.oplog
               tail -f live.oplog | focal replay --tasks tasks --debug
               focal replay --tasks tasks --jobs 4 day1.oplog day2.oplog day3.oplog
+              focal replay --tasks tasks --jobs $(nproc) many-sessions.oplog
               focal replay --tasks tasks --deliver https://collector.example/v1/batch session.oplog
             """
     )
