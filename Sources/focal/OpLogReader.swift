@@ -8,72 +8,8 @@ import FocalEngine
 import FocalOpLog
 import Synchronization
 
-/// A stretch of the op log, read and decoded: for each engine the ops it applies, and the
-/// lines that are not ops.
-struct ReplayChunk: Sendable {
-    /// For each engine, its part of the chunk in input order.
-    var batches: [EngineBatch]
-    /// Lines that could not be read as ops (and ops refused before reaching an engine),
-    /// with their errors.
-    var problems: [NumberedItem] = []
-    /// The bytes of input the chunk covers, for the progress line.
-    var byteCount = 0
-    /// The input paused after this chunk: what came before should be written now, so
-    /// results appear while input is still arriving.
-    var endsWithPause = false
-
-    init(engineCount: Int) {
-        batches = Array(repeating: engineCount == 1 ? .decoded([]) : .lines(OpLogLines()), count: engineCount)
-    }
-}
-
-/// One engine's part of a ``ReplayChunk``.
-enum EngineBatch: Sendable {
-    /// Ops the reader decoded: with one engine, decoding runs beside it.
-    case decoded([NumberedOp])
-    /// Lines for the engine to decode: with several engines, each decodes its own lines, so that decoding
-    /// spreads over them instead of holding them all up.
-    case lines(OpLogLines)
-
-    mutating func append(_ op: NumberedOp) {
-        guard case .decoded(var ops) = self else { preconditionFailure("an op for an engine that decodes its lines") }
-        self = .decoded([])
-        ops.append(op)
-        self = .decoded(ops)
-    }
-
-    mutating func append(_ line: UnsafeRawBufferPointer, number: Int) {
-        guard case .lines(var lines) = self else { preconditionFailure("a line for an engine that takes decoded ops") }
-        self = .lines(OpLogLines())
-        lines.append(line, number: number)
-        self = .lines(lines)
-    }
-}
-
-/// Op-log lines and their numbers, kept in one buffer.
-struct OpLogLines: Sendable {
-    private var bytes: [UInt8] = []
-    private var spans: [(number: Int, end: Int)] = []
-
-    mutating func append(_ line: UnsafeRawBufferPointer, number: Int) {
-        bytes.append(contentsOf: line)
-        spans.append((number, bytes.count))
-    }
-
-    /// Calls `body` with each line and its number, in order.
-    func forEach(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
-        bytes.withUnsafeBytes { all in
-            var start = 0
-            for span in spans {
-                body(UnsafeRawBufferPointer(rebasing: all[start..<span.end]), span.number)
-                start = span.end
-            }
-        }
-    }
-}
-
-/// Reads and decodes an op log on a thread of its own, so that decoding runs beside the
-/// engines instead of before them, and hands it on in ``ReplayChunk``s.
+/// Reads an op log on a thread of its own and hands it on in ``ReplayChunk``s, so that reading
+/// (and, for a single engine, decoding) runs beside the engines instead of before them.
 ///
 /// An op goes to the engine its session lives on: the default session on the first, a named
 /// session on the one its id hashes to, so a session's ops always meet the same engine. The
@@ -223,24 +159,5 @@ final class OpLogReader: Sendable {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return Int(hash % UInt64(engineCount))
-    }
-}
-
-/// A thread nobody waits for: the op-log reader may be blocked reading standard input when
-/// the command ends.
-enum DetachedThread {
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        final class Box {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, box)
-        precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
-        pthread_detach(thread)
     }
 }
