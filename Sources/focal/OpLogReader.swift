@@ -39,6 +39,9 @@ final class OpLogReader: Sendable {
     private let maxSessions: Int
     private let permits = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    /// Batches the engines are done with, released on the reader's thread: the memory of an op goes back where
+    /// it was allocated, and the engines spend no time on it.
+    private let applied = Mutex<[EngineBatch]>([])
 
     init(engineCount: Int, maxSessions: Int) {
         self.engineCount = engineCount
@@ -66,6 +69,11 @@ final class OpLogReader: Sendable {
         permits.signal()
     }
 
+    /// An engine is done with `batch`: the reader releases it, on its own thread, when it next sends a chunk.
+    func recycle(_ batch: sending EngineBatch) {
+        applied.withLock { $0.append(batch) }
+    }
+
     /// Stops reading at the next line (the consumer went away).
     func stop() {
         stopped.store(true, ordering: .relaxed)
@@ -85,6 +93,11 @@ final class OpLogReader: Sendable {
             chunks.yield(chunk)
             chunk = ReplayChunk(engineCount: engineCount)
             lines = 0
+            _ = applied.withLock { batches in  // the batches are released after the lock
+                var done: [EngineBatch] = []
+                swap(&done, &batches)
+                return done
+            }
             return true
         }
         func problem(_ line: Int, _ message: String) {

@@ -79,6 +79,7 @@ struct OpLogReplay: Sendable {
                     await worker.run { worker in
                         for await batch in input {
                             output.yield(collector.apply(batch, to: worker.engine))
+                            reader.recycle(batch)
                         }
                         output.finish()
                     }
@@ -95,9 +96,14 @@ struct OpLogReplay: Sendable {
                     var writer = ChunkWriter(
                         output: ReplayOutput(sink: await makeSink(), diagnostics: diagnostics, label: label),
                         engineOutputs: engineOutputs.map { $0.makeAsyncIterator() }, reader: reader, progress: progress)
-                    for await chunk in chunks {
-                        for (input, batch) in zip(engineInputs, chunk.batches.dropFirst()) { input.yield(batch) }
-                        let firstItems = collectors[0].apply(chunk.batches[0], to: first.engine)
+                    for await var chunk in chunks {
+                        // The batches are moved, not copied, so that the reader releases them (`recycle`).
+                        var batches = chunk.batches
+                        chunk.batches = []
+                        let own = batches.removeFirst()
+                        for input in engineInputs { input.yield(batches.removeFirst()) }
+                        let firstItems = collectors[0].apply(own, to: first.engine)
+                        reader.recycle(own)
                         guard try await writer.take(chunk, firstEngineItems: firstItems) else { break }
                     }
                     return try await writer.finish()
@@ -120,7 +126,7 @@ private struct ChunkWriter {
     var engineOutputs: [AsyncStream<[NumberedItem]>.Iterator]
     let reader: OpLogReader
     var progress: Progress?
-    /// Chunks handed to the engines and not yet written (their batches dropped), with what the first engine made
+    /// Chunks handed to the engines and not yet written (without their batches), with what the first engine made
     /// of them.
     private var pending: [(chunk: ReplayChunk, firstEngineItems: [NumberedItem])] = []
 
@@ -135,8 +141,6 @@ private struct ChunkWriter {
     /// chunks when the window is full or the input paused. Returns `false` when nobody reads the results any
     /// more (`| head`): the replay stops, as the contract's closed pipe allows.
     mutating func take(_ chunk: ReplayChunk, firstEngineItems: [NumberedItem]) async throws -> Bool {
-        var chunk = chunk
-        chunk.batches = []
         pending.append((chunk, firstEngineItems))
         // With other engines, their parts of the newest chunks are still being applied; with the first engine
         // alone, every chunk taken is ready.
