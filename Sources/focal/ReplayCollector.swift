@@ -6,8 +6,8 @@ import Logging
 /// line, instead of writing it: ``OpLogReplay`` writes the items of all its engines in
 /// input order.
 ///
-/// It is the engine's observer, and its ``consoleHandler`` is the engine's console log
-/// handler, so a task's `console.*` lines keep their place among results and errors.
+/// It is the engine's observer, and its ``consoleLogger`` is the engine's console logger, so
+/// a task's `console.*` lines keep their place among results and errors.
 /// Used only on its engine's thread.
 final class ReplayCollector: EngineObserver, @unchecked Sendable {
     private var items: [NumberedItem] = []

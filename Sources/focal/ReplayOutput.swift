@@ -35,15 +35,15 @@ final class ReplayOutput: EngineObserver {
     }
 
     func engine(_ engine: Engine, didProduce result: TaskResult) {
-        sink?.add(result)
+        write(.result(result))
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {
-        report(error.description)
+        write(.error(error))
     }
 
     func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
-        writeSnapshot(text)
+        write(.snapshot(text))
     }
 
     private func writeSnapshot(_ text: String) {
