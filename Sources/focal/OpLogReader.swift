@@ -117,11 +117,7 @@ final class OpLogReader: Sendable {
                         // sessions are known exactly, in input order.
                         do throws(OpLogError) {
                             if let entry = try OpDecoder.decodeEntry(bytes), let engine = admit(entry, line: number, in: &chunk, live: &live) {
-                                if engineCount == 1 {
-                                    chunk.batches[engine].append(NumberedOp(line: number, entry: entry))
-                                } else {
-                                    chunk.batches[engine].append(bytes, number: number)
-                                }
+                                chunk.batches[engine].append(entry, decodedFrom: bytes, number: number)
                             }
                         } catch {
                             problem(number, error.message)

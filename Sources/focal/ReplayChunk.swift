@@ -27,10 +27,12 @@ enum EngineBatch: Sendable {
     /// spreads over them instead of holding them all up.
     case lines(OpLogLines)
 
-    mutating func append(_ op: NumberedOp) {
-        guard case .decoded(var ops) = self else { preconditionFailure("an op for an engine that decodes its lines") }
+    /// Adds a line the reader decoded: the op for an engine that takes decoded ops, the line for one that
+    /// decodes its own.
+    mutating func append(_ entry: OpLogEntry, decodedFrom line: UnsafeRawBufferPointer, number: Int) {
+        guard case .decoded(var ops) = self else { return append(line, number: number) }
         self = .decoded([])
-        ops.append(op)
+        ops.append(NumberedOp(line: number, entry: entry))
         self = .decoded(ops)
     }
 
