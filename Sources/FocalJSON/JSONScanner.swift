@@ -316,7 +316,8 @@ public struct JSONScanner: ~Copyable {
         try readValue(depth: 0)
     }
 
-    /// Skips any JSON value without building it.
+    /// Skips any JSON value, checking it as ``readValue()`` does (it is built and dropped); see
+    /// ``skipValueUnchecked()`` for a skip that builds and checks nothing.
     public mutating func skipValue() throws(JSONParseError) {
         _ = try readValue(depth: 0)
     }
