@@ -7,7 +7,9 @@ import Darwin
 /// A thread nobody waits for: the op-log reader may be blocked reading standard input when
 /// the command ends.
 enum DetachedThread {
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    /// Runs `body` on a new thread; returns the `errno` of `pthread_create` when no thread could
+    /// be started (`body` then never runs), `nil` otherwise.
+    static func start(_ body: @escaping @Sendable () -> Void) -> Int32? {
         final class Box {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -18,7 +20,11 @@ enum DetachedThread {
             Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
             return nil
         }, box)
-        precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            return status
+        }
         pthread_detach(thread)
+        return nil
     }
 }

@@ -54,12 +54,17 @@ final class OpLogReader: Sendable {
 
     /// Starts reading `fileDescriptor` on a new thread; returns the chunks in input order.
     /// The thread closes the descriptor when it is done with it, unless it is standard input.
-    func start(fileDescriptor: Int32) -> AsyncStream<ReplayChunk> {
+    /// - Throws: ``ThreadStartError`` when no thread could be started (the descriptor is closed then too).
+    func start(fileDescriptor: Int32) throws(ThreadStartError) -> AsyncStream<ReplayChunk> {
         let (chunks, continuation) = AsyncStream.makeStream(of: ReplayChunk.self)
-        DetachedThread.start { [self] in
+        let failure = DetachedThread.start { [self] in
             read(fileDescriptor, into: continuation)
             continuation.finish()
             if fileDescriptor != 0 { close(fileDescriptor) }
+        }
+        if let failure {
+            if fileDescriptor != 0 { close(fileDescriptor) }
+            throw ThreadStartError(errno: failure)
         }
         return chunks
     }
@@ -169,4 +174,10 @@ final class OpLogReader: Sendable {
         }
         return Int(hash % UInt64(engineCount))
     }
+}
+
+/// No thread could be started to read the op log (`pthread_create` failed: a limit on threads or memory).
+struct ThreadStartError: Error, CustomStringConvertible {
+    var errno: Int32
+    var description: String { "cannot start a thread to read the op log: \(String(cString: strerror(errno)))" }
 }

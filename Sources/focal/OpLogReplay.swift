@@ -67,7 +67,13 @@ struct OpLogReplay: Sendable {
         }
         let progress = label == nil ? path.flatMap { Progress(path: $0, fileDescriptor: fd) } : nil
         let reader = OpLogReader(engineCount: workers.count, maxSessions: maxSessions)
-        let chunks = reader.start(fileDescriptor: fd)
+        let chunks: AsyncStream<ReplayChunk>
+        do {
+            chunks = try reader.start(fileDescriptor: fd)
+        } catch {
+            diagnostics.writeError(error.description)
+            throw ExitCode(2)
+        }
         // The other engines take their parts through streams; the first applies its own where the chunks arrive.
         let inputs = workers.dropFirst().map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
         let outputs = workers.dropFirst().map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
