@@ -47,10 +47,11 @@ struct RuntimeLimits: ParsableArguments, Sendable {
     /// The default `--heap-limit`, in MiB.
     static let defaultHeapLimit = 512
 
-    /// The process's JavaScriptCore options: one engine, a small collector budget, a heap
-    /// limit of `heapLimit` MiB.
+    /// The process's JavaScriptCore options: a small collector budget, a heap limit of
+    /// `heapLimit` MiB, and no optimizing compilers (task code is short: they would cost
+    /// 6 MB of resident memory and win no time, see BENCHMARKS.md).
     static func javaScriptCoreOptions(heapLimit: Int) -> JavaScriptCoreOptions {
-        JavaScriptCoreOptions(memoryBudget: 32 << 20, defaultHeapLimit: heapLimit << 20)
+        JavaScriptCoreOptions(memoryBudget: 32 << 20, defaultHeapLimit: heapLimit << 20, usesOptimizingCompilers: false)
     }
 
     /// An engine configuration with these limits; `console.*` output at every level, `debug` included.

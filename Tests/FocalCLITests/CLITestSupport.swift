@@ -69,9 +69,11 @@ final class Workspace {
 }
 
 /// Runs `focal` (or `executable`) with `arguments` and `input` on standard input, killing it
-/// after `timeout`. Output goes through files, so a large output never blocks the child.
+/// after `timeout`, with `environment` added to this process's. Output goes through files, so
+/// a large output never blocks the child.
 func runFocal(
-    _ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(60), executable: String = focalBinary
+    _ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(60), executable: String = focalBinary,
+    environment: [String: String] = [:]
 ) throws -> RunResult {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -85,6 +87,7 @@ func runFocal(
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardInput = try FileHandle(forReadingFrom: inURL)
     process.standardOutput = try FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)

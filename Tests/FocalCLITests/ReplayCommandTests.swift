@@ -68,6 +68,20 @@ struct ReplayCommandTests {
         #expect(run.status == 0, "\(run)")
     }
 
+    @Test("JavaScriptCore runs with polling traps, without WebAssembly and without its optimizing compilers")
+    func javaScriptCoreOptions() throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('ev', () => 'ran');"])
+        // JSC_dumpOptions=1 makes JavaScriptCore list the options that differ from its defaults.
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]),
+            environment: ["JSC_dumpOptions": "1"])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdoutLines == [#""ran""#])
+        for option in ["usePollingTraps=true", "useWasm=false", "useDFGJIT=false", "useFTLJIT=false"] {
+            #expect(run.stderr.contains(option), "\(option) missing from: \(run.stderr)")
+        }
+    }
+
     @Test("the example log replays with the example tasks")
     func example() throws {
         let run = try runFocal(["replay", "--tasks", repositoryRoot + "/tasks", repositoryRoot + "/Examples/master-detail.oplog"])
