@@ -30,8 +30,9 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     /// Whether hot task code is compiled by JavaScriptCore's optimizing tiers (DFG and
     /// FTL). On by default. Off, task code runs in the interpreter and the baseline JIT:
     /// the optimizing compilers' code is never paged in (6 MB less resident memory in
-    /// `focal replay`, which turns them off), a smaller part of JavaScriptCore ever sees
-    /// task code, and short tasks run as fast; long computations in tasks run slower.
+    /// `focal replay --no-optimizing-compilers`), a smaller part of JavaScriptCore ever
+    /// sees task code, and short tasks run as fast; long computations in tasks run
+    /// several times slower (see BENCHMARKS.md).
     public var usesOptimizingCompilers: Bool
 
     /// The largest heap limit accepted: 64 GiB.

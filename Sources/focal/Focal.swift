@@ -46,7 +46,7 @@ struct Focal: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             // Before any runtime exists: JavaScriptCore reads its options once.
-            configureJavaScriptCore(heapLimit: (command as? any RunsTasks)?.limits.heapLimit)
+            configureJavaScriptCore((command as? any RunsTasks)?.limits)
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -67,10 +67,13 @@ struct Focal: AsyncParsableCommand {
         }
     }
 
-    /// Sets the process's JavaScriptCore options with the command's heap limit (MiB).
-    private static func configureJavaScriptCore(heapLimit: Int?) {
+    /// Sets the process's JavaScriptCore options from the command's runtime flags (the
+    /// defaults for a command without them).
+    private static func configureJavaScriptCore(_ limits: RuntimeLimits?) {
+        let options = RuntimeLimits.javaScriptCoreOptions(
+            heapLimit: limits?.heapLimit ?? RuntimeLimits.defaultHeapLimit, optimizingCompilers: limits?.optimizingCompilers ?? true)
         do {
-            try JavaScriptCoreOptions.configure(RuntimeLimits.javaScriptCoreOptions(heapLimit: heapLimit ?? RuntimeLimits.defaultHeapLimit))
+            try JavaScriptCoreOptions.configure(options)
         } catch {
             StandardStream.error.writeError("\(error)")
             finish(2)

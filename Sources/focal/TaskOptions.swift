@@ -18,7 +18,8 @@ struct TaskOptions: ParsableArguments {
     }
 }
 
-/// The JavaScript runtime's limits: `--time-limit` and `--heap-limit`, range-checked.
+/// The JavaScript runtime's limits, `--time-limit` and `--heap-limit` (range-checked), and
+/// whether its optimizing compilers run (`--no-optimizing-compilers`).
 struct RuntimeLimits: ParsableArguments, Sendable {
     /// Accepted `--time-limit` values, in milliseconds: up to ten minutes.
     static let timeLimitRange = 1...600_000
@@ -35,6 +36,14 @@ struct RuntimeLimits: ParsableArguments, Sendable {
         help: ArgumentHelp("The most JavaScript heap the tasks may use; a task that crosses it is stopped (16 to 16384).", valueName: "MiB"))
     var heapLimit: Int = defaultHeapLimit
 
+    @Flag(
+        name: .long, inversion: .prefixedNo,
+        help: """
+            Let JavaScriptCore compile hot task code with its optimizing compilers (DFG, FTL). Without them short \
+            tasks run as fast and the process takes 6 MB less memory, but long computations run several times slower.
+            """)
+    var optimizingCompilers = true
+
     func validate() throws {
         guard Self.timeLimitRange.contains(timeLimit) else {
             throw ValidationError("--time-limit must be between \(Self.timeLimitRange.lowerBound) and \(Self.timeLimitRange.upperBound) milliseconds")
@@ -48,10 +57,9 @@ struct RuntimeLimits: ParsableArguments, Sendable {
     static let defaultHeapLimit = 512
 
     /// The process's JavaScriptCore options: a small collector budget, a heap limit of
-    /// `heapLimit` MiB, and no optimizing compilers (task code is short: they would cost
-    /// 6 MB of resident memory and win no time, see BENCHMARKS.md).
-    static func javaScriptCoreOptions(heapLimit: Int) -> JavaScriptCoreOptions {
-        JavaScriptCoreOptions(memoryBudget: 32 << 20, defaultHeapLimit: heapLimit << 20, usesOptimizingCompilers: false)
+    /// `heapLimit` MiB, the optimizing compilers on or off.
+    static func javaScriptCoreOptions(heapLimit: Int, optimizingCompilers: Bool) -> JavaScriptCoreOptions {
+        JavaScriptCoreOptions(memoryBudget: 32 << 20, defaultHeapLimit: heapLimit << 20, usesOptimizingCompilers: optimizingCompilers)
     }
 
     /// An engine configuration with these limits; `console.*` output at every level, `debug` included.

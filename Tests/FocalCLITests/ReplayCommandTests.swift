@@ -68,17 +68,20 @@ struct ReplayCommandTests {
         #expect(run.status == 0, "\(run)")
     }
 
-    @Test("JavaScriptCore runs with polling traps, without WebAssembly and without its optimizing compilers")
+    @Test("JavaScriptCore runs with polling traps and without WebAssembly; --no-optimizing-compilers turns off DFG and FTL")
     func javaScriptCoreOptions() throws {
         let workspace = try Workspace(tasks: ["index.js": "match('ev', () => 'ran');"])
-        // JSC_dumpOptions=1 makes JavaScriptCore list the options that differ from its defaults.
-        let run = try runFocal(
-            ["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]),
-            environment: ["JSC_dumpOptions": "1"])
-        #expect(run.status == 0, "\(run)")
-        #expect(run.stdoutLines == [#""ran""#])
-        for option in ["usePollingTraps=true", "useWasm=false", "useDFGJIT=false", "useFTLJIT=false"] {
-            #expect(run.stderr.contains(option), "\(option) missing from: \(run.stderr)")
+        for compilersOff in [false, true] {
+            // JSC_dumpOptions=1 makes JavaScriptCore list the options that differ from its defaults.
+            let run = try runFocal(
+                ["replay", "--tasks", workspace.tasks] + (compilersOff ? ["--no-optimizing-compilers"] : []),
+                input: log([Line.root, Line.record("1", "ev")]), environment: ["JSC_dumpOptions": "1"])
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdoutLines == [#""ran""#])
+            #expect(run.stderr.contains("usePollingTraps=true"), "\(run.stderr)")
+            #expect(run.stderr.contains("useWasm=false"), "\(run.stderr)")
+            #expect(run.stderr.contains("useDFGJIT=false") == compilersOff, "\(run.stderr)")
+            #expect(run.stderr.contains("useFTLJIT=false") == compilersOff, "\(run.stderr)")
         }
     }
 
