@@ -14,6 +14,9 @@ struct Courier: Sendable {
     private(set) var notBefore: ContinuousClock.Instant?
     /// When the current run of failures began; `nil` while the destination is healthy.
     private(set) var failingSince: ContinuousClock.Instant?
+    /// Whether the last attempt was answered with a redirect that is not followed: the
+    /// URL is wrong, and waiting will not make the next attempt go better.
+    private(set) var isMisdirected = false
     /// Batches this destination refused for good, for the rate-limited error log (shared by the courier's copies).
     let deadLetters = LogThrottle()
 
@@ -110,6 +113,7 @@ struct Courier: Sendable {
             courier.consecutiveFailures = 0
             courier.notBefore = nil
             courier.failingSince = nil
+            courier.isMisdirected = false
             return true
         }
 
@@ -134,6 +138,7 @@ struct Courier: Sendable {
             // A destination that stays down fails again after every backoff: say so on the 1st, 2nd, 4th, 8th…
             // failure in a row, and at debug level in between.
             let level = LogThrottle.level(.warning, forOccurrence: failures)
+            courier.isMisdirected = if case DeliveryError.misdirected = error { true } else { false }
             switch error {
             case DeliveryError.misdirected:
                 logger.log(

@@ -212,7 +212,9 @@ public actor DeliveryPipeline: Service {
 
     /// Flushes until no destination of this pipeline has anything pending, waiting out
     /// backoffs, for at most `timeout`; whatever is still pending then stays in the outbox
-    /// and is counted in the summary.
+    /// and is counted in the summary. A drain attempt answered with a redirect that is not
+    /// followed (301, 302, 303: the URL is wrong) ends the drain once no other destination
+    /// is waiting out a backoff: waiting would not fix the URL.
     @discardableResult
     public func drain(timeout: Duration) async -> DeliverySummary {
         let deadline = clock.now + timeout
@@ -228,7 +230,8 @@ public actor DeliveryPipeline: Service {
                 group.cancelAll()
                 return first
             }
-            guard report != nil, !Task.isCancelled else { break }
+            guard let report, !Task.isCancelled else { break }
+            if !report.failedDestinations.isEmpty, couriers.allSatisfy({ $0.notBefore == nil || $0.isMisdirected }) { break }
             if let wake = nextRetry() {
                 guard wake < deadline else { break }
                 do { try await clock.sleep(until: wake) } catch { break }

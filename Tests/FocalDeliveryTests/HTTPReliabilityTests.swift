@@ -193,6 +193,20 @@ import Testing
         await receiver.stop()
     }
 
+    @Test("a drain whose attempt is redirected stops there: one POST, the results kept, no waiting out the timeout")
+    func aRedirectEndsTheDrain() async throws {
+        let receiver = try await LoopbackReceiver.start(
+            behavior: ReceiverBehavior(randomFaults: [(.redirect(status: 301, location: "/elsewhere"), 1)]))
+        let pipeline = try await pipeline(to: receiver)
+        try await pipeline.append(makeResults(5))
+        // An hour: were the drain to retry until its timeout, the suite's time limit would fail the test.
+        let summary = await pipeline.drain(timeout: .seconds(3600))
+        #expect(summary.pending == 5 && summary.delivered == 0)
+        #expect(receiver.requests.map(\.method) == ["POST"], "one attempt, not retried within the drain")
+        _ = await pipeline.finish()
+        await receiver.stop()
+    }
+
     @Test func redirectsAreBounded() async throws {
         let loop = ReceiverFault.redirect(status: 307, location: "/again")
         let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(script: Array(repeating: loop, count: 20)))
