@@ -140,8 +140,11 @@ let package = Package(
             dependencies: ["FocalRuntime", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalPatterns", "FocalTestSupport"]),
-        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalEventBus", "FocalJSON"]),
-        .testTarget(name: "FocalAnalyzersTests", dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
+        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalSimulatorTestSupport", "FocalEventBus", "FocalJSON"]),
+        .testTarget(
+            name: "FocalAnalyzersTests",
+            dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalSimulatorTestSupport", "FocalOpLog", "FocalJSON"]),
+        .target(name: "FocalSimulatorTestSupport", dependencies: ["FocalSimulator"], path: "Tests/FocalSimulatorTestSupport"),
         .testTarget(
             name: "FocalScenariosTests",
             dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON", "FocalTestSupport"]),

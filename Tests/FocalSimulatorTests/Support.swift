@@ -1,5 +1,6 @@
 import FocalEventBus
 import FocalSimulator
+import FocalSimulatorTestSupport
 
 /// An ordered record of what happened, shared by the fixtures of one test.
 final class Log {
@@ -35,23 +36,6 @@ class RecordingController: ViewController {
     override func viewDidDisappear() { log("\(name).viewDidDisappear") }
     override func willMove(toParent parent: ViewController?) { log("\(name).willMove(toParent: \(parent == nil ? "nil" : "parent"))") }
     override func didMove(toParent parent: ViewController?) { log("\(name).didMove(toParent: \(parent == nil ? "nil" : "parent"))") }
-}
-
-/// An app delegate that shows one root view controller in one window; a responder, so it ends the chain.
-final class SingleWindowDelegate: Responder, ApplicationDelegate {
-    private let makeRoot: () -> ViewController
-    private(set) var window: Window?
-
-    init(root: @escaping () -> ViewController) {
-        makeRoot = root
-    }
-
-    func applicationDidFinishLaunching(_ application: Application) {
-        let window = Window(application: application)
-        window.rootViewController = makeRoot()
-        window.makeKeyAndVisible()
-        self.window = window
-    }
 }
 
 /// A launched application showing `root`, with its window and a user.

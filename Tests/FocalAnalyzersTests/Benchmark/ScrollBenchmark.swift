@@ -1,6 +1,7 @@
 import FocalAnalyzers
 import FocalOpLog
 import FocalSimulator
+import FocalSimulatorTestSupport
 import Foundation
 
 private typealias IndexPath = FocalSimulator.IndexPath
@@ -85,7 +86,7 @@ func runScrollBenchmark(
     let data = HugeRows(count: rows)
     let table = TableView(frame: Rect(x: 0, y: 0, width: 390, height: Double(visibleRows) * 44))
     let screen = ViewController()
-    let delegate = TestAppDelegate { screen }
+    let delegate = SingleWindowDelegate { screen }
     let application = Application(delegate: delegate, clock: clock)
     application.launch()
     if analyzed {

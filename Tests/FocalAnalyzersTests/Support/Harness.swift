@@ -1,22 +1,6 @@
 import FocalAnalyzers
 import FocalSimulator
-
-/// An app delegate that shows one root view controller in one window.
-final class TestAppDelegate: Responder, ApplicationDelegate {
-    private let makeRoot: () -> ViewController
-    private(set) var window: Window?
-
-    init(root: @escaping () -> ViewController) {
-        makeRoot = root
-    }
-
-    func applicationDidFinishLaunching(_ application: Application) {
-        let window = Window(application: application)
-        window.rootViewController = makeRoot()
-        window.makeKeyAndVisible()
-        self.window = window
-    }
-}
+import FocalSimulatorTestSupport
 
 /// A launched application whose analytics session records its ops, with a user to drive it.
 struct Harness {
@@ -34,7 +18,7 @@ struct Harness {
         let recorder = OpRecorder()
         let session = AnalyticsSession(clock: clock, configuration: configuration) { recorder.receive($0) }
         let controller = root(session)
-        let delegate = TestAppDelegate { controller }
+        let delegate = SingleWindowDelegate { controller }
         application = Application(delegate: delegate, clock: clock)
         application.launch()
         window = delegate.window!
