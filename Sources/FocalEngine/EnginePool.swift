@@ -101,9 +101,10 @@ public final class EnginePool: Sendable {
         }
     }
 
-    /// The worker of a session: a stable hash of its id (FNV-1a), so a session's place
-    /// does not depend on what else is running.
-    static func workerIndex(for id: String, count: Int) -> Int {
+    /// Which of `count` engines the session `id` lives on: a stable hash of its id (FNV-1a),
+    /// so a session's place does not depend on what else is running, and the same sessions
+    /// spread the same way in every process (`focal replay --jobs` uses it too).
+    public static func workerIndex(for id: String, count: Int) -> Int {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in id.utf8 {
             hash ^= UInt64(byte)

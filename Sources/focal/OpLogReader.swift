@@ -164,15 +164,10 @@ final class OpLogReader: Sendable {
         return engineIndex(of: session)
     }
 
-    /// The engine `session` lives on: FNV-1a of its bytes, so the same log always spreads
-    /// the same way.
+    /// The engine `session` lives on, chosen as ``EnginePool`` chooses, so the same log always
+    /// spreads the same way.
     private func engineIndex(of session: String) -> Int {
-        guard engineCount > 1 else { return 0 }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in session.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return Int(hash % UInt64(engineCount))
+        engineCount > 1 ? EnginePool.workerIndex(for: session, count: engineCount) : 0
     }
 }
 
