@@ -26,11 +26,8 @@ final class ReplayOutput: EngineObserver {
         switch item {
         case .result(let result): sink?.add(result)
         case .error(let error): report(error.description)
-        case .snapshot(let text): writeSnapshot(text)
-        case .console(let lines):
-            StandardStream.output.flush()
-            for line in lines { diagnostics.writeLine(line) }
-            diagnostics.flush()
+        case .snapshot(let text): diagnose { $0.write(text) }
+        case .console(let lines): diagnose { stream in for line in lines { stream.writeLine(line) } }
         }
     }
 
@@ -46,16 +43,15 @@ final class ReplayOutput: EngineObserver {
         write(.snapshot(text))
     }
 
-    private func writeSnapshot(_ text: String) {
-        StandardStream.output.flush()
-        diagnostics.write(text)
-        diagnostics.flush()
-    }
-
     private func report(_ message: String) {
         errorCount += 1
+        diagnose { $0.writeError((label.map { "\($0): " } ?? "") + message) }
+    }
+
+    /// Writes on the diagnostics stream, after what standard output holds, so that both read in order.
+    private func diagnose(_ write: (StandardStream) -> Void) {
         StandardStream.output.flush()
-        diagnostics.writeError((label.map { "\($0): " } ?? "") + message)
+        write(diagnostics)
         diagnostics.flush()
     }
 }
