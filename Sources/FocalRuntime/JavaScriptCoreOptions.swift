@@ -27,12 +27,16 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     public var memoryBudget: Int?
     /// The heap limit of runtimes created without one (see ``JSRuntime/heapLimit``).
     public var defaultHeapLimit: Int
-    /// Whether hot task code is compiled by JavaScriptCore's optimizing tiers (DFG and
-    /// FTL). On by default. Off, task code runs in the interpreter and the baseline JIT:
-    /// the optimizing compilers' code is never paged in (6 MB less resident memory in
+    /// Whether hot task code is compiled by JavaScriptCore's optimizing compiler, the DFG
+    /// JIT. On by default. Off, task code runs in the interpreter and the baseline JIT:
+    /// the compiler's code is never paged in (3.5 MB less resident memory in
     /// `focal replay --no-optimizing-compilers`), a smaller part of JavaScriptCore ever
     /// sees task code, and short tasks run as fast; long computations in tasks run
-    /// several times slower (see BENCHMARKS.md).
+    /// two to seven times slower (see BENCHMARKS.md).
+    ///
+    /// JavaScriptCore's last tier, the FTL JIT, stays off either way: on task code it was
+    /// no faster than the DFG in any benchmark, and it costs 3 MB of resident memory and
+    /// compile time. `JSC_useFTLJIT=true` in the environment turns it on regardless.
     public var usesOptimizingCompilers: Bool
 
     /// The largest heap limit accepted: 64 GiB.
@@ -121,7 +125,9 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
         setenv("JSC_usePollingTraps", "true", 1)
         setenv("JSC_useWasm", allowsWebAssembly ? "true" : "false", 1)
         if let memoryBudget { setenv("JSC_forceRAMSize", String(memoryBudget), 1) }
-        if !usesOptimizingCompilers {
+        if usesOptimizingCompilers {
+            setenv("JSC_useFTLJIT", "false", 0)  // the environment may turn it on (see usesOptimizingCompilers)
+        } else {
             setenv("JSC_useDFGJIT", "false", 1)
             setenv("JSC_useFTLJIT", "false", 1)
         }

@@ -68,20 +68,29 @@ struct ReplayCommandTests {
         #expect(run.status == 0, "\(run)")
     }
 
-    @Test("JavaScriptCore runs with polling traps and without WebAssembly; --no-optimizing-compilers turns off DFG and FTL")
+    @Test("JavaScriptCore runs with polling traps, without WebAssembly and without the FTL; --no-optimizing-compilers turns off the DFG")
     func javaScriptCoreOptions() throws {
         let workspace = try Workspace(tasks: ["index.js": "match('ev', () => 'ran');"])
-        for compilersOff in [false, true] {
+        // (flag given, JSC_useFTLJIT in the environment) → whether the DFG and the FTL are off.
+        let cases: [(compilersOff: Bool, ftlFromEnvironment: String?, dfgOff: Bool, ftlOff: Bool)] = [
+            (false, nil, false, true),  // the DFG runs, the FTL does not
+            (true, nil, true, true),  // neither
+            (false, "true", false, false),  // the environment turns the FTL on
+            (true, "true", true, true),  // but not against --no-optimizing-compilers
+        ]
+        for c in cases {
             // JSC_dumpOptions=1 makes JavaScriptCore list the options that differ from its defaults.
+            var environment = ["JSC_dumpOptions": "1"]
+            environment["JSC_useFTLJIT"] = c.ftlFromEnvironment
             let run = try runFocal(
-                ["replay", "--tasks", workspace.tasks] + (compilersOff ? ["--no-optimizing-compilers"] : []),
-                input: log([Line.root, Line.record("1", "ev")]), environment: ["JSC_dumpOptions": "1"])
+                ["replay", "--tasks", workspace.tasks] + (c.compilersOff ? ["--no-optimizing-compilers"] : []),
+                input: log([Line.root, Line.record("1", "ev")]), environment: environment)
             #expect(run.status == 0, "\(run)")
             #expect(run.stdoutLines == [#""ran""#])
             #expect(run.stderr.contains("usePollingTraps=true"), "\(run.stderr)")
             #expect(run.stderr.contains("useWasm=false"), "\(run.stderr)")
-            #expect(run.stderr.contains("useDFGJIT=false") == compilersOff, "\(run.stderr)")
-            #expect(run.stderr.contains("useFTLJIT=false") == compilersOff, "\(run.stderr)")
+            #expect(run.stderr.contains("useDFGJIT=false") == c.dfgOff, "\(c) \(run.stderr)")
+            #expect(run.stderr.contains("useFTLJIT=false") == c.ftlOff, "\(c) \(run.stderr)")
         }
     }
 
