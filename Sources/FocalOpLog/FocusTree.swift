@@ -93,6 +93,10 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @usableFromInline let generations: GenerationSource
 
     @usableFromInline var rootIndex: Index = FocusTree.none
+    /// The node ``lookup(_:)`` found last, or the one inserted last: ops come in runs on one node (a row is
+    /// registered, its values updated, it appears), so it is tried before the id index. A hint only: it is
+    /// checked against the slot (live, same id) before use, so removals need not clear it.
+    @usableFromInline var recent: Index = FocusTree.none
 
     /// The root, or ``none`` when the tree has none.
     @inlinable public var root: Index { rootIndex }
@@ -119,7 +123,14 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
     /// The index of the live node with id `id`.
     @inlinable
-    public func lookup(_ id: NodeID) -> Index? { ids[id] }
+    public func lookup(_ id: NodeID) -> Index? {
+        if recent != FocusTree.none, Int(recent) < records.count, records[Int(recent)].isLive, records[Int(recent)].id == id {
+            return recent
+        }
+        guard let index = ids[id] else { return nil }
+        recent = index
+        return index
+    }
 
     /// Whether `id` is a live node.
     @inlinable
@@ -156,6 +167,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
         ids[id] = index
         id.forEachProperPrefix { extensions[$0, default: []].insert(index) }
         link(index, under: parent)
+        recent = index
         return index
     }
 

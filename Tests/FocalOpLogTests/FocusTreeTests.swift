@@ -170,6 +170,32 @@ struct FocusTreeTests {
         #expect(childNames(tree, root) == ["c", "d"])
     }
 
+    @Test("lookup finds the live node of an id, also right after that node was removed or its slot reused")
+    func lookupAcrossRemovals() {
+        let tree = Tree()
+        let root = tree.insert(1, name: "root", payload: "", under: none)
+        let row = NodeID(owner: 4, keys: ["0"])
+        let a = tree.insert(row, name: "cell", payload: "", under: root)
+        #expect(tree.lookup(row) == a)
+        #expect(tree.lookup(row) == a)
+        tree.removeSubtree(a)
+        #expect(tree.lookup(row) == nil)
+        // The slot goes to another id: the old one is still gone, the new one is found.
+        let b = tree.insert(NodeID(owner: 4, keys: ["1"]), name: "cell", payload: "", under: root)
+        #expect(b == a)
+        #expect(tree.lookup(row) == nil)
+        #expect(tree.lookup(NodeID(owner: 4, keys: ["1"])) == b)
+        // The id comes back in a new slot; lookups alternate between nodes.
+        let c = tree.insert(row, name: "cell", payload: "", under: root)
+        #expect(c != b)
+        for _ in 0..<2 {
+            #expect(tree.lookup(row) == c)
+            #expect(tree.lookup(NodeID(owner: 4, keys: ["1"])) == b)
+            #expect(tree.lookup(1) == root)
+        }
+        #expect(tree.lookup(NodeID(owner: 4)) == nil)
+    }
+
     @Test("trees sharing a generation source never give two nodes the same generation")
     func sharedGenerations() {
         let source = GenerationSource()
