@@ -5,7 +5,7 @@ import FocalOpLog
 /// events on the table and an occasional selection. With the benchmark tasks, about
 /// one op in ten produces a result; the rest match no task.
 public struct SessionLog: Sequence {
-    /// How many ops to produce (the last row may add a few more).
+    /// How many ops to produce, exactly (the last row is cut short if need be).
     public var ops: Int
     /// How many rows are on screen at once.
     public var visibleRows = 12
@@ -27,8 +27,8 @@ public struct SessionLog: Sequence {
             .record(Recording(node: master, event: "ana-appeared", time: time)),
         ].reversed()
         return AnyIterator {
+            guard produced < ops else { return nil }
             if pending.isEmpty {
-                guard produced < ops else { return nil }
                 time += 16
                 let cell = NodeID(owner: 4, keys: ["0", String(row)])
                 pending.append(.register(Registration(node: cell, parent: table, name: "cell", index: row, time: time)))
