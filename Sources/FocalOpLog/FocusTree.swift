@@ -312,18 +312,29 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// is not part of it).
     @inlinable
     public func path(of index: Index) -> String {
-        var names: [String] = []
+        // Two walks up: one measures, one writes the names from the end of the string, which is allocated once.
+        var length = 0
         var current = index
         while current != FocusTree.none, self[current].links.parent != FocusTree.none {
-            names.append(self[current].name)
+            length += 1 + self[current].name.utf8.count
             current = self[current].links.parent
         }
-        var path = ""
-        for name in names.reversed() {
-            path += "/"
-            path += name
+        guard length > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var end = length
+            var current = index
+            while current != FocusTree.none, self[current].links.parent != FocusTree.none {
+                let name = self[current].name.utf8
+                let start = end - name.count
+                if name.withContiguousStorageIfAvailable({ UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).update(fromContentsOf: $0) }) == nil {
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(from: name)
+                }
+                end = start - 1
+                buffer[end] = UInt8(ascii: "/")
+                current = self[current].links.parent
+            }
+            return length
         }
-        return path
     }
 
     /// Visits the subtree of `index` in document order without recursion: `enter` before a node's children,
