@@ -326,7 +326,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
             while current != FocusTree.none, self[current].links.parent != FocusTree.none {
                 let name = self[current].name.utf8
                 let start = end - name.count
-                if name.withContiguousStorageIfAvailable({ UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).update(fromContentsOf: $0) }) == nil {
+                if name.withContiguousStorageIfAvailable({ UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(fromContentsOf: $0) }) == nil {
                     _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(from: name)
                 }
                 end = start - 1
