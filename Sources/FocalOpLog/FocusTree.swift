@@ -324,11 +324,9 @@ public final class FocusTree<Payload: FocusTreePayload> {
             var end = length
             var current = index
             while current != FocusTree.none, self[current].links.parent != FocusTree.none {
-                let name = self[current].name.utf8
-                let start = end - name.count
-                if name.withContiguousStorageIfAvailable({ UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(fromContentsOf: $0) }) == nil {
-                    _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(from: name)
-                }
+                var name = self[current].name
+                let start = end - name.utf8.count
+                _ = name.withUTF8 { UnsafeMutableBufferPointer(rebasing: buffer[start..<end]).initialize(fromContentsOf: $0) }
                 end = start - 1
                 buffer[end] = UInt8(ascii: "/")
                 current = self[current].links.parent

@@ -45,7 +45,7 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     public static let minimumHeapLimit = 8 << 20
 
     /// WebAssembly off, the machine's memory size, a default heap limit of 512 MiB, the
-    /// optimizing compilers on.
+    /// optimizing compiler (the DFG) on.
     public init(
         allowsWebAssembly: Bool = false, memoryBudget: Int? = nil, defaultHeapLimit: Int = 512 << 20,
         usesOptimizingCompilers: Bool = true

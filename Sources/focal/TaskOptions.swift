@@ -19,7 +19,7 @@ struct TaskOptions: ParsableArguments {
 }
 
 /// The JavaScript runtime's limits, `--time-limit` and `--heap-limit` (range-checked), and
-/// whether its optimizing compilers run (`--no-optimizing-compilers`).
+/// whether its optimizing compiler runs (`--no-optimizing-compilers`).
 struct RuntimeLimits: ParsableArguments, Sendable {
     /// Accepted `--time-limit` values, in milliseconds: up to ten minutes.
     static let timeLimitRange = 1...600_000
@@ -57,7 +57,7 @@ struct RuntimeLimits: ParsableArguments, Sendable {
     static let defaultHeapLimit = 512
 
     /// The process's JavaScriptCore options: a small collector budget, a heap limit of
-    /// `heapLimit` MiB, the optimizing compilers on or off.
+    /// `heapLimit` MiB, the optimizing compiler (the DFG) on or off.
     static func javaScriptCoreOptions(heapLimit: Int, optimizingCompilers: Bool) -> JavaScriptCoreOptions {
         JavaScriptCoreOptions(memoryBudget: 32 << 20, defaultHeapLimit: heapLimit << 20, usesOptimizingCompilers: optimizingCompilers)
     }
