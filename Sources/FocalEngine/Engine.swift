@@ -7,7 +7,8 @@ import FocalRuntime
 ///
 /// An engine is **confined** to one thread at a time (it is not `Sendable`);
 /// ``EnginePool`` runs engines on threads of their own for concurrent use. Engines share
-/// nothing, so a process can run many in parallel.
+/// nothing, so a process can run many in parallel. Being confined, the engine's hot
+/// state opts out of the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 ///
 /// Ops are applied with ``apply(_:session:line:)``. An op without a session belongs to
 /// the default session; every other session is created by its first op and released
@@ -32,7 +33,7 @@ public final class Engine {
     let generations = GenerationSource()
     /// Made in `init`, once every other member exists; never `nil` afterwards.
     private(set) var defaultSession: SessionState!
-    private var sessions: [String: SessionState] = [:]
+    @exclusivity(unchecked) private var sessions: [String: SessionState] = [:]
     /// ``EngineConfiguration/maxSessions``, clamped to its range.
     private let maxSessions: Int
 

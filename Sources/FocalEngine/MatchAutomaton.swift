@@ -10,6 +10,9 @@ import FocalPatterns
 ///
 /// A session gets a new automaton whenever its set of tasks changes, and then recomputes every live node's state.
 /// Sessions whose tasks have the same patterns share one automaton (see ``TaskScripts``).
+///
+/// Confined to its engine's thread: the stored properties that every op touches opt out of
+/// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 final class MatchAutomaton {
     typealias State = PatternAutomaton.State
 
@@ -25,7 +28,7 @@ final class MatchAutomaton {
     private let core: PatternAutomaton
     /// For each of the core's patterns, its task index and task pattern.
     private let taskPatterns: [(taskIndex: Int32, pattern: TaskPattern)]
-    private var tables: [EventTable] = []
+    @exclusivity(unchecked) private var tables: [EventTable] = []
 
     /// Compiles `patterns`: for each task in load order, its patterns.
     init(patterns: [[TaskPattern]]) {

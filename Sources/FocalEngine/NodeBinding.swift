@@ -16,16 +16,19 @@ import FocalRuntime
 /// reused slot. Event objects are made once per dispatch, so within one event all
 /// tasks see the same objects (`latestEvent() === firstDisplayedEvent()` holds when
 /// they are the same event).
+///
+/// Confined to its engine's thread: the stored properties that every op touches opt out of
+/// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 final class NodeBinding {
     unowned let runtime: JSRuntime
     /// The tree of the session whose event is being dispatched. A node handle from
     /// another session fails the generation check instead of reading this tree.
-    var tree = NodeTree(generations: GenerationSource())
+    @exclusivity(unchecked) var tree = NodeTree(generations: GenerationSource())
     /// Event objects made during the current dispatch (protected until it ends), so a
     /// task sees one object per event.
-    private var eventObjects: [(event: Event, object: JSObjectRef)] = []
+    @exclusivity(unchecked) private var eventObjects: [(event: Event, object: JSObjectRef)] = []
     /// Attribute objects made during the current dispatch, one per event.
-    private var attributeObjects: [(event: Event, object: JSValueRef)] = []
+    @exclusivity(unchecked) private var attributeObjects: [(event: Event, object: JSValueRef)] = []
 
     init(runtime: JSRuntime) {
         self.runtime = runtime

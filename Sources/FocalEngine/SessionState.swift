@@ -8,18 +8,21 @@ import FocalRuntime
 ///
 /// A session applies ops exactly as if its ops were replayed alone; it shares only the
 /// engine's virtual machine, compiled scripts and automata with other sessions.
+///
+/// Confined to its engine's thread: the stored properties that every op touches opt out of
+/// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 final class SessionState {
     /// `nil` for the default session.
     let id: String?
     let tree: NodeTree
     let library: TaskLibrary
-    private(set) var automaton: MatchAutomaton
+    @exclusivity(unchecked) private(set) var automaton: MatchAutomaton
     /// The engine owns its sessions and releases them before it goes, so the reference
     /// cannot dangle; `unowned(unsafe)` spares the reference-count check that a safe
     /// `unowned` read costs on every op.
     private unowned(unsafe) let engine: Engine
     /// The op-log line being applied, for error messages.
-    private var currentLine: Int?
+    @exclusivity(unchecked) private var currentLine: Int?
 
     init(id: String?, engine: Engine) {
         self.id = id

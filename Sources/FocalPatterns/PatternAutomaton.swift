@@ -15,7 +15,8 @@
 /// engine keeps the tasks to run for each event) extends it when a transition returns a state it has not seen.
 ///
 /// The automaton caches as it runs, so it is not `Sendable`: one thread uses it at a time (the engine's session
-/// worker, or a lock around it — see ``PatternSet``).
+/// worker, or a lock around it — see ``PatternSet``), and its caches opt out of the runtime's exclusivity checks
+/// (`@exclusivity(unchecked)`), which cost time on every transition.
 public final class PatternAutomaton {
     /// A state: the index of an interned set of positions.
     public typealias State = Int32
@@ -30,9 +31,9 @@ public final class PatternAutomaton {
         @usableFromInline let finalPatterns: [Int32]
     }
 
-    @usableFromInline var symbols: [String: Int32] = [:]
-    @usableFromInline var states: [StateInfo] = []
-    private var stateIDs: [[Int32]: State] = [:]
+    @exclusivity(unchecked) @usableFromInline var symbols: [String: Int32] = [:]
+    @exclusivity(unchecked) @usableFromInline var states: [StateInfo] = []
+    @exclusivity(unchecked) private var stateIDs: [[Int32]: State] = [:]
 
     /// The patterns, in the order given.
     public let patterns: [PathPattern]

@@ -10,7 +10,8 @@ import Synchronization
 /// One JavaScriptCore virtual machine and global context.
 ///
 /// A runtime is **confined**: it is not `Sendable`, and every call must come from the
-/// executor that owns it (an actor, or one thread). Separate runtimes share nothing,
+/// executor that owns it (an actor, or one thread), so its entry depth opts out of the
+/// runtime's exclusivity checks (`@exclusivity(unchecked)`). Separate runtimes share nothing,
 /// each has its own context group, so many of them can run in parallel on all cores.
 ///
 /// Every entry into JavaScript (``evaluate(_:sourceURL:startingLine:)`` and
@@ -155,7 +156,7 @@ public final class JSRuntime {
 
     /// How many calls into JavaScript are on the stack: the time limit starts again only
     /// at the outermost, so host code called from a script cannot extend its limit.
-    private var entryDepth = 0
+    @exclusivity(unchecked) private var entryDepth = 0
 
     /// Runs `body`, which enters JavaScript, under the time and heap limits: a full time
     /// limit when it is the outermost entry, or with `continuingLimit` what is left of the

@@ -15,6 +15,9 @@ import Synchronization
 /// runtime's heap size (costlier: it walks the heap, so at most every 50 ms). The call
 /// is terminated when the time is up or the heap is over its limit, and the reason is
 /// kept for the error.
+///
+/// Confined to its engine's thread: the stored properties that every op touches opt out of
+/// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 final class Watchdog {
     /// Why the watchdog last terminated a script.
     enum Reason: UInt8 {
@@ -26,10 +29,10 @@ final class Watchdog {
     private var tick: Duration = .milliseconds(10)
     /// The ticks one entry into JavaScript may run.
     private(set) var ticksAllowed = 1
-    private var ticks = 0
+    @exclusivity(unchecked) private var ticks = 0
     /// Every tick counted since the watchdog was made (for tests: how much CPU time in
     /// ticks a call and what followed it took).
-    private(set) var ticksCounted = 0
+    @exclusivity(unchecked) private(set) var ticksCounted = 0
     /// The heap limit in bytes.
     var heapLimit: Int
     /// The heap size seen when the heap limit was crossed.
