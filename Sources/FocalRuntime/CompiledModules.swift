@@ -1,4 +1,5 @@
 import CJavaScriptCore
+import FocalJSON
 
 /// The module files of one runtime as its module systems see them: where ids resolve,
 /// what is on disk, and each file compiled once.
@@ -24,7 +25,15 @@ public final class CompiledModules {
     /// ``fileCacheLimit`` entries a table starts afresh.
     private var files: [String: (stamp: FileStamp?, real: String?)] = [:]
     private var resolutions: [String: String] = [:]
+    /// The `{ id, filename, dirname }` of each path a module was made for (bounded like `files`).
+    private var names: [String: ProtectedValue] = [:]
     static let fileCacheLimit = 4096
+    /// Make module objects and run module functions in JavaScript, so that a module costs
+    /// two calls into JavaScriptCore rather than one per property and function it needs.
+    private let makeModuleFunction: JSObjectRef
+    private let runFunction: JSObjectRef
+    /// Keeps the two functions alive.
+    private let protectedFunctions: [ProtectedValue]
 
     /// - Parameters:
     ///   - root: the directory module ids cannot leave.
@@ -34,6 +43,14 @@ public final class CompiledModules {
         self.runtime = runtime
         self.resolver = try ModuleResolver(root: root)
         self.watchesFiles = watchesFiles
+        // Made before any module of these files runs, so `Reflect.apply` is the original.
+        let pair = try runtime.evaluate(Self.instantiatorSource, sourceURL: "<focal>")
+        guard let array = runtime.object(pair),
+            let makeModule = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, array, 0, nil)),
+            let run = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, array, 1, nil))
+        else { throw ScriptError(name: "Error", message: "could not make the module instantiator") }
+        (makeModuleFunction, runFunction) = (makeModule, run)
+        protectedFunctions = [runtime.protect(makeModule), runtime.protect(run)]
     }
 
     /// The stamp of the file at `path`, `nil` when there is none.
@@ -64,6 +81,49 @@ public final class CompiledModules {
         resolutions[key] = path
         return path
     }
+
+    /// A new module object `{ exports: {}, id, filename, loaded: false }` for the file at `path`.
+    func makeModule(path: String) throws(ScriptError) -> JSObjectRef {
+        let module = try runtime.call(makeModuleFunction, arguments: [names(for: path)])
+        guard let object = runtime.object(module) else {
+            throw ScriptError(name: "Error", message: "could not make the module of '\(resolver.displayPath(path))'")
+        }
+        return object
+    }
+
+    /// Runs `function` (see ``function(at:display:)``) as the module `module` of the file at
+    /// `path`: `require` and `require.resolve` call `host(id, dirname, isResolve)`. Returns
+    /// `module.exports`, and marks the module loaded.
+    func run(_ function: JSObjectRef, module: JSObjectRef, path: String, host: JSObjectRef) throws(ScriptError) -> JSValueRef {
+        try runtime.call(runFunction, arguments: [function, module, names(for: path), host])
+    }
+
+    private func names(for path: String) -> JSValueRef {
+        if let known = names[path] { return known.value }
+        if names.count >= Self.fileCacheLimit { names.removeAll() }
+        let object = runtime.makeValue(.object([
+            "id": .string(resolver.displayPath(path)), "filename": .string(path), "dirname": .string(parent(of: path)),
+        ]))
+        names[path] = runtime.protect(object)
+        return object
+    }
+
+    private static let instantiatorSource = """
+        (function (apply) {
+          'use strict';
+          return [
+            function (names) { return { exports: {}, id: names.id, filename: names.filename, loaded: false }; },
+            function (fn, module, names, host) {
+              const dirname = names.dirname;
+              const require = function require(id) { return host(id, dirname, false); };
+              require.resolve = function resolve(id) { return host(id, dirname, true); };
+              apply(fn, module.exports, [module.exports, require, module, names.filename, dirname]);
+              module.loaded = true;
+              return module.exports;
+            },
+          ];
+        })(Reflect.apply)
+        """
 
     /// The wrapper function `(exports, require, module, __filename, __dirname)` of the
     /// JavaScript file at `path` (a real path inside the root), named `display` in errors.

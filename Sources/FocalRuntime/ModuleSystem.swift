@@ -48,36 +48,23 @@ public final class ModuleSystem {
             let reason = stamp == nil ? "no such file" : "it resolves outside the tasks directory"
             throw ScriptError(name: "Error", message: "cannot read '\(display)': \(reason)", file: display)
         }
-        if path.hasSuffix(".json") {
-            let source = try readTextFile(real, displayName: display)
-            guard let value = runtime.parseJSON(source) else {
-                throw ScriptError(name: "SyntaxError", message: "'\(display)' is not valid JSON", file: display)
-            }
-            let module = makeModule(path: path)
-            runtime.setProperty(module, "exports", value)
-            cache[path] = runtime.protect(module)
-            return value
-        }
-        let module = makeModule(path: path)
+        let module = try compiled.makeModule(path: path)
         cache[path] = runtime.protect(module)
         do throws(ScriptError) {
-            let callable = try compiled.function(at: real, display: display)
-            let directory = parent(of: path)
-            let exports = runtime.property(module, "exports")
-            // Rooted: each allocation below may run the collector, and a Swift array is not scanned.
-            let arguments = [
-                runtime.protect(exports), runtime.protect(makeRequire(directory: directory)), runtime.protect(module),
-                runtime.protect(runtime.makeString(path)), runtime.protect(runtime.makeString(directory)),
-            ]
-            _ = try withExtendedLifetime(arguments) { () throws(ScriptError) in
-                try runtime.call(callable, this: runtime.object(exports), arguments: arguments.map(\.value))
+            if path.hasSuffix(".json") {
+                let source = try readTextFile(real, displayName: display)
+                guard let value = runtime.parseJSON(source) else {
+                    throw ScriptError(name: "SyntaxError", message: "'\(display)' is not valid JSON", file: display)
+                }
+                runtime.setProperty(module, "exports", value)
+                runtime.setProperty(module, "loaded", runtime.makeBoolean(true))
+                return value
             }
+            return try compiled.run(try compiled.function(at: real, display: display), module: module, path: path, host: requireHost())
         } catch {
             cache[path] = nil
             throw error.located(in: display)
         }
-        runtime.setProperty(module, "loaded", runtime.makeBoolean(true))
-        return runtime.property(module, "exports")
     }
 
     /// Forgets every cached module, so the next require evaluates files again.
@@ -91,24 +78,20 @@ public final class ModuleSystem {
         loadedFiles.contains { compiled.stamp(of: $0.path) != $0.stamp }
     }
 
-    private func makeModule(path: String) -> JSObjectRef {
-        let module = runtime.makeObject()
-        runtime.setProperty(module, "exports", runtime.makeObject())
-        runtime.setProperty(module, "id", runtime.makeString(resolver.displayPath(path)))
-        runtime.setProperty(module, "filename", runtime.makeString(path))
-        runtime.setProperty(module, "loaded", runtime.makeBoolean(false))
-        return module
-    }
+    /// What `require(id)` and `require.resolve(id)` of every module of this system call:
+    /// `host(id, dirname, isResolve)`. One function for all of them, made with the first.
+    private var host: ProtectedValue?
 
-    private func makeRequire(directory: String) -> JSObjectRef {
-        let require = runtime.makeFunction(name: "require") { [unowned self] _, arguments throws(ScriptError) in
-            try self.load(self.compiled.resolve(try self.moduleID(arguments), from: directory))
+    private func requireHost() -> JSObjectRef {
+        if let function = host?.object { return function }
+        let function = runtime.makeFunction(name: "require") { [unowned self] _, arguments throws(ScriptError) in
+            let directory = arguments.count > 1 ? self.runtime.string(arguments[1]) : nil
+            let path = try self.compiled.resolve(try self.moduleID(arguments), from: directory ?? self.resolver.root)
+            let isResolve = arguments.count > 2 && JSValueToBoolean(self.runtime.context, arguments[2])
+            return isResolve ? self.runtime.makeString(path) : try self.load(path)
         }
-        let resolve = runtime.makeFunction(name: "resolve") { [unowned self] _, arguments throws(ScriptError) in
-            self.runtime.makeString(try self.compiled.resolve(try self.moduleID(arguments), from: directory))
-        }
-        runtime.setProperty(require, "resolve", resolve)
-        return require
+        host = runtime.protect(function)
+        return function
     }
 
     private func moduleID(_ arguments: [JSValueRef]) throws(ScriptError) -> String {

@@ -171,6 +171,30 @@ struct ModuleSystemTests {
         #expect(try fixture.runtime.number(watching.require("./m")) == 22)
     }
 
+    @Test("module.id names the file as errors do, and module.loaded turns true once it ran")
+    func moduleObject() throws {
+        let fixture = try ModuleFixture([
+            "sub/m.js": "exports.id = module.id; exports.loadedWhileRunning = module.loaded; exports.module = module;",
+            "check.js": "const m = require('./sub/m'); module.exports = [m.id.endsWith('sub/m.js'), m.loadedWhileRunning, m.module.loaded, m.module.filename === require.resolve('./sub/m')];",
+        ])
+        #expect(try fixture.require("./check") == [true, false, true, true])
+    }
+
+    @Test("a module that replaces Reflect.apply or Function.prototype.call and .apply does not change how later modules run")
+    func modulesRunWithTheOriginalBuiltins() throws {
+        let fixture = try ModuleFixture([
+            "vandal.js": """
+                Reflect.apply = () => { throw new Error('replaced Reflect.apply'); };
+                Function.prototype.call = () => { throw new Error('replaced call'); };
+                Function.prototype.apply = () => { throw new Error('replaced apply'); };
+                """,
+            "later.js": "exports.self = this === exports; exports.dir = typeof __dirname; exports.next = require('./next').value;",
+            "next.js": "exports.value = 'next';",
+        ])
+        _ = try fixture.require("./vandal")
+        #expect(try fixture.require("./later") == ["self": true, "dir": "string", "next": "next"])
+    }
+
     @Test("circular requires see the partial exports of the module being loaded")
     func circularRequires() throws {
         let fixture = try ModuleFixture([
