@@ -1,27 +1,64 @@
 import ArgumentParser
 import FocalEngine
+import NIOCore
 import NIOPosix
 
 /// The threads a command's engines run on: JavaScript never runs on Swift's
 /// cooperative pool, so every engine gets an event-loop thread of its own.
 final class EngineThreads: Sendable {
     private let group: MultiThreadedEventLoopGroup
+    /// The thread that drives a replay over several engines (see ``ReplayDriver``), when asked for.
+    let driver: ReplayDriver?
 
-    init(count: Int) {
-        group = MultiThreadedEventLoopGroup(numberOfThreads: count)
+    /// - Parameters:
+    ///   - count: the engines' threads.
+    ///   - withDriver: whether a replay over several engines gets a thread of its own to hand out batches and
+    ///     write results, so that every engine's thread only applies ops.
+    init(count: Int, withDriver: Bool = false) {
+        group = MultiThreadedEventLoopGroup(numberOfThreads: count + (withDriver ? 1 : 0))
+        var loops = group.makeIterator()
+        driver = withDriver ? loops.next().map(ReplayDriver.init(loop:)) : nil
     }
 
     /// An engine on the next thread; when it cannot start, says why and exits with 2.
     func makeWorker(_ configuration: EngineConfiguration) async throws -> EngineWorker {
         do {
-            return try await EngineWorker(configuration: configuration, loop: group.next())
+            return try await EngineWorker(configuration: configuration, loop: nextEngineLoop())
         } catch {
             StandardStream.error.writeError(error.message)
             throw ExitCode(2)
         }
     }
 
+    /// The next loop that is not the driver's.
+    private func nextEngineLoop() -> any EventLoop {
+        while true {
+            let loop = group.next()
+            if loop !== driver?.loop { return loop }
+        }
+    }
+
     func shutdown() async {
         try? await group.shutdownGracefully()
+    }
+}
+
+/// An actor on a thread of its own, where a replay over several engines runs its loop: it hands each engine its
+/// batches and writes what they produced. Results are written with blocking calls, which do not belong on Swift's
+/// cooperative pool, and an engine that also did this work would fall behind the others.
+actor ReplayDriver {
+    nonisolated let loop: any EventLoop
+
+    init(loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        loop.executor.asUnownedSerialExecutor()
+    }
+
+    /// Runs `body` on the driver's thread.
+    func run<Result: Sendable>(_ body: @Sendable (isolated ReplayDriver) async throws -> Result) async rethrows -> Result {
+        try await body(self)
     }
 }

@@ -11,12 +11,14 @@ import FocalEngine
 /// Three kinds of threads work at once. An ``OpLogReader`` reads the log on a thread of its
 /// own, and decodes it there for a single engine (several engines decode their own lines);
 /// each engine applies its sessions' ops on its worker's thread (the default session lives
-/// on the first engine, which takes its part of each chunk as the chunk arrives, without a
-/// hand-over between tasks); the first worker's thread also writes what
-/// the engines produced, chunk by chunk, merged back into input order, so the output is the
-/// same whatever the number of engines: results to the sink, errors as `error: line N: …`,
-/// snapshots and task `console.*` lines to standard error. Input is streamed (results reach
-/// the sink while it is still arriving) and errors never stop the run.
+/// on the first engine); and one loop hands each engine its part of every chunk and writes
+/// what the engines produced, chunk by chunk, merged back into input order, so the output is
+/// the same whatever the number of engines: results to the sink, errors as `error: line N: …`,
+/// snapshots and task `console.*` lines to standard error. With several engines and a
+/// ``ReplayDriver`` the loop runs on the driver's thread, so every engine only applies ops
+/// (an engine that also wrote fell ~10% behind the others); otherwise on the first engine's
+/// thread, which takes its part of each chunk as the chunk arrives, without a hand-over. Input
+/// is streamed (results reach the sink while it is still arriving) and errors never stop the run.
 struct OpLogReplay: Sendable {
     /// The engines; sessions are spread over them. The default session lives on the first.
     let workers: [EngineWorker]
@@ -28,6 +30,8 @@ struct OpLogReplay: Sendable {
     private let label: String?
     /// Where errors, snapshots and console lines go.
     private let diagnostics: StandardStream
+    /// Where the loop runs with several engines, when the threads have a driver; otherwise on the first engine.
+    private let driver: ReplayDriver?
 
     /// Starts `engines` engines with `configuration` on `threads`; when one cannot start,
     /// says why and exits with 2.
@@ -49,6 +53,7 @@ struct OpLogReplay: Sendable {
         maxSessions = configuration.maxSessions
         self.label = label
         self.diagnostics = diagnostics
+        driver = workers.count > 1 ? threads.driver : nil
     }
 
     /// Replays the log at `path` (standard input when `nil`) to its end and finishes the
@@ -74,13 +79,15 @@ struct OpLogReplay: Sendable {
             diagnostics.writeError(error.description)
             throw ExitCode(2)
         }
-        // The other engines take their parts through streams; the first applies its own where the chunks arrive.
-        let inputs = workers.dropFirst().map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
-        let outputs = workers.dropFirst().map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
-        let (label, diagnostics, workers, collectors) = (label, diagnostics, workers, collectors)
+        // Engines take their parts through streams, except that without a driver the first applies its own where
+        // the chunks arrive.
+        let streamed = driver == nil ? Array(workers.indices.dropFirst()) : Array(workers.indices)
+        let inputs = streamed.map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
+        let outputs = streamed.map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
+        let (label, diagnostics, workers, collectors, driver) = (label, diagnostics, workers, collectors, driver)
         return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
-            for (index, worker) in workers.enumerated().dropFirst() {
-                let (input, output, collector) = (inputs[index - 1].stream, outputs[index - 1].continuation, collectors[index])
+            for (position, index) in streamed.enumerated() {
+                let (worker, input, output, collector) = (workers[index], inputs[position].stream, outputs[position].continuation, collectors[index])
                 group.addTask {
                     await worker.run { worker in
                         for await batch in input {
@@ -93,26 +100,36 @@ struct OpLogReplay: Sendable {
                 }
             }
             let (engineInputs, engineOutputs) = (inputs.map(\.continuation), outputs.map(\.stream))
-            group.addTask {
-                try await workers[0].run { first in
-                    defer {
-                        reader.stop()
-                        for input in engineInputs { input.finish() }
-                    }
-                    var writer = ChunkWriter(
-                        output: ReplayOutput(sink: await makeSink(), diagnostics: diagnostics, label: label),
-                        engineOutputs: engineOutputs.map { $0.makeAsyncIterator() }, reader: reader, progress: progress)
-                    for await var chunk in chunks {
-                        // The batches are moved, not copied, so that the reader releases them (`recycle`).
-                        var batches = chunk.batches
-                        chunk.batches = []
-                        let own = batches.removeFirst()
-                        for input in engineInputs { input.yield(batches.removeFirst()) }
-                        let firstItems = collectors[0].apply(own, to: first.engine)
+            // The loop: hands out each chunk's batches, applies the first engine's (without a driver), and writes.
+            @Sendable func drive(isolation: isolated (any Actor), applyingFirst applyFirst: ((EngineBatch) -> [NumberedItem])?) async throws -> ExitCode {
+                defer {
+                    reader.stop()
+                    for input in engineInputs { input.finish() }
+                }
+                var writer = ChunkWriter(
+                    output: ReplayOutput(sink: await makeSink(), diagnostics: diagnostics, label: label),
+                    engineOutputs: engineOutputs.map { $0.makeAsyncIterator() }, reader: reader, progress: progress)
+                for await var chunk in chunks {
+                    // The batches are moved, not copied, so that the reader releases them (`recycle`).
+                    var batches = chunk.batches
+                    chunk.batches = []
+                    let own = applyFirst == nil ? nil : batches.removeFirst()
+                    for input in engineInputs { input.yield(batches.removeFirst()) }
+                    var firstItems: [NumberedItem] = []
+                    if let own, let applyFirst {
+                        firstItems = applyFirst(own)
                         reader.recycle(own)
-                        guard try await writer.take(chunk, firstEngineItems: firstItems) else { break }
                     }
-                    return try await writer.finish()
+                    guard try await writer.take(chunk, firstEngineItems: firstItems) else { break }
+                }
+                return try await writer.finish()
+            }
+            group.addTask {
+                if let driver {
+                    return try await driver.run { try await drive(isolation: $0, applyingFirst: nil) }
+                }
+                return try await workers[0].run { first in
+                    try await drive(isolation: first) { collectors[0].apply($0, to: first.engine) }
                 }
             }
             var status = ExitCode.success

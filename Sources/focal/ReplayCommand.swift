@@ -77,7 +77,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let threads = EngineThreads(count: files.count > 1 ? min(jobs, files.count) : jobs)
+        let threads = EngineThreads(count: files.count > 1 ? min(jobs, files.count) : jobs, withDriver: files.count <= 1 && jobs > 1)
         defer { Task { await threads.shutdown() } }
         var configuration = options.engineConfiguration
         configuration.maxSessions = maxSessions
