@@ -1,0 +1,21 @@
+import NIOCore
+
+/// An actor on a thread of its own, where a replay over several engines runs its loop: it hands each engine its
+/// batches and writes what they produced. Results are written with blocking calls, which do not belong on Swift's
+/// cooperative pool, and an engine that also did this work would fall behind the others.
+actor ReplayDriver {
+    nonisolated let loop: any EventLoop
+
+    init(loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        loop.executor.asUnownedSerialExecutor()
+    }
+
+    /// Runs `body` on the driver's thread.
+    func run<Result: Sendable>(_ body: @Sendable (isolated ReplayDriver) async throws -> Result) async rethrows -> Result {
+        try await body(self)
+    }
+}
