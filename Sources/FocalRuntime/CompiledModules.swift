@@ -30,10 +30,9 @@ public final class CompiledModules {
     static let fileCacheLimit = 4096
     /// Make module objects and run module functions in JavaScript, so that a module costs
     /// two calls into JavaScriptCore rather than one per property and function it needs.
-    private let makeModuleFunction: JSObjectRef
-    private let runFunction: JSObjectRef
-    /// Keeps the two functions alive.
-    private let protectedFunctions: [ProtectedValue]
+    /// Both are functions (checked when they are made).
+    private let makeModuleFunction: ProtectedValue
+    private let runFunction: ProtectedValue
 
     /// - Parameters:
     ///   - root: the directory module ids cannot leave.
@@ -49,8 +48,8 @@ public final class CompiledModules {
             let makeModule = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, array, 0, nil)),
             let run = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, array, 1, nil))
         else { throw ScriptError(name: "Error", message: "could not make the module instantiator") }
-        (makeModuleFunction, runFunction) = (makeModule, run)
-        protectedFunctions = [runtime.protect(makeModule), runtime.protect(run)]
+        makeModuleFunction = runtime.protect(makeModule)
+        runFunction = runtime.protect(run)
     }
 
     /// The stamp of the file at `path`, `nil` when there is none.
@@ -84,7 +83,7 @@ public final class CompiledModules {
 
     /// A new module object `{ exports: {}, id, filename, loaded: false }` for the file at `path`.
     func makeModule(path: String) throws(ScriptError) -> JSObjectRef {
-        let module = try runtime.call(makeModuleFunction, arguments: [names(for: path)])
+        let module = try runtime.call(makeModuleFunction.value, arguments: [names(for: path)])
         guard let object = runtime.object(module) else {
             throw ScriptError(name: "Error", message: "could not make the module of '\(resolver.displayPath(path))'")
         }
@@ -95,7 +94,7 @@ public final class CompiledModules {
     /// `path`: `require` and `require.resolve` call `host(id, dirname, isResolve)`. Returns
     /// `module.exports`, and marks the module loaded.
     func run(_ function: JSObjectRef, module: JSObjectRef, path: String, host: JSObjectRef) throws(ScriptError) -> JSValueRef {
-        try runtime.call(runFunction, arguments: [function, module, names(for: path), host])
+        try runtime.call(runFunction.value, arguments: [function, module, names(for: path), host])
     }
 
     private func names(for path: String) -> JSValueRef {

@@ -83,7 +83,7 @@ public final class ModuleSystem {
     private var host: ProtectedValue?
 
     private func requireHost() -> JSObjectRef {
-        if let function = host?.object { return function }
+        if let host { return host.value }
         let function = runtime.makeFunction(name: "require") { [unowned self] _, arguments throws(ScriptError) in
             let directory = arguments.count > 1 ? self.runtime.string(arguments[1]) : nil
             let path = try self.compiled.resolve(try self.moduleID(arguments), from: directory ?? self.resolver.root)
