@@ -64,6 +64,21 @@ public final class PostgresSessionJournal: SessionJournal {
         }
     }
 
+    public func length(of session: String) async throws -> Int {
+        let logger = store.logger
+        return try await store.withConnection("read the length of a session's journal") { connection in
+            let rows = try await connection.query(
+                "SELECT length FROM focal_journal_session WHERE session = \(session)", logger: logger)
+            var length: Int64 = 0
+            for try await value in rows.decode(Int64.self) { length = value }
+            return Int(length)
+        }
+    }
+
+    public func ping() async throws {
+        try await store.ping()
+    }
+
     public func remove(session: String) async throws {
         let logger = store.logger
         try await store.transaction("remove a session's journal") { connection in

@@ -21,6 +21,11 @@ public final class PostgresStore: Service {
     public let url: String
     /// The most connections the store's pool opens.
     public let maximumConnections: Int
+    /// How long one call (waiting for a connection included) may take before it fails
+    /// with ``PostgresStoreError/timeout(operation:after:)``.
+    public let callTimeout: Duration
+    /// Accepted call timeouts: a millisecond to an hour.
+    public static let callTimeoutRange = Duration.milliseconds(1)...Duration.seconds(3_600)
 
     let client: PostgresClient
     let logger: Logger
@@ -31,18 +36,24 @@ public final class PostgresStore: Service {
     private let schema = SchemaOnce()
 
     /// A store for the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`)
-    /// opening at most `maximumConnections` (1–1000) pooled connections.
+    /// opening at most `maximumConnections` (1–1000) pooled connections, each call bounded
+    /// by `callTimeout` (``callTimeoutRange``).
     public init(
-        url: String, maximumConnections: Int = 8, logger: Logger = Logger(label: "focal.postgres")
+        url: String, maximumConnections: Int = 8, callTimeout: Duration = .seconds(10),
+        logger: Logger = Logger(label: "focal.postgres")
     ) throws(PostgresStoreError) {
         let parsed = try PostgresURL(url)
         guard (1...1000).contains(maximumConnections) else {
             throw .invalidURL(PostgresURL.redacted(url), reason: "the pool size \(maximumConnections) is not within 1...1000")
         }
+        guard Self.callTimeoutRange.contains(callTimeout) else {
+            throw .invalidURL(PostgresURL.redacted(url), reason: "the call timeout \(callTimeout) is not within 1 ms...1 hour")
+        }
         var configuration = parsed.clientConfiguration
         configuration.options.maximumConnections = maximumConnections
         self.url = PostgresURL.redacted(url)
         self.maximumConnections = maximumConnections
+        self.callTimeout = callTimeout
         self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.logger = logger
         self.connectionConfiguration = parsed.connectionConfiguration
@@ -85,28 +96,38 @@ public final class PostgresStore: Service {
         }
     }
 
-    /// Runs `body` in a transaction on a pooled connection; errors the body throws itself
-    /// come out as they are, the database's as ``PostgresStoreError/database(operation:message:)``.
+    /// Runs `body` in a transaction on a pooled connection, within ``callTimeout``; errors
+    /// the body throws itself come out as they are, the database's as
+    /// ``PostgresStoreError/database(operation:message:)``.
     func transaction<T: Sendable>(
-        _ operation: String, _ body: (PostgresConnection) async throws -> T
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let logger = logger
+        return try await withConnection(operation) { connection in
+            do {
+                return try await connection.withTransaction(logger: logger) { connection in try await body(connection) }
+            } catch let error as PostgresTransactionError {
+                throw error.closureError ?? error
+            }
+        }
+    }
+
+    /// Runs `body` on a pooled connection outside a transaction, within ``callTimeout``.
+    func withConnection<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw Self.translate(error.closureError ?? error, operation: operation)
+            return try await StoreCall(client: client, timeout: callTimeout).run(operation, body)
         } catch {
             throw Self.translate(error, operation: operation)
         }
     }
 
-    /// Runs `body` on a pooled connection outside a transaction.
-    func withConnection<T: Sendable>(
-        _ operation: String, _ body: (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        do {
-            return try await client.withConnection { connection in try await body(connection) }
-        } catch {
-            throw Self.translate(error, operation: operation)
+    /// Returns when the database answers a trivial query within ``callTimeout``.
+    public func ping() async throws {
+        let logger = logger
+        try await withConnection("answer") { connection in
+            try await connection.query("SELECT 1", logger: logger)
         }
     }
 
@@ -117,8 +138,7 @@ public final class PostgresStore: Service {
         case is PostgresStoreError, is SessionJournalError, is CancellationError:
             return error
         case let error as PSQLError:
-            let message = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
-            return PostgresStoreError.database(operation: operation, message: message)
+            return PostgresStoreError.database(operation: operation, message: describe(error))
         case let error as PostgresTransactionError:
             let cause = error.commitError ?? error.beginError ?? error.rollbackError
             return cause.map { translate($0, operation: operation) }
@@ -126,6 +146,23 @@ public final class PostgresStore: Service {
         default:
             return PostgresStoreError.database(operation: operation, message: "\(error)")
         }
+    }
+}
+
+extension PostgresStore {
+    /// What went wrong, for an operator: the driver's code, the server's message, SQL state
+    /// and detail, and the underlying (network) error. Not the query or its values, which
+    /// may be large and hold users' data; the driver's own description says nothing
+    /// ("Generic description to prevent accidental leakage…").
+    static func describe(_ error: PSQLError) -> String {
+        var parts = ["\(error.code)"]
+        if let info = error.serverInfo {
+            if let message = info[.message] { parts.append(message) }
+            if let state = info[.sqlState] { parts.append("SQLSTATE \(state)") }
+            if let detail = info[.detail] { parts.append(detail) }
+        }
+        if let underlying = error.underlying { parts.append(String(reflecting: underlying)) }
+        return parts.joined(separator: ": ")
     }
 }
 

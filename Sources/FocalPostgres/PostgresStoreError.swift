@@ -5,6 +5,9 @@ public enum PostgresStoreError: Error, Sendable, Hashable, CustomStringConvertib
     /// The database refused a statement or could not be reached; `message` is the server's
     /// or the driver's explanation.
     case database(operation: String, message: String)
+    /// The database did not answer within the store's call timeout (it is down, unreachable,
+    /// or the connection died without saying so).
+    case timeout(operation: String, after: Duration)
 
     public var description: String {
         switch self {
@@ -12,6 +15,8 @@ public enum PostgresStoreError: Error, Sendable, Hashable, CustomStringConvertib
             "invalid PostgreSQL URL '\(url)': \(reason) (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE)"
         case .database(let operation, let message):
             "PostgreSQL failed to \(operation): \(message)"
+        case .timeout(let operation, let duration):
+            "PostgreSQL did not answer within \(duration) to \(operation)"
         }
     }
 }

@@ -1,0 +1,72 @@
+import PostgresNIO
+import Synchronization
+
+/// One call of ``PostgresStore`` on a pooled connection, bounded by the store's call
+/// timeout.
+///
+/// Waiting for a connection (the server may be down, and the pool retrying) ends with the
+/// timeout; so does a query whose connection died without failing it: at the timeout the
+/// connection is closed, which fails whatever is pending on it, and the pool replaces it.
+/// Either way the caller gets ``PostgresStoreError/timeout(operation:after:)`` and nothing
+/// stays pending behind it.
+struct StoreCall: Sendable {
+    let client: PostgresClient
+    let timeout: Duration
+
+    func run<T: Sendable>(
+        _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let leased = LeasedConnection()
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    try leased.begin(connection)
+                    defer { leased.end() }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            if let value = try await group.next()! { return value }
+            // The timeout came first: stop waiting for a connection, fail the query.
+            leased.expire()
+            group.cancelAll()
+            while (try? await group.next()) != nil {}
+            throw PostgresStoreError.timeout(operation: operation, after: timeout)
+        }
+    }
+}
+
+/// The connection a call holds, so that its timeout can close it.
+private final class LeasedConnection: Sendable {
+    private struct State {
+        var connection: PostgresConnection?
+        var isExpired = false
+    }
+
+    private let state = Mutex(State())
+
+    func begin(_ connection: PostgresConnection) throws {
+        try state.withLock { state in
+            guard !state.isExpired else { throw CancellationError() }
+            state.connection = connection
+        }
+    }
+
+    func end() {
+        state.withLock { $0.connection = nil }
+    }
+
+    /// Closes the connection in use, if any; a connection leased later is refused.
+    func expire() {
+        let connection = state.withLock { state in
+            state.isExpired = true
+            return state.connection
+        }
+        guard let connection else { return }
+        Task { try? await connection.close() }
+    }
+}
