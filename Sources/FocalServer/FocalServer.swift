@@ -5,8 +5,9 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// The HTTP service of `focal serve`, ready to embed: sessions of an ``FocalEngine/EnginePool``
-/// fed by op-log lines over HTTP, their results answered and, with a pipeline, delivered.
+/// The HTTP service of `focal serve`, ready to run or to mount in an application of your
+/// own: sessions of an ``FocalEngine/EnginePool`` fed by op-log lines over HTTP, their
+/// results answered and, with a pipeline, delivered.
 ///
 /// ```swift
 /// let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: "tasks"))
@@ -16,25 +17,31 @@ import ServiceLifecycle
 /// await pool.close()
 /// ```
 ///
-/// The API (`Docs/openapi.yaml` documents it):
+/// The API (`Docs/openapi.yaml` documents it, ``ServerRoute/all`` lists it):
 /// - `POST /v1/sessions/{id}/ops[?position=N]`: applies op-log lines, creating the session.
 /// - `GET /v1/sessions/{id}/snapshot?format=xml|json|html`: the session's tree.
 /// - `DELETE /v1/sessions/{id}`: ends the session.
-/// - `GET /healthz`, `GET /metrics` (Prometheus text, see ``ServerMetrics``).
+/// - `GET /healthz` (liveness), `GET /readyz` (readiness), `GET /metrics` (Prometheus text,
+///   see ``ServerMetrics``).
 /// - Any other method on these paths: 405 with `Allow`.
 ///
+/// To mount the API on a router of your own, use ``routes(context:)`` and run ``services``.
+///
 /// The application runs the pipeline (when there is one) and the idle-session reaper as
-/// services of its own: at graceful shutdown the server stops accepting and finishes the
-/// requests in flight, then the reaper stops and the pipeline drains for at most its
-/// drain timeout.
+/// services of its own: at graceful shutdown readiness fails at once, the server stops
+/// accepting and finishes the requests in flight (each within its deadline), then the
+/// reaper stops and the pipeline drains for at most its drain timeout.
 public struct FocalServer: Sendable {
     /// The listening address and limits.
     public let configuration: ServerConfiguration
     /// The server's metrics (`GET /metrics`).
     public let metrics: ServerMetrics
-    private let services: SessionServices
-    private let registry: SessionRegistry
+    let services: SessionServices
+    let registry: SessionRegistry
+    let readiness = Readiness()
     private let clock: PipelineClock
+    /// The engine threads as a task executor: requests' work runs there (see ``run(onServerRunning:onGracefulShutdown:)``).
+    private let executor: EventLoopTaskExecutor
 
     /// A server on `pool`.
     /// - Parameters:
@@ -42,7 +49,7 @@ public struct FocalServer: Sendable {
     ///     application runs it as a service.
     ///   - journal: the durable op log of every session, for instances that share sessions
     ///     (see ``SessionJournal``); without one, a session lives in this process only.
-    ///   - clock: the clock idle timeouts follow (a manual one in tests).
+    ///   - clock: the clock idle timeouts and request deadlines follow (a manual one in tests).
     public init<C: Clock>(
         configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
         journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
@@ -51,7 +58,10 @@ public struct FocalServer: Sendable {
         self.configuration = configuration
         self.clock = PipelineClock(clock)
         metrics = ServerMetrics()
-        services = SessionServices(pool: pool, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger)
+        executor = EventLoopTaskExecutor(group: pool.eventLoopGroup)
+        services = SessionServices(
+            pool: pool, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger,
+            retryAfterSeconds: configuration.retryAfterSeconds)
         registry = SessionRegistry(
             services: services, maxSessions: configuration.maxSessions,
             retryAfterSeconds: configuration.retryAfterSeconds, clock: self.clock)
@@ -60,50 +70,34 @@ public struct FocalServer: Sendable {
     /// The number of sessions hosted now.
     public var sessionCount: Int { registry.count }
 
+    /// The API's routes for a router of your own (see ``FocalRoutes``).
+    public func routes<Context: RequestContext>(context: Context.Type = BasicRequestContext.self) -> FocalRoutes<Context> {
+        FocalRoutes(server: self)
+    }
+
     /// The Hummingbird application serving the API; `onServerRunning` is told the address
     /// it listens on (the real port when the configuration's port is 0). Its connections are
-    /// on the engine pool's threads; ``run(onServerRunning:)`` also runs its tasks there.
+    /// on the engine pool's threads; ``run(onServerRunning:onGracefulShutdown:)`` also runs its tasks there.
     public func makeApplication(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router()
-        router.add(middleware: RequestIDMiddleware())
-        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware())
-        let sessions = SessionRoutes<BasicRequestContext>(
-            registry: registry, services: services, maxBodyBytes: configuration.maxBodyBytes)
-        let health = HealthRoutes<BasicRequestContext>(
-            registry: registry, pipeline: services.pipeline, metrics: metrics, logger: services.logger)
-        let handlers: [ServerRoute: @Sendable (Request, BasicRequestContext) async throws -> Response] = [
-            ServerRoute.all[0]: sessions.postOps,
-            ServerRoute.all[1]: sessions.snapshot,
-            ServerRoute.all[2]: sessions.delete,
-            ServerRoute.all[3]: health.health,
-            ServerRoute.all[4]: health.metrics,
-        ]
-        for route in ServerRoute.all {
-            router.on(route.routerPath, method: route.httpMethod, use: handlers[route]!)
-        }
-        var services: [any Service] = []
-        if let pipeline = self.services.pipeline { services.append(pipeline) }
-        services.append(
-            IdleSessionReaper(
-                registry: registry, idleTimeout: configuration.idleTimeout, clock: clock, metrics: metrics,
-                logger: self.services.logger))
-        let logger = self.services.logger
-        // Connections on the engine threads (see run(onServerRunning:)).
+        for middleware in edgeMiddleware(context: BasicRequestContext.self) { router.add(middleware: middleware) }
+        router.addRoutes(routes(context: BasicRequestContext.self).collection(withEdgeMiddleware: false))
+        let logger = services.logger
+        // Connections on the engine threads (see run(onServerRunning:onGracefulShutdown:)).
         return Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.connectionIdleTimeout))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),
-            services: services,
+            services: backgroundServices,
             onServerRunning: { channel in
                 guard let address = channel.localAddress else { return }
                 logger.info("listening", metadata: ["focal.address": "\(address)"])
                 await onServerRunning(address)
             },
-            eventLoopGroupProvider: .shared(self.services.pool.eventLoopGroup),
+            eventLoopGroupProvider: .shared(services.pool.eventLoopGroup),
             logger: logger)
     }
 
@@ -111,9 +105,64 @@ public struct FocalServer: Sendable {
     /// then shuts it down gracefully, with its tasks (every connection and request)
     /// preferring the engine threads: a request whose connection and session share a
     /// thread is read, applied and answered without changing threads.
-    public func run(onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }) async throws {
-        try await withTaskExecutorPreference(EventLoopTaskExecutor(group: services.pool.eventLoopGroup)) {
-            try await makeApplication(onServerRunning: onServerRunning).runService()
+    ///
+    /// - Parameter onGracefulShutdown: called once, at once, when SIGTERM or SIGINT starts
+    ///   the graceful shutdown (`focal serve` arms its exit deadline there).
+    public func run(
+        onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in },
+        onGracefulShutdown: @escaping @Sendable () -> Void = {}
+    ) async throws {
+        let application = ApplicationService(
+            application: makeApplication(onServerRunning: onServerRunning), readiness: readiness,
+            onGracefulShutdown: onGracefulShutdown)
+        try await withTaskExecutorPreference(executor) {
+            let group = ServiceGroup(
+                configuration: .init(
+                    services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger))
+            try await group.run()
+        }
+    }
+
+    /// The request id, latency metric and JSON error middleware, in that order.
+    func edgeMiddleware<Context: RequestContext>(context: Context.Type) -> [any MiddlewareProtocol<Request, Response, Context>] {
+        [RequestIDMiddleware(), RequestMetricsMiddleware(metrics: metrics), ErrorMiddleware()]
+    }
+
+    /// The deadline every request's work runs under.
+    var deadline: RequestDeadline {
+        RequestDeadline(
+            timeout: configuration.requestTimeout, clock: clock, retryAfterSeconds: configuration.retryAfterSeconds,
+            metrics: metrics, executor: executor)
+    }
+}
+
+extension FocalServer {
+    /// The services an application serving ``routes(context:)`` must run: the delivery
+    /// pipeline, when there is one, and the idle-session reaper.
+    public var backgroundServices: [any Service] {
+        var list: [any Service] = []
+        if let pipeline = services.pipeline { list.append(pipeline) }
+        list.append(
+            IdleSessionReaper(
+                registry: registry, idleTimeout: configuration.idleTimeout, clock: clock, metrics: metrics,
+                logger: services.logger))
+        return list
+    }
+}
+
+/// The application as a service that marks the server as stopping (readiness fails) the
+/// moment graceful shutdown starts, before the application itself stops accepting.
+private struct ApplicationService<Application: ApplicationProtocol>: Service {
+    let application: Application
+    let readiness: Readiness
+    let onGracefulShutdown: @Sendable () -> Void
+
+    func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await application.run()
+        } onGracefulShutdown: {
+            readiness.markStopping()
+            onGracefulShutdown()
         }
     }
 }

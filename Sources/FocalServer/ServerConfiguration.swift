@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable {
     /// the middle of one (a stalled body), before the server closes it. A request being
     /// answered is never cut: the time its tasks take does not count.
     public var connectionIdleTimeout: Duration
+    /// How long a request's work (waiting for its session, the journal, the engine, the
+    /// outbox) may take before the request answers 503 with `Retry-After`; the work is then
+    /// cancelled and the session left ready for the next request.
+    public var requestTimeout: Duration
 
     /// Accepted ports.
     public static let portRange = 0...65_535
@@ -34,14 +38,16 @@ public struct ServerConfiguration: Sendable {
     public static let retryAfterRange = 1...3_600
     /// Accepted connection idle timeouts: a millisecond to an hour.
     public static let connectionIdleTimeoutRange = Duration.milliseconds(1)...Duration.seconds(3_600)
+    /// Accepted request timeouts: a millisecond to an hour.
+    public static let requestTimeoutRange = Duration.milliseconds(1)...Duration.seconds(3_600)
 
     /// A configuration listening on `host:port` with the default limits: 10,000 sessions,
     /// 16 MiB bodies, sessions ended after 5 minutes without a request, connections closed
-    /// after 60 seconds without a byte.
+    /// after 60 seconds without a byte, requests answered 503 after 30 seconds.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxSessions: Int = 10_000, maxBodyBytes: Int = 16 << 20,
         idleTimeout: Duration = .seconds(300), retryAfterSeconds: Int = 1,
-        connectionIdleTimeout: Duration = .seconds(60)
+        connectionIdleTimeout: Duration = .seconds(60), requestTimeout: Duration = .seconds(30)
     ) {
         self.host = host
         self.port = port
@@ -50,6 +56,7 @@ public struct ServerConfiguration: Sendable {
         self.idleTimeout = idleTimeout
         self.retryAfterSeconds = retryAfterSeconds
         self.connectionIdleTimeout = connectionIdleTimeout
+        self.requestTimeout = requestTimeout
     }
 
     /// Checks every value against its range.
@@ -66,6 +73,9 @@ public struct ServerConfiguration: Sendable {
         guard Self.connectionIdleTimeoutRange.contains(connectionIdleTimeout) else {
             throw ServerConfigurationError(
                 setting: "connectionIdleTimeout", message: "must be from 1 ms to 1 hour, not \(connectionIdleTimeout)")
+        }
+        guard Self.requestTimeoutRange.contains(requestTimeout) else {
+            throw ServerConfigurationError(setting: "requestTimeout", message: "must be from 1 ms to 1 hour, not \(requestTimeout)")
         }
     }
 

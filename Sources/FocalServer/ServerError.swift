@@ -2,7 +2,7 @@ import FocalJSON
 import Hummingbird
 
 /// An HTTP error answer with a JSON body: `{"status": 413, "error": "…"}`.
-public struct ServerError: Error, Sendable, HTTPResponseError {
+public struct ServerError: Error, Sendable, HTTPResponseError, CustomStringConvertible {
     /// The HTTP status.
     public var status: HTTPResponse.Status
     /// What went wrong, for the client.
@@ -15,6 +15,9 @@ public struct ServerError: Error, Sendable, HTTPResponseError {
         self.message = message
         self.headers = headers
     }
+
+    /// The status and the message, as logs show it.
+    public var description: String { "\(status.code) \(message)" }
 
     static func badRequest(_ message: String) -> ServerError { ServerError(.badRequest, message) }
 

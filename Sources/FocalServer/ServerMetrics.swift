@@ -18,6 +18,9 @@ import Synchronization
 /// | `focal_outbox_depth` | gauge | results in the outbox waiting for delivery |
 /// | `focal_idle_sessions_ended_total` | counter | sessions ended by the idle timeout |
 /// | `focal_sessions_rebuilt_total` | counter | sessions rebuilt from the journal |
+/// | `focal_request_deadline_exceeded_total` | counter | requests answered 503 at their deadline (`--request-timeout`) |
+/// | `focal_store_call_duration_seconds{operation}` | histogram | session store calls (journal, outbox) |
+/// | `focal_store_errors_total{operation}` | counter | failed session store calls (each answered 503) |
 public final class ServerMetrics: Sendable {
     /// The registry the metrics are kept in; ``exposition()`` writes it.
     public let registry: PrometheusCollectorRegistry
@@ -29,6 +32,9 @@ public final class ServerMetrics: Sendable {
     let taskTimeouts: CoreMetrics.Counter
     let idleSessionsEnded: CoreMetrics.Counter
     let sessionsRebuilt: CoreMetrics.Counter
+    let requestDeadlinesExceeded: CoreMetrics.Counter
+    private let storeCalls: [StoreOperation: CoreMetrics.Timer]
+    private let storeErrors: [StoreOperation: CoreMetrics.Counter]
     private let errors: [EngineError.Kind: CoreMetrics.Counter]
     /// The latency histogram of each route and status seen, made once: making one looks it
     /// up in the registry by its label and dimensions.
@@ -57,6 +63,17 @@ public final class ServerMetrics: Sendable {
         taskTimeouts = CoreMetrics.Counter(label: "focal_task_timeouts_total", factory: factory)
         idleSessionsEnded = CoreMetrics.Counter(label: "focal_idle_sessions_ended_total", factory: factory)
         sessionsRebuilt = CoreMetrics.Counter(label: "focal_sessions_rebuilt_total", factory: factory)
+        requestDeadlinesExceeded = CoreMetrics.Counter(label: "focal_request_deadline_exceeded_total", factory: factory)
+        storeCalls = Dictionary(
+            uniqueKeysWithValues: StoreOperation.allCases.map { operation in
+                let dimensions = [("operation", operation.rawValue)]
+                return (operation, CoreMetrics.Timer(label: "focal_store_call_duration_seconds", dimensions: dimensions, factory: factory))
+            })
+        storeErrors = Dictionary(
+            uniqueKeysWithValues: StoreOperation.allCases.map { operation in
+                let dimensions = [("operation", operation.rawValue)]
+                return (operation, CoreMetrics.Counter(label: "focal_store_errors_total", dimensions: dimensions, factory: factory))
+            })
         let kinds: [(EngineError.Kind, String)] = [
             (.malformedOp, "malformed_op"), (.invalidOp, "invalid_op"), (.taskFailed, "task_failed"),
             (.taskFileFailed, "task_file_failed"),
@@ -73,6 +90,16 @@ public final class ServerMetrics: Sendable {
         results.increment(by: outcome.results.count)
         for (kind, count) in outcome.errorCounts { errors[kind]?.increment(by: count) }
         taskTimeouts.increment(by: outcome.timeouts)
+    }
+
+    /// Records one session store call's latency.
+    func recordStoreCall(_ operation: StoreOperation, duration: Duration) {
+        storeCalls[operation]?.recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// Counts a failed session store call.
+    func recordStoreError(_ operation: StoreOperation) {
+        storeErrors[operation]?.increment()
     }
 
     /// Records one request's latency.

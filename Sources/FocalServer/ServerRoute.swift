@@ -13,14 +13,21 @@ public struct ServerRoute: Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
+    /// `POST /v1/sessions/{id}/ops`: applies op-log lines.
+    public static let postOps = ServerRoute(method: "POST", path: "/v1/sessions/{id}/ops")
+    /// `GET /v1/sessions/{id}/snapshot`: the session's tree.
+    public static let snapshot = ServerRoute(method: "GET", path: "/v1/sessions/{id}/snapshot")
+    /// `DELETE /v1/sessions/{id}`: ends the session.
+    public static let deleteSession = ServerRoute(method: "DELETE", path: "/v1/sessions/{id}")
+    /// `GET /healthz`: liveness.
+    public static let health = ServerRoute(method: "GET", path: "/healthz")
+    /// `GET /readyz`: readiness (the session store answers, the server is not stopping).
+    public static let readiness = ServerRoute(method: "GET", path: "/readyz")
+    /// `GET /metrics`: Prometheus text.
+    public static let metrics = ServerRoute(method: "GET", path: "/metrics")
+
     /// Every route the server registers.
-    public static let all: [ServerRoute] = [
-        ServerRoute(method: "POST", path: "/v1/sessions/{id}/ops"),
-        ServerRoute(method: "GET", path: "/v1/sessions/{id}/snapshot"),
-        ServerRoute(method: "DELETE", path: "/v1/sessions/{id}"),
-        ServerRoute(method: "GET", path: "/healthz"),
-        ServerRoute(method: "GET", path: "/metrics"),
-    ]
+    public static let all: [ServerRoute] = [postOps, snapshot, deleteSession, health, readiness, metrics]
 
     public var description: String { "\(method) \(path)" }
 

@@ -10,9 +10,11 @@ import Synchronization
 ///
 /// With a journal, a session whose journal holds more or fewer lines than this host
 /// applied (another instance served it, or it was ended and started again elsewhere) is
-/// rebuilt from the journal before the batch applies: the engine session starts afresh and
-/// every journal line is applied again, its results going to the outbox with the same
-/// `sessionIndex` as the first time.
+/// rebuilt from the journal before a batch applies or a snapshot is answered: the engine
+/// session starts afresh and every journal line is applied again, its results going to the
+/// outbox with the same `sessionIndex` as the first time. A request that fails half-way
+/// (the store went away, its deadline passed) leaves the host empty, so the next request
+/// rebuilds the session from the journal, which holds every line that was ever applied.
 ///
 /// Not an actor: a request runs on its own task's executor (the engine threads, see
 /// ``FocalServer/run(onServerRunning:)``) and the gate orders the requests, where entering
@@ -49,57 +51,64 @@ final class SessionHost: Sendable {
 
     /// Applies a request's lines. `position` is how many of the session's lines the client
     /// sent before this batch; lines already held at their position are skipped.
-    /// - Throws: ``ServerError`` 409 for a gap; ``SessionHostError/closed`` when the host was
-    ///   ended meanwhile (the caller looks the session up again).
+    /// - Throws: ``ServerError`` 409 for a gap, 503 when the store or the engine failed;
+    ///   ``SessionHostError/closed`` when the host was ended meanwhile (the caller looks the
+    ///   session up again).
     func apply(_ batch: OpBatch, at position: Int?) async throws -> BatchOutcome {
-        await gate.enter()
+        try await gate.enter()
         defer { gate.leave() }
         guard !isClosed else { throw SessionHostError.closed }
-        var outcome = BatchOutcome()
-        if let journal = services.journal {
-            let append: JournalAppend
-            do {
-                append = try await journal.append(try batch.lines(), to: id, at: position)
-            } catch let SessionJournalError.gap(_, expected, received) {
-                throw Self.gap(expected: expected, received: received)
+        return try await resettingOnFailure {
+            var outcome = BatchOutcome()
+            if services.journal != nil {
+                let lines = try batch.lines()
+                let append = try await services.journalCall(.append) { journal in
+                    try await journal.append(lines, to: id, at: position)
+                }
+                outcome.skipped = append.skipped
+                if append.previousLength != appliedLines {
+                    try await rebuild(upTo: append.previousLength)
+                }
+            } else if let position {
+                let held = appliedLines
+                guard position <= held else { throw Self.gap(expected: held, received: position) }
+                outcome.skipped = min(batch.count, held - position)
             }
-            outcome.skipped = append.skipped
-            if append.previousLength != appliedLines {
-                let lines = try await journal.lines(of: id, from: 0)
-                try await rebuild(from: lines.prefix(append.previousLength))
-            }
-        } else if let position {
-            let held = appliedLines
-            guard position <= held else { throw Self.gap(expected: held, received: position) }
-            outcome.skipped = min(batch.count, held - position)
+            guard outcome.skipped < batch.count else { return outcome }
+            let applied = try await applyText(batch.text(from: outcome.skipped))
+            outcome.applied = applied.applied
+            outcome.results = applied.results.map(\.json)
+            outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }
+            outcome.omittedErrors = applied.omittedErrors
+            return outcome
         }
-        guard outcome.skipped < batch.count else { return outcome }
-        let applied = try await applyText(batch.text(from: outcome.skipped))
-        outcome.applied = applied.applied
-        outcome.results = applied.results.map(\.json)
-        outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }
-        outcome.omittedErrors = applied.omittedErrors
-        return outcome
     }
 
-    /// The session's tree now, or `nil` when it has no state. A host that never applied a
-    /// line first rebuilds the session from the journal, if it holds any.
+    /// The session's tree now, or `nil` when it has no state. With a journal the answer is
+    /// as fresh as the journal: a host that applied fewer or more lines than it holds
+    /// (another instance served the session meanwhile) rebuilds the session first.
     func snapshot(format: SnapshotFormat) async throws -> String? {
-        await gate.enter()
+        try await gate.enter()
         defer { gate.leave() }
         guard !isClosed else { throw SessionHostError.closed }
-        if appliedLines == 0, let journal = services.journal {
-            let lines = try await journal.lines(of: id, from: 0)
-            if !lines.isEmpty { try await rebuild(from: lines[...]) }
+        return try await resettingOnFailure { () async throws -> String? in
+            if services.journal != nil {
+                let length = try await services.journalCall(.length) { try await $0.length(of: id) }
+                if length != appliedLines { try await rebuild(upTo: length) }
+            }
+            guard let engine = state.withLock({ $0.engine }) else { return nil }
+            do throws(EnginePoolError) {
+                return try await engine.snapshot(format: format)
+            } catch {
+                throw unavailable(error)
+            }
         }
-        guard let engine = state.withLock({ $0.engine }) else { return nil }
-        return try await engine.snapshot(format: format)
     }
 
     /// Ends the session after the requests before it; with `removingJournal`, forgets its
     /// journal log too.
     func close(removingJournal: Bool) async throws {
-        await gate.enter()
+        try await gate.enter()
         defer { gate.leave() }
         let (wasOpen, engine) = state.withLock { state in
             defer {
@@ -113,25 +122,50 @@ final class SessionHost: Sendable {
         if removingJournal { try await services.forget(session: id) }
     }
 
-    /// Drops the engine session and applies `lines` to a fresh one.
-    private func rebuild(from lines: ArraySlice<String>) async throws {
+    /// Runs `body`; when it fails (or its request was cancelled) and the session has a
+    /// journal, drops the engine session so that the next request rebuilds it from the
+    /// journal: what the failed request applied, and whether its results reached the
+    /// outbox, is then no longer a question. A refused request (a gap) changed nothing.
+    private func resettingOnFailure<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ServerError where error.status.code < 500 {
+            throw error
+        } catch {
+            if services.journal != nil { await reset() }
+            throw error
+        }
+    }
+
+    /// Closes the engine session and forgets what this host applied.
+    private func reset() async {
         let engine = state.withLock { state in
-            defer { state = State() }
+            defer { state = State(isClosed: state.isClosed) }
             return state.engine
         }
         await engine?.close()
-        var start = lines.startIndex
-        while start < lines.endIndex {
-            let end = min(start + Self.rebuildChunk, lines.endIndex)
-            _ = try await applyText(Array(lines[start..<end].joined(separator: "\n").utf8))
-            start = end
+    }
+
+    /// Drops the engine session and applies the journal's first `length` lines to a fresh
+    /// one (all of them when the journal grew meanwhile).
+    private func rebuild(upTo length: Int) async throws {
+        await reset()
+        guard length > 0 else { return }
+        let lines = try await services.journalCall(.lines) { try await $0.lines(of: id, from: 0) }
+        var start = 0
+        let end = min(length, lines.count)
+        while start < end {
+            try Task.checkCancellation()
+            let chunkEnd = min(start + Self.rebuildChunk, end)
+            _ = try await applyText(Array(lines[start..<chunkEnd].joined(separator: "\n").utf8))
+            start = chunkEnd
         }
         // After a restart every session is rebuilt on its first request: each one is logged at debug, and at info
         // only on the 1st, 2nd, 4th… rebuild; focal_sessions_rebuilt_total counts them all.
         services.metrics.sessionsRebuilt.increment()
         services.rebuilds.log(
             services.logger, .info, "session rebuilt from the journal",
-            metadata: ["focal.session": "\(id)", "focal.lines": "\(lines.count)"])
+            metadata: ["focal.session": "\(id)", "focal.lines": "\(end)"])
     }
 
     /// Applies op-log text to the engine session, counts it, and hands the results to the
@@ -142,7 +176,7 @@ final class SessionHost: Sendable {
         do {
             outcome = try await engine.apply(opLog: text)
         } catch {
-            throw Self.unavailable(error)
+            throw unavailable(error)
         }
         let first = state.withLock { state in
             state.appliedLines += outcome.applied
@@ -160,11 +194,7 @@ final class SessionHost: Sendable {
                     resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: id,
                     sessionIndex: isRebuildable ? first + Int64(offset) : nil)
             }
-            do {
-                try await pipeline.append(records)
-            } catch {
-                throw ServerError(.serviceUnavailable, "the results could not be stored in the outbox: \(error)")
-            }
+            try await services.storeCall(.outboxAppend) { try await pipeline.append(records) }
         }
         return outcome
     }
@@ -176,18 +206,25 @@ final class SessionHost: Sendable {
             state.withLock { $0.engine = session }
             return session
         } catch {
-            throw Self.unavailable(error)
+            throw unavailable(error)
         }
     }
 
-    private static func unavailable(_ error: EnginePoolError) -> ServerError {
-        ServerError(.serviceUnavailable, "the engine is \(error)")
+    private func unavailable(_ error: EnginePoolError) -> ServerError {
+        services.unavailable("the engine is \(error)")
     }
 
     private static func gap(expected: Int, received: Int) -> ServerError {
         ServerError(
             .conflict,
             "position \(received) is past the end of the session's op log, which holds \(expected) lines; send the lines from \(expected) first")
+    }
+
+    /// A journal's refusal as the client's 409.
+    static func gap(_ error: SessionJournalError) -> ServerError {
+        switch error {
+        case let .gap(_, expected, received): gap(expected: expected, received: received)
+        }
     }
 }
 

@@ -20,6 +20,24 @@ public protocol SessionJournal: Sendable {
 
     /// Forgets `session`'s log: the session ended.
     func remove(session: String) async throws
+
+    /// How many lines `session`'s log holds (0 for an unknown session). A snapshot reads it
+    /// to know whether the session moved on elsewhere since this instance served it.
+    func length(of session: String) async throws -> Int
+
+    /// Returns when the journal's store answers, throws when it does not: `GET /readyz`.
+    func ping() async throws
+}
+
+extension SessionJournal {
+    /// The number of ``lines(of:from:)``; a journal that can count without reading
+    /// overrides it.
+    public func length(of session: String) async throws -> Int {
+        try await lines(of: session, from: 0).count
+    }
+
+    /// A journal in memory always answers.
+    public func ping() async throws {}
 }
 
 /// What ``SessionJournal/append(_:to:at:)`` did.

@@ -7,6 +7,14 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     let registry: SessionRegistry
     let services: SessionServices
     let maxBodyBytes: Int
+    let deadline: RequestDeadline
+
+    init(server: FocalServer) {
+        registry = server.registry
+        services = server.services
+        maxBodyBytes = server.configuration.maxBodyBytes
+        deadline = server.deadline
+    }
 
     /// The most lines a `position` may say were sent before.
     static var positionLimit: Int { 1 << 52 }
@@ -16,8 +24,11 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         let id = try SessionID.validate(context.parameters.require("id"))
         let position = try Self.position(in: request)
         let batch = OpBatch(try await RequestBodyReader.read(request, limit: maxBodyBytes))
-        let outcome = try await registry.withHost(id, creating: true) { host in
-            try await host!.apply(batch, at: position)
+        // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
+        let outcome = try await deadline.run { [registry] in
+            try await registry.withHost(id, creating: true) { host in
+                try await host!.apply(batch, at: position)
+            }
         }
         context.logger.debug(
             "ops applied",
@@ -33,8 +44,10 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         let id = try SessionID.validate(context.parameters.require("id"))
         let format = try Self.format(in: request)
         // With a journal, a session this instance does not host may be rebuilt from it.
-        let (text, host) = try await registry.withHost(id, creating: services.journal != nil) { host in
-            (try await host?.snapshot(format: format), host)
+        let (text, host) = try await deadline.run { [registry, services] in
+            try await registry.withHost(id, creating: services.journal != nil) { host in
+                (try await host?.snapshot(format: format), host)
+            }
         }
         guard let text else {
             // Not hosting a session that does not exist anywhere.
@@ -47,12 +60,14 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     /// `DELETE /v1/sessions/{id}`.
     func delete(_ request: Request, context: Context) async throws -> Response {
         let id = try SessionID.validate(context.parameters.require("id"))
-        if let host = registry.remove(id) {
-            try await host.close(removingJournal: true)
-        } else if let journal = services.journal, try await !journal.lines(of: id, from: 0).isEmpty {
-            try await services.forget(session: id)
-        } else {
-            throw ServerError.notFound(session: id)
+        try await deadline.run { [registry, services] in
+            if let host = registry.remove(id) {
+                try await host.close(removingJournal: true)
+            } else if services.journal != nil, try await services.journalCall(.length, { try await $0.length(of: id) }) > 0 {
+                try await services.forget(session: id)
+            } else {
+                throw ServerError.notFound(session: id)
+            }
         }
         context.logger.debug("session ended", metadata: ["focal.session": "\(id)"])
         return Response(status: .noContent)

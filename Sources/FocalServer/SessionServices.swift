@@ -9,13 +9,75 @@ struct SessionServices: Sendable {
     let journal: (any SessionJournal)?
     let metrics: ServerMetrics
     let logger: Logger
+    /// The `Retry-After` of a 503, in seconds.
+    let retryAfterSeconds: Int
     /// Sessions rebuilt from the journal, for the rate-limited log (the metric counts each one).
     let rebuilds = LogThrottle()
+    /// Failed store calls, for the rate-limited log (the metric counts each one).
+    let storeFailures = LogThrottle()
 
     /// Forgets an ended session everywhere it is stored: its journal, and the outbox's
     /// record of the result indexes it stored (so a new session with its id starts at 0).
     func forget(session id: String) async throws {
-        try await journal?.remove(session: id)
-        try await pipeline?.outbox.forget(session: id)
+        if journal != nil { try await journalCall(.remove) { try await $0.remove(session: id) } }
+        if let pipeline { try await storeCall(.outboxForget) { try await pipeline.outbox.forget(session: id) } }
+    }
+
+    /// Calls the journal (there must be one) through ``storeCall(_:_:)``; a gap is the
+    /// client's 409, as it is.
+    func journalCall<T>(_ operation: StoreOperation, _ body: (any SessionJournal) async throws -> T) async throws -> T {
+        try await storeCall(operation) { try await body(journal!) }
+    }
+
+    /// Calls the session store (the journal or the outbox), timing the call in
+    /// `focal_store_call_duration_seconds`. A failure is counted in `focal_store_errors_total`, logged with its
+    /// cause (rate-limited) and answered 503 with `Retry-After`: the store is away, not the request wrong.
+    /// Cancellation (the request's deadline) and a journal's gap come out as they are.
+    func storeCall<T>(_ operation: StoreOperation, _ body: () async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        defer { metrics.recordStoreCall(operation, duration: ContinuousClock.now - start) }
+        do {
+            return try await body()
+        } catch let error as SessionJournalError {
+            throw SessionHost.gap(error)
+        } catch let error as ServerError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            metrics.recordStoreError(operation)
+            storeFailures.log(
+                logger, .error, "session store call failed",
+                metadata: ["focal.store.operation": "\(operation.rawValue)", "focal.error": "\(String(reflecting: error))"])
+            throw unavailable("the session store could not \(operation.description): \(error)")
+        }
+    }
+
+    /// A 503 with `Retry-After`.
+    func unavailable(_ message: String) -> ServerError {
+        ServerError(.serviceUnavailable, message, headers: [.retryAfter: String(retryAfterSeconds)])
+    }
+}
+
+/// A call to the session store, as metrics and logs name it.
+enum StoreOperation: String, Sendable, CaseIterable, CustomStringConvertible {
+    case append = "journal_append"
+    case lines = "journal_lines"
+    case length = "journal_length"
+    case remove = "journal_remove"
+    case ping = "ping"
+    case outboxAppend = "outbox_append"
+    case outboxForget = "outbox_forget"
+
+    var description: String {
+        switch self {
+        case .append: "append to the session's journal"
+        case .lines: "read the session's journal"
+        case .length: "read the length of the session's journal"
+        case .remove: "remove the session's journal"
+        case .ping: "answer"
+        case .outboxAppend: "store the results in the outbox"
+        case .outboxForget: "forget the session in the outbox"
+        }
     }
 }

@@ -19,8 +19,15 @@ struct ServeCommand: AsyncParsableCommand {
 
             Once listening, the command prints 'listening on http://HOST:PORT' on standard \
             output (the real port with --port 0). SIGTERM or SIGINT stops it gracefully: \
-            no new connections, requests in flight finish, the outbox drains for at most \
-            --drain-timeout seconds, exit status 0. Exit status 2 when it could not start.
+            GET /readyz fails at once, no new connections, requests in flight finish \
+            (each within --request-timeout), the outbox drains for at most \
+            --drain-timeout seconds, exit status 0. Whatever is stuck, the process exits \
+            at most 10 seconds after --drain-timeout has passed since the signal (exit \
+            status 1; everything stored stays stored). Exit status 2 when it could not start.
+
+            A request not done within --request-timeout answers 503 with Retry-After; so \
+            does one whose store (--store postgres://…) does not answer within \
+            --store-timeout. GET /readyz answers 503 while the store does not answer.
 
             With --deliver, every result also goes through the outbox (--store) tagged \
             with its session and its index among the session's results.
@@ -46,6 +53,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Close a connection that sends no byte for this long, between requests or within one (0.001…3600 seconds).", valueName: "seconds"))
     var connectionIdleTimeout: Double = 60
 
+    @Option(name: .long, help: ArgumentHelp("Answer 503 to a request not done within this time (0.001…3600 seconds).", valueName: "seconds"))
+    var requestTimeout: Double = 30
+
+    @Option(name: .long, help: ArgumentHelp("Fail a PostgreSQL call (--store postgres://…) not done within this time (0.001…3600 seconds).", valueName: "seconds"))
+    var storeTimeout: Double = 10
+
     @Option(name: .long, help: ArgumentHelp("The most sessions hosted at once (1…10000000); more answer 503.", valueName: "n"))
     var maxSessions = 10_000
 
@@ -63,6 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
         try Self.check(port, in: ServerConfiguration.portRange, flag: "--port")
         try DeliveryArguments.check(idleTimeout, in: 0.001...604_800, flag: "--idle-timeout")
         try DeliveryArguments.check(connectionIdleTimeout, in: 0.001...3_600, flag: "--connection-idle-timeout")
+        try DeliveryArguments.check(requestTimeout, in: 0.001...3_600, flag: "--request-timeout")
+        try DeliveryArguments.check(storeTimeout, in: 0.001...3_600, flag: "--store-timeout")
         try Self.check(maxSessions, in: ServerConfiguration.maxSessionsRange, flag: "--max-sessions")
         try Self.check(maxBody, in: ServerConfiguration.maxBodyRange, flag: "--max-body")
         try Self.check(threads, in: 1...256, flag: "--threads")
@@ -81,7 +96,8 @@ struct ServeCommand: AsyncParsableCommand {
         ServerConfiguration(
             host: host, port: port, maxSessions: maxSessions, maxBodyBytes: maxBody,
             idleTimeout: DeliveryArguments.duration(idleTimeout),
-            connectionIdleTimeout: DeliveryArguments.duration(connectionIdleTimeout))
+            connectionIdleTimeout: DeliveryArguments.duration(connectionIdleTimeout),
+            requestTimeout: DeliveryArguments.duration(requestTimeout))
     }
 
     func run() async throws {
@@ -101,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
         let shared: SharedStore?
         let pipeline: DeliveryPipeline?
         do {
-            shared = if let url = delivery.postgresURL { try await SharedStore.open(url: url, logger: logger) } else { nil }
+            shared = if let url = delivery.postgresURL { try await SharedStore.open(url: url, callTimeout: DeliveryArguments.duration(storeTimeout), logger: logger) } else { nil }
             pipeline =
                 if !delivery.isDelivering { nil }
                 else if let shared { try await delivery.makePipeline(outbox: shared.outbox) }
@@ -113,13 +129,16 @@ struct ServeCommand: AsyncParsableCommand {
         let server = FocalServer(
             configuration: serverConfiguration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger)
         do {
-            // Graceful shutdown on SIGTERM and SIGINT.
-            try await server.run { address in
-                let ip = address.ipAddress ?? "?"
-                let host = if case .v6 = address { "[\(ip)]" } else { ip }
-                StandardStream.output.writeLine("listening on http://\(host):\(address.port ?? 0)")
-                StandardStream.output.flush()
-            }
+            // Graceful shutdown on SIGTERM and SIGINT, bounded by the exit deadline.
+            let exitDeadline = ExitDeadline(after: delivery.drainTimeout + ExitDeadline.grace, logger: logger)
+            try await server.run(
+                onServerRunning: { address in
+                    let ip = address.ipAddress ?? "?"
+                    let host = if case .v6 = address { "[\(ip)]" } else { ip }
+                    StandardStream.output.writeLine("listening on http://\(host):\(address.port ?? 0)")
+                    StandardStream.output.flush()
+                },
+                onGracefulShutdown: { exitDeadline.arm() })
         } catch {
             await pool.close()
             await shared?.close()

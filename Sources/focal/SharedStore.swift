@@ -12,10 +12,10 @@ struct SharedStore {
 
     /// Connects to `url` and creates the tables if needed; says why and throws `ExitCode(2)`
     /// when the URL is bad or the database cannot be reached.
-    static func open(url: String, logger: Logger) async throws -> SharedStore {
+    static func open(url: String, callTimeout: Duration = .seconds(10), logger: Logger) async throws -> SharedStore {
         let store: PostgresStore
         do {
-            store = try PostgresStore(url: url, logger: logger)
+            store = try PostgresStore(url: url, callTimeout: callTimeout, logger: logger)
         } catch {
             StandardStream.error.writeError("--store: \(error)")
             throw ExitCode(2)

@@ -28,20 +28,27 @@ struct ServerLoggingTests {
     @Test("a client's error is logged at debug; the server's failures as errors on the 1st, 2nd, 4th… and debug between")
     func errorAnswersAreLoggedByWhoseFaultTheyAre() async throws {
         let capture = LogCapture()
+        let journal = MemoryJournal()
+        await journal.setDown(true)
         let statuses = try await withServer(
-            journal: BrokenJournal(), logger: capture.logger(level: .debug, label: "focal.server")
+            journal: journal, logger: capture.logger(level: .debug, label: "focal.server")
         ) { client, _ -> [HTTPResponse.Status] in
             var statuses = [try await client.send(.get, "/v1/nowhere").status]
             for _ in 0..<5 { statuses.append(try await client.post([Ops.root], to: "s").status) }
             return statuses
         }
-        #expect(statuses == [.notFound] + Array(repeating: .internalServerError, count: 5))
+        // The store away is the server's failure, answered 503 (retry later), not 500.
+        #expect(statuses == [.notFound] + Array(repeating: .serviceUnavailable, count: 5))
         let refused = capture.logged.filter { $0.message == "request refused" }
         #expect(refused.map(\.level) == [.debug])
         #expect(refused.first?.metadata["focal.status"] == "404")
         let failed = capture.logged.filter { $0.message == "request failed" }
         #expect(failed.map(\.level) == [.error, .error, .debug, .error, .debug])
-        #expect(failed.allSatisfy { $0.metadata["focal.status"] == "500" && $0.metadata["focal.error"] == "journal down" })
+        #expect(failed.allSatisfy { $0.metadata["focal.status"] == "503" && $0.metadata["focal.error"]?.description.contains("the test journal is down") == true })
+        // The store's own failure names its operation and cause, rate-limited the same way.
+        let store = capture.logged.filter { $0.message == "session store call failed" }
+        #expect(store.map(\.level) == [.error, .error, .debug, .error, .debug])
+        #expect(store.allSatisfy { $0.metadata["focal.store.operation"] == "journal_append" })
     }
 
     @Test("each session rebuilt from the journal is logged at debug, at info only on the 1st, 2nd, 4th…; the metric counts all")
@@ -65,12 +72,3 @@ struct ServerLoggingTests {
 }
 
 /// A journal whose storage fails every call with an error the server does not know.
-private actor BrokenJournal: SessionJournal {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String { "journal down" }
-    }
-
-    func append(_ lines: [String], to session: String, at position: Int?) throws -> JournalAppend { throw Failure() }
-    func lines(of session: String, from start: Int) throws -> [String] { throw Failure() }
-    func remove(session: String) throws { throw Failure() }
-}

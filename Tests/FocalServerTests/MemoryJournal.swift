@@ -1,10 +1,21 @@
 import FocalServer
 
-/// A session journal in memory, shared by the server instances of one test.
+/// A session journal in memory, shared by the server instances of one test, whose store a
+/// test can take away: while it is down every call throws, and while it hangs every call
+/// waits (ignoring cancellation, as a query on a dead connection does) until it is released.
 actor MemoryJournal: SessionJournal {
     private var logs: [String: [String]] = [:]
+    private var isDown = false
+    private var hanging: [CheckedContinuation<Void, Never>]?
+    private var hangWatchers: [CheckedContinuation<Void, Never>] = []
 
-    func append(_ lines: [String], to session: String, at position: Int?) throws -> JournalAppend {
+    /// What a call of a journal that is down throws.
+    struct Down: Error, CustomStringConvertible {
+        var description: String { "the test journal is down" }
+    }
+
+    func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend {
+        try await reach()
         var log = logs[session] ?? []
         let start = position ?? log.count
         guard start <= log.count else { throw SessionJournalError.gap(session: session, expected: log.count, received: start) }
@@ -15,14 +26,55 @@ actor MemoryJournal: SessionJournal {
         return JournalAppend(previousLength: previousLength, skipped: skipped, appended: lines.count - skipped)
     }
 
-    func lines(of session: String, from start: Int) -> [String] {
-        Array((logs[session] ?? []).dropFirst(start))
+    func lines(of session: String, from start: Int) async throws -> [String] {
+        try await reach()
+        return Array((logs[session] ?? []).dropFirst(start))
     }
 
-    func remove(session: String) {
+    func length(of session: String) async throws -> Int {
+        try await reach()
+        return logs[session]?.count ?? 0
+    }
+
+    func remove(session: String) async throws {
+        try await reach()
         logs[session] = nil
+    }
+
+    func ping() async throws {
+        try await reach()
     }
 
     /// How many lines the session's log holds.
     func count(of session: String) -> Int { logs[session]?.count ?? 0 }
+
+    /// Takes the store away (`true`) or brings it back.
+    func setDown(_ down: Bool) { isDown = down }
+
+    /// From now on every call waits until ``release()``.
+    func hang() { hanging = hanging ?? [] }
+
+    /// Lets the waiting calls go on, and later calls through.
+    func release() {
+        let waiting = hanging ?? []
+        hanging = nil
+        for call in waiting { call.resume() }
+    }
+
+    /// Returns once a call is waiting in a hang (an event, not a delay).
+    func waitForHangingCall() async {
+        if let hanging, !hanging.isEmpty { return }
+        await withCheckedContinuation { hangWatchers.append($0) }
+    }
+
+    private func reach() async throws {
+        if isDown { throw Down() }
+        guard hanging != nil else { return }
+        await withCheckedContinuation { continuation in
+            hanging?.append(continuation)
+            let watchers = hangWatchers
+            hangWatchers = []
+            for watcher in watchers { watcher.resume() }
+        }
+    }
 }

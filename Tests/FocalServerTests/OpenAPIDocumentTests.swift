@@ -33,22 +33,30 @@ struct OpenAPIDocumentTests {
     /// A request that makes the server answer each status of each operation (run in order,
     /// on one server with at most 2 sessions and 64-byte bodies).
     static let probes: [(route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer)] = [
-        (ServerRoute.all[0], 200, { try await $0.post([Ops.root], to: "doc") }),
-        (ServerRoute.all[0], 400, { try await $0.post([Ops.root], to: "bad%20id") }),
-        (ServerRoute.all[0], 409, { try await $0.post([Ops.root], to: "doc", position: 5) }),
-        (ServerRoute.all[0], 413, { try await $0.send(.post, "/v1/sessions/doc/ops", body: String(repeating: " ", count: 65)) }),
-        (ServerRoute.all[1], 200, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=html") }),
-        (ServerRoute.all[1], 400, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=svg") }),
-        (ServerRoute.all[1], 404, { try await $0.send(.get, "/v1/sessions/nobody/snapshot") }),
-        (ServerRoute.all[3], 200, { try await $0.send(.get, "/healthz") }),
-        (ServerRoute.all[4], 200, { try await $0.send(.get, "/metrics") }),
-        (ServerRoute.all[0], 503, { client in
+        (ServerRoute.postOps, 200, { try await $0.post([Ops.root], to: "doc") }),
+        (ServerRoute.postOps, 400, { try await $0.post([Ops.root], to: "bad%20id") }),
+        (ServerRoute.postOps, 409, { try await $0.post([Ops.root], to: "doc", position: 5) }),
+        (ServerRoute.postOps, 413, { try await $0.send(.post, "/v1/sessions/doc/ops", body: String(repeating: " ", count: 65)) }),
+        (ServerRoute.snapshot, 200, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=html") }),
+        (ServerRoute.snapshot, 400, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=svg") }),
+        (ServerRoute.snapshot, 404, { try await $0.send(.get, "/v1/sessions/nobody/snapshot") }),
+        (ServerRoute.health, 200, { try await $0.send(.get, "/healthz") }),
+        (ServerRoute.metrics, 200, { try await $0.send(.get, "/metrics") }),
+        (ServerRoute.postOps, 503, { client in
             _ = try await client.post([Ops.root], to: "second")
             return try await client.post([Ops.root], to: "third")
         }),
-        (ServerRoute.all[2], 204, { try await $0.send(.delete, "/v1/sessions/doc") }),
-        (ServerRoute.all[2], 400, { try await $0.send(.delete, "/v1/sessions/..") }),
-        (ServerRoute.all[2], 404, { try await $0.send(.delete, "/v1/sessions/doc") }),
+        (ServerRoute.deleteSession, 204, { try await $0.send(.delete, "/v1/sessions/doc") }),
+        (ServerRoute.deleteSession, 400, { try await $0.send(.delete, "/v1/sessions/..") }),
+        (ServerRoute.deleteSession, 404, { try await $0.send(.delete, "/v1/sessions/doc") }),
+        (ServerRoute.readiness, 200, { try await $0.send(.get, "/readyz") }),
+    ]
+
+    /// Requests answered 503 on a server whose session store is down.
+    static let storeDownProbes: [(route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer)] = [
+        (ServerRoute.snapshot, 503, { try await $0.send(.get, "/v1/sessions/doc/snapshot") }),
+        (ServerRoute.deleteSession, 503, { try await $0.send(.delete, "/v1/sessions/doc") }),
+        (ServerRoute.readiness, 503, { try await $0.send(.get, "/readyz") }),
     ]
 
     @Test("a documented path asked with a method it does not take: 405 with Allow and a JSON error, as documented")
@@ -106,21 +114,32 @@ struct OpenAPIDocumentTests {
         }
     }
 
+    static func check(
+        _ probe: (route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer),
+        _ client: any TestClientProtocol
+    ) async throws {
+        let answer = try await probe.request(client)
+        #expect(answer.status.code == probe.status, "\(probe.route) \(probe.status): \(answer.text)")
+        if probe.status >= 400 {
+            #expect(answer.headers[.contentType] == "application/json", "\(probe.route) \(probe.status)")
+            #expect(try answer.json["status"] == .number(Double(probe.status)))
+        }
+        if probe.status == 503 { #expect(answer.headers[.retryAfter] != nil, "\(probe.route) 503") }
+    }
+
     @Test("every documented status is what the running server answers, with a JSON error body")
     func statusesAgree() async throws {
         let documented = try Self.documentedStatuses()
         var probed: [ServerRoute: Set<Int>] = [:]
-        for probe in Self.probes { probed[probe.route, default: []].insert(probe.status) }
+        for probe in Self.probes + Self.storeDownProbes { probed[probe.route, default: []].insert(probe.status) }
         #expect(probed == documented)
         try await withServer(ServerConfiguration(maxSessions: 2, maxBodyBytes: 64)) { client, _ in
-            for probe in Self.probes {
-                let answer = try await probe.request(client)
-                #expect(answer.status.code == probe.status, "\(probe.route) \(probe.status): \(answer.text)")
-                if probe.status >= 400 {
-                    #expect(answer.headers[.contentType] == "application/json", "\(probe.route) \(probe.status)")
-                    #expect(try answer.json["status"] == .number(Double(probe.status)))
-                }
-            }
+            for probe in Self.probes { try await Self.check(probe, client) }
+        }
+        let journal = MemoryJournal()
+        await journal.setDown(true)
+        try await withServer(journal: journal) { client, _ in
+            for probe in Self.storeDownProbes { try await Self.check(probe, client) }
         }
     }
 }

@@ -29,6 +29,7 @@ public final class ManualClock: Clock, Sendable {
 
     private struct Waiter {
         let deadline: Instant?
+        let count: Int
         let continuation: CheckedContinuation<Void, Never>
     }
 
@@ -103,12 +104,13 @@ public final class ManualClock: Clock, Sendable {
         advance(by: max(.zero, next - now))
     }
 
-    /// Returns once some sleep under way ends at or before `deadline` (any sleep when `nil`).
-    public func waitForSleepers(until deadline: Instant? = nil) async {
+    /// Returns once `count` sleeps under way (one by default) end at or before `deadline`
+    /// (any sleeps when `nil`).
+    public func waitForSleepers(_ count: Int = 1, until deadline: Instant? = nil) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isReady = state.withLock { state in
-                if Self.hasSleeper(state, until: deadline) { return true }
-                state.waiters.append(Waiter(deadline: deadline, continuation: continuation))
+                if Self.sleeperCount(state, until: deadline) >= count { return true }
+                state.waiters.append(Waiter(deadline: deadline, count: count, continuation: continuation))
                 return false
             }
             if isReady { continuation.resume() }
@@ -116,14 +118,14 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private func takeWaiters(_ state: inout State) -> [CheckedContinuation<Void, Never>] {
-        let isReady = state.waiters.map { Self.hasSleeper(state, until: $0.deadline) }
+        let isReady = state.waiters.map { Self.sleeperCount(state, until: $0.deadline) >= $0.count }
         let ready = zip(state.waiters, isReady).filter { $0.1 }.map { $0.0.continuation }
         state.waiters = zip(state.waiters, isReady).filter { !$0.1 }.map { $0.0 }
         return ready
     }
 
-    private static func hasSleeper(_ state: State, until deadline: Instant?) -> Bool {
-        guard let deadline else { return !state.sleepers.isEmpty }
-        return state.sleepers.contains { $0.deadline <= deadline }
+    private static func sleeperCount(_ state: State, until deadline: Instant?) -> Int {
+        guard let deadline else { return state.sleepers.count }
+        return state.sleepers.count { $0.deadline <= deadline }
     }
 }

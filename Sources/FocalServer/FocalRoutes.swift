@@ -1,0 +1,53 @@
+import Hummingbird
+
+/// Focal's HTTP API as routes to mount on a router of your own, with your own middleware
+/// (authentication, tracing) around them.
+///
+/// ```swift
+/// let focal = FocalServer(configuration: ServerConfiguration(), pool: pool)
+/// let router = Router(context: BasicRequestContext.self)
+/// router.add(middleware: MyAuthMiddleware())
+/// focal.routes(context: BasicRequestContext.self).addRoutes(to: router, atPath: "/analytics")
+/// let app = Application(router: router, services: focal.backgroundServices)
+/// try await app.runService()
+/// ```
+///
+/// The routes carry Focal's own middleware: a request id (`X-Request-ID`), the latency
+/// metric, the JSON error shape for every error and the request deadline. The application
+/// must run ``FocalServer/backgroundServices`` (the idle-session reaper and, when there is one, the
+/// delivery pipeline).
+public struct FocalRoutes<Context: RequestContext>: Sendable {
+    let server: FocalServer
+
+    /// Adds every route of ``ServerRoute/all`` under `path`, with Focal's middleware.
+    public func addRoutes(to router: some RouterMethods<Context>, atPath path: RouterPath = "") {
+        router.addRoutes(collection(withEdgeMiddleware: true), atPath: path)
+    }
+
+    /// The routes; with `withEdgeMiddleware`, behind the request id, metrics and error
+    /// middleware (which `focal serve` puts on its whole router instead, so that unknown
+    /// paths are answered the same way).
+    func collection(withEdgeMiddleware: Bool) -> RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        if withEdgeMiddleware {
+            for middleware in server.edgeMiddleware(context: Context.self) { routes.add(middleware: middleware) }
+        }
+        let sessions = SessionRoutes<Context>(server: server)
+        let health = HealthRoutes<Context>(server: server)
+        routes.on(ServerRoute.postOps, use: sessions.postOps)
+        routes.on(ServerRoute.snapshot, use: sessions.snapshot)
+        routes.on(ServerRoute.deleteSession, use: sessions.delete)
+        routes.on(ServerRoute.health, use: health.health)
+        routes.on(ServerRoute.readiness, use: health.readiness)
+        routes.on(ServerRoute.metrics, use: health.metrics)
+        return routes
+    }
+}
+
+extension RouteCollection {
+    fileprivate func on(
+        _ route: ServerRoute, use handler: @escaping @Sendable (Request, Context) async throws -> Response
+    ) {
+        on(route.routerPath, method: route.httpMethod, use: handler)
+    }
+}

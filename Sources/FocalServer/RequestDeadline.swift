@@ -1,0 +1,91 @@
+import FocalDelivery
+import Synchronization
+
+/// The deadline of every request's work (``ServerConfiguration/requestTimeout``): work not
+/// done by then is cancelled and the request answers 503 with `Retry-After` at once.
+///
+/// The work runs in a task of its own, so the answer does not wait for it to notice the
+/// cancellation: a session's gate waiter leaves its queue at once, an engine batch stops
+/// between two ops, a store call is cut by its own timeout. Until then the work keeps what
+/// it holds (the session's gate), and it leaves the session so that its next request
+/// rebuilds it if needed (see ``SessionHost``).
+struct RequestDeadline: Sendable {
+    let timeout: Duration
+    let clock: PipelineClock
+    let retryAfterSeconds: Int
+    let metrics: ServerMetrics
+    /// Where the work runs: the engine threads under `focal serve` (see ``FocalServer/run(onServerRunning:)``).
+    let executor: (any TaskExecutor)?
+
+    /// Runs `work`, or throws ``ServerError`` 503 when it is not done within the timeout.
+    /// Cancelling the calling task (the client went away) cancels the work too.
+    func run<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let answer = Answer<T>()
+        let task = Task(executorPreference: executor) {
+            let result = await Result { try await work() }
+            answer.resume(with: result)
+        }
+        let timer = Task { [clock, timeout] in
+            try await clock.sleep(until: clock.now + timeout)
+            if answer.resume(with: .failure(deadlineExceeded)) {
+                metrics.requestDeadlinesExceeded.increment()
+                task.cancel()
+            }
+        }
+        defer { timer.cancel() }
+        return try await withTaskCancellationHandler {
+            try await answer.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private var deadlineExceeded: ServerError {
+        ServerError(
+            .serviceUnavailable,
+            "the request was not done within the server's request timeout of \(timeout) (--request-timeout); "
+                + "it may have been applied in part: retry it with ?position=N",
+            headers: [.retryAfter: String(retryAfterSeconds)])
+    }
+}
+
+/// The first of two outcomes (the work's or the deadline's), awaited once.
+private final class Answer<T: Sendable>: Sendable {
+    private struct State {
+        var result: Result<T, any Error>?
+        var waiter: CheckedContinuation<T, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Settles the answer unless it is settled; returns whether this call settled it.
+    @discardableResult
+    func resume(with result: Result<T, any Error>) -> Bool {
+        let (settled, waiter) = state.withLock { state -> (Bool, CheckedContinuation<T, any Error>?) in
+            guard state.result == nil else { return (false, nil) }
+            state.result = result
+            defer { state.waiter = nil }
+            return (true, state.waiter)
+        }
+        waiter?.resume(with: result)
+        return settled
+    }
+
+    var value: T {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let result = state.withLock { state -> Result<T, any Error>? in
+                    if state.result == nil { state.waiter = continuation }
+                    return state.result
+                }
+                if let result { continuation.resume(with: result) }
+            }
+        }
+    }
+}
+
+extension Result where Failure == any Error {
+    fileprivate init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
