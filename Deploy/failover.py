@@ -84,30 +84,49 @@ def write_oplogs(args):
 
 # ---------------------------------------------------------------- receiver
 
+class Receiver(http.server.ThreadingHTTPServer):
+    """A loopback destination: stores every delivered message as a line of `path`. Call
+    serve_forever (on a thread of its own) and shutdown."""
+
+    daemon_threads = True
+
+    def __init__(self, port, path):
+        self.lock = threading.Lock()
+        self.out = open(path, "a")
+        receiver = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                body = json.loads(self.rfile.read(length))
+                with receiver.lock:
+                    for message in body["batch"]:
+                        receiver.out.write(json.dumps(message, separators=(",", ":")) + "\n")
+                    receiver.out.flush()
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *_):
+                pass
+
+        super().__init__(("127.0.0.1", port), Handler)
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.server_address[1]}/collect"
+
+    def server_close(self):
+        super().server_close()
+        self.out.close()
+
+
 def receive(args):
-    lock = threading.Lock()
-    out = open(args.out, "a")
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):
-            length = int(self.headers.get("Content-Length", "0"))
-            body = json.loads(self.rfile.read(length))
-            with lock:
-                for message in body["batch"]:
-                    out.write(json.dumps(message, separators=(",", ":")) + "\n")
-                out.flush()
-            self.send_response(200)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *_):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server = Receiver(args.port, args.out)
     signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
     print(f"receiving on http://127.0.0.1:{args.port}", flush=True)
     server.serve_forever()
-    out.close()
+    server.server_close()
 
 
 # ---------------------------------------------------------------- load
@@ -197,15 +216,17 @@ def load(args):
 
 # ---------------------------------------------------------------- check
 
-def check(args):
+def compare_results(received_path, expected_path):
+    """Every session's distinct delivered results, ordered by message id, against `focal
+    replay`'s output. Returns (a summary line, the problems: one line per session that differs)."""
     expected = collections.defaultdict(list)
-    with open(args.expected) as replay:
+    with open(expected_path) as replay:
         for line in replay:
             value = json.loads(line)
             expected[value["session"]].append(value["result"])
     received = collections.defaultdict(dict)
     duplicates = 0
-    with open(args.received) as messages:
+    with open(received_path) as messages:
         for line in messages:
             message = json.loads(line)
             session = message.get("session")
@@ -222,15 +243,20 @@ def check(args):
             problems.append(f"session {session}: expected {len(want)} results, received {len(got)} distinct "
                             f"(first difference at {next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))})")
     total = sum(len(v) for v in expected.values())
-    print(f"check: {len(expected)} sessions, {total} results expected, "
-          f"{sum(len(v) for v in received.values())} distinct received, {duplicates} re-sent under the same message id")
+    if total == 0:
+        problems.append("focal replay produced no results: the check would prove nothing")
+    summary = (f"{len(expected)} sessions, {total} results expected, "
+               f"{sum(len(v) for v in received.values())} distinct received, {duplicates} re-sent under the same message id")
+    return summary, problems
+
+
+def check(args):
+    summary, problems = compare_results(args.received, args.expected)
+    print("check: " + summary)
     if problems:
         for problem in problems[:20]:
             print("error: " + problem, file=sys.stderr)
         print(f"error: {len(problems)} sessions differ from focal replay", file=sys.stderr)
-        sys.exit(1)
-    if total == 0:
-        print("error: focal replay produced no results: the check would prove nothing", file=sys.stderr)
         sys.exit(1)
 
 
