@@ -165,10 +165,16 @@ class Deployment:
         return os.path.join(self.directory, f"instance-{index + 1}.log")
 
     def delivering(self):
-        """The instance holding the receiver's delivery lock (its log says so), else the second."""
-        pairs = ",".join(f"{self.pid(i)}:{self.log(i)}" for i in range(3))
-        pid, _ = failover.choose_victim(pairs)
-        return next(i for i in range(3) if self.pid(i) == pid)
+        """The instance that took the receiver's delivery lock last in its current life (its log
+        says "delivering to this destination" after its last "listening on"), else the second."""
+        latest = {}
+        for index in range(3):
+            with open(self.log(index)) as text:
+                life = text.read().rsplit("listening on ", 1)[-1]
+            taken = [line for line in life.splitlines() if "delivering to this destination" in line]
+            if taken:
+                latest[index] = taken[-1].split(" ", 1)[0]  # its ISO 8601 time
+        return max(latest, key=lambda index: latest[index]) if latest else 1
 
     def was_disturbed(self, index, begin, end):
         """Whether instance `index` was paused or dead at some time from `begin` to `end`."""
