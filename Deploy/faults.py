@@ -239,6 +239,21 @@ class Deployment:
         subprocess.run(["bash", "-c", script, self.options.root, *arguments], check=True, timeout=120,
                        stdout=subprocess.DEVNULL)
 
+    def postgres_activity(self, path):
+        """Writes what the instances' PostgreSQL sessions are doing (pg_stat_activity) to `path`."""
+        store = None
+        with open(os.path.join(self.directory, "env")) as text:
+            for line in text:
+                if line.startswith("FOCAL_DEPLOY_STORE="):
+                    store = line.strip().split("=", 1)[1]
+        query = ("SELECT pid, state, wait_event_type, wait_event, now() - xact_start AS in_transaction, "
+                 "left(query, 100) AS query FROM pg_stat_activity WHERE datname = 'focal' ORDER BY xact_start")
+        script = ('source "$0/Scripts/lib/prerequisites.sh" && source "$0/Scripts/lib/postgres.sh" && '
+                  'focal_postgres_as_owner "$(focal_postgres_bin)/psql" "$@"')
+        with open(path, "w") as out:
+            subprocess.run(["bash", "-c", script, self.options.root, "-d", store, "-c", query],
+                           stdout=out, stderr=subprocess.STDOUT, timeout=60)
+
     def postgres_restart(self):
         data = os.path.join(self.postgres, "data")
         self.pg_ctl("-D", data, "-l", os.path.join(self.postgres, "server.log"), "-m", "fast", "-w", "-t", "60", "restart")
@@ -553,6 +568,9 @@ def run_fault(fault, options, sessions, expected_snapshots, expected_results):
         problem = wait_delivered(deployment, options.ready_bound)
         if problem:
             problems.append(problem)
+        if problems or load.gave_up:
+            # For whoever looks into it: what the instances' database sessions were doing.
+            deployment.postgres_activity(directory + ".pg_stat_activity.txt")
     finally:
         stop_result = deployment.stop()
         receiver.shutdown()
