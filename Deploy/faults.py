@@ -67,6 +67,7 @@ def free_port():
 
 # ---------------------------------------------------------------- HTTP
 
+# headers: lower-case names.
 Answer = collections.namedtuple("Answer", "status headers body seconds error")
 
 
@@ -82,7 +83,7 @@ def call(method, url, body=None, timeout=10.0):
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()
         data = response.read()
-        return Answer(response.status, dict(response.getheaders()), data, time.monotonic() - start, None)
+        return Answer(response.status, {k.lower(): v for k, v in response.getheaders()}, data, time.monotonic() - start, None)
     except socket.timeout:
         error = "timeout"
     except ConnectionRefusedError:
@@ -94,6 +95,16 @@ def call(method, url, body=None, timeout=10.0):
     finally:
         connection.close()
     return Answer(None, {}, b"", time.monotonic() - start, error)
+
+
+def is_retry_later(answer):
+    """Whether a 503 is the instances' own: `Retry-After` and {"status":503,"error":"…"}."""
+    try:
+        body = json.loads(answer.body)
+    except ValueError:
+        return False
+    return ("retry-after" in answer.headers and isinstance(body, dict) and body.get("status") == 503
+            and isinstance(body.get("error"), str))
 
 
 def metric(urls, name):
@@ -342,12 +353,15 @@ class Load:
                     self.late.append(f"{what} via {route}: {key} after {answer.seconds:.1f} s (deadline {deadline:.0f} s)")
             if answer.status is not None and answer.status not in RETRIED and answer.status != 200:
                 self.unexpected.append(f"{what} via {route}: {answer.status} {answer.body[:200]!r}")
+            elif answer.status == 503 and not is_retry_later(answer):
+                self.unexpected.append(f"{what} via {route}: 503 without Retry-After or the JSON error shape "
+                                       f"{answer.body[:200]!r}")
 
     def backoff(self, answer, attempt):
         """A client's wait before it tries again (not synchronisation): Retry-After, at most
         2 s in this suite, else a short growing pause."""
         try:
-            wait = min(float(answer.headers.get("Retry-After", "")), 2.0)
+            wait = min(float(answer.headers.get("retry-after", "")), 2.0)
         except ValueError:
             wait = min(0.05 * attempt, 1.0)
         time.sleep(wait)
