@@ -528,9 +528,8 @@ def run_fault(fault, options, sessions, expected_snapshots, expected_results):
     name = FAULTS[fault]
     directory = os.path.join(options.state, f"{fault}-{name}")
     received = directory + ".received.jsonl"
-    for path in (received,):
-        if os.path.exists(path):
-            os.remove(path)
+    if os.path.exists(received):
+        os.remove(received)
     problems, events = [], []
     receiver = failover.Receiver(0, received)
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
