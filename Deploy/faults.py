@@ -44,7 +44,8 @@ import threading
 import time
 import urllib.parse
 
-import failover
+sys.dont_write_bytecode = True  # no __pycache__ in Deploy/ from the import below
+import failover  # noqa: E402
 
 FAULTS = collections.OrderedDict([
     ("a", "postgres-restart"),
