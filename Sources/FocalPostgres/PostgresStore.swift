@@ -54,7 +54,11 @@ public final class PostgresStore: Service {
         self.url = PostgresURL.redacted(url)
         self.maximumConnections = maximumConnections
         self.callTimeout = callTimeout
-        self.client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        // The pool logs every failed connection attempt at info: while the database is away, notices and up
+        // only; the store's callers log their failures with the cause, rate-limited.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .notice)
+        self.client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.logger = logger
         self.connectionConfiguration = parsed.connectionConfiguration
         self.locks = DestinationLocks(configuration: parsed.connectionConfiguration, logger: logger)

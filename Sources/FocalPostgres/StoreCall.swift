@@ -17,26 +17,39 @@ struct StoreCall: Sendable {
         _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let leased = LeasedConnection()
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await client.withConnection { connection in
+        let (answers, answer) = AsyncStream<Result<T, any Error>?>.makeStream()
+        // The work in a task of its own: the call returns at the timeout even when the
+        // driver never fails a query whose connection died (the task then ends with it).
+        let work = Task {
+            do {
+                let value = try await client.withConnection { connection in
                     try leased.begin(connection)
                     defer { leased.end() }
                     return try await body(connection)
                 }
+                answer.yield(.success(value))
+            } catch {
+                answer.yield(.failure(error))
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            if let value = try await group.next()! { return value }
-            // The timeout came first: stop waiting for a connection, fail the query.
-            leased.expire()
-            group.cancelAll()
-            while (try? await group.next()) != nil {}
-            throw PostgresStoreError.timeout(operation: operation, after: timeout)
         }
+        let timer = Task {
+            try? await Task.sleep(for: timeout)
+            answer.yield(nil)
+        }
+        defer { timer.cancel() }
+        let first = await withTaskCancellationHandler {
+            var iterator = answers.makeAsyncIterator()
+            return await iterator.next() ?? nil
+        } onCancel: {
+            work.cancel()
+            answer.finish()
+        }
+        if let first { return try first.get() }
+        try Task.checkCancellation()
+        // The timeout came first: stop waiting for a connection, fail the query.
+        leased.expire()
+        work.cancel()
+        throw PostgresStoreError.timeout(operation: operation, after: timeout)
     }
 }
 

@@ -79,3 +79,40 @@ import Testing
         }
     }
 }
+
+/// A database that stops answering: calls fail with a timeout instead of waiting for ever,
+/// and the store serves again once the database answers.
+@Suite struct PostgresStoreTimeoutTests {
+    @Test func aCallTheDatabaseDoesNotAnswerTimesOutAndTheNextOneWorks() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await TestPostgres.withStore(url: url, callTimeout: .milliseconds(300)) { store in
+            let journal = try await PostgresSessionJournal(store: store)
+            _ = try await journal.append(["a"], to: "s", at: 0)
+            try await TestPostgres.withTableLocked(url: url, table: "focal_journal_session") {
+                await #expect(throws: PostgresStoreError.timeout(operation: "append to a session's journal", after: .milliseconds(300))) {
+                    _ = try await journal.append(["b"], to: "s", at: 1)
+                }
+                await #expect(throws: PostgresStoreError.timeout(operation: "read the length of a session's journal", after: .milliseconds(300))) {
+                    _ = try await journal.length(of: "s")
+                }
+            }
+            // The lock is gone: the pool replaced the connections the timeouts closed.
+            #expect(try await journal.append(["b"], to: "s", at: 1) == JournalAppend(previousLength: 1, skipped: 0, appended: 1))
+            #expect(try await journal.length(of: "s") == 2)
+            try await journal.ping()
+        }
+    }
+
+    @Test func aDatabaseErrorNamesItsCause() async throws {
+        try await TestPostgres.withStore { store in
+            let journal = try await PostgresSessionJournal(store: store)
+            // A line with a NUL byte is refused by PostgreSQL's text type: the error says so.
+            let error = await #expect(throws: PostgresStoreError.self) {
+                _ = try await journal.append(["a\u{0}b"], to: "s", at: 0)
+            }
+            let text = "\(error.map { "\($0)" } ?? "")"
+            #expect(text.contains("SQLSTATE"), "\(text)")
+            #expect(!text.contains("Generic description"), "\(text)")
+        }
+    }
+}

@@ -26,14 +26,11 @@ public enum TestPostgres {
     /// Creates an empty database on the test server and returns its URL.
     public static func freshDatabase() async throws -> String {
         guard let base = ProcessInfo.processInfo.environment[variable], !base.isEmpty else { throw Missing() }
-        guard var components = URLComponents(string: base), let host = components.host, let user = components.user
-        else {
+        guard var components = URLComponents(string: base), components.host != nil, components.user != nil else {
             throw PostgresStoreError.invalidURL(base, reason: "\(variable) is not a postgres:// URL")
         }
         let name = "focal_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let configuration = PostgresConnection.Configuration(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: String(components.path.dropFirst()), tls: .disable)
+        let configuration = try connectionConfiguration(base)
         let logger = Logger(label: "focal.tests.postgres")
         let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
         do {
@@ -49,10 +46,10 @@ public enum TestPostgres {
 
     /// Runs `body` with a running store on `url` (a fresh database when `nil`), then stops the store.
     public static func withStore<T: Sendable>(
-        url: String? = nil, _ body: (PostgresStore) async throws -> T
+        url: String? = nil, callTimeout: Duration = .seconds(10), _ body: (PostgresStore) async throws -> T
     ) async throws -> T {
         let url = if let url { url } else { try await freshDatabase() }
-        let store = try PostgresStore(url: url, maximumConnections: 4)
+        let store = try PostgresStore(url: url, maximumConnections: 4, callTimeout: callTimeout)
         let running = Task { await store.run() }
         do {
             let value = try await body(store)
@@ -62,6 +59,37 @@ public enum TestPostgres {
         } catch {
             running.cancel()
             await running.value
+            throw error
+        }
+    }
+
+    /// A single connection's configuration for a `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL.
+    static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
+        guard let components = URLComponents(string: url), let host = components.host, let user = components.user else {
+            throw PostgresStoreError.invalidURL(url, reason: "not a postgres:// URL")
+        }
+        return PostgresConnection.Configuration(
+            host: host, port: components.port ?? 5432, username: user, password: components.password,
+            database: String(components.path.dropFirst()), tls: .disable)
+    }
+
+    /// Runs `body` while a connection of its own holds `table` of the database at `url` in
+    /// an exclusive lock (an open transaction), so that every query on the table waits, as
+    /// on a server that stopped answering; the lock goes when `body` returns.
+    public static func withTableLocked<T: Sendable>(
+        url: String, table: String, _ body: () async throws -> T
+    ) async throws -> T {
+        let logger = Logger(label: "focal.test.postgres")
+        let connection = try await PostgresConnection.connect(
+            configuration: try connectionConfiguration(url), id: 1, logger: logger)
+        do {
+            try await connection.query("BEGIN", logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE"), logger: logger)
+            let value = try await body()
+            try await connection.close()
+            return value
+        } catch {
+            try? await connection.close()
             throw error
         }
     }
