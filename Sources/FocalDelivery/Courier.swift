@@ -6,8 +6,16 @@ import Logging
 ///
 /// A courier is a value: a flush hands a copy to a child task and keeps the copy it
 /// gets back, with the new backoff state.
+///
+/// A courier normally carries what its destination is owed. An ``AccountHandOver``'s
+/// courier carries what *another* destination (`account`) is owed, up to a sequence
+/// number (`through`), to its destination, moving that other destination's cursor.
 struct Courier: Sendable {
     let destination: any Destination
+    /// The destination whose cursor and dead letters the courier reads and moves.
+    let account: String
+    /// The last sequence number to carry; `nil` carries everything pending.
+    let through: Int64?
     /// Failures since the last success.
     private(set) var consecutiveFailures = 0
     /// No attempt before this instant (a backoff is running).
@@ -20,8 +28,16 @@ struct Courier: Sendable {
     /// Batches this destination refused for good, for the rate-limited error log (shared by the courier's copies).
     let deadLetters = LogThrottle()
 
+    /// A courier carrying what `destination` is owed.
     init(destination: any Destination) {
+        self.init(destination: destination, account: destination.name, through: nil)
+    }
+
+    /// A courier carrying what `account` is owed, up to sequence `through`, to `destination`.
+    init(destination: any Destination, account: String, through: Int64?) {
         self.destination = destination
+        self.account = account
+        self.through = through
     }
 
     /// Whether the backoff, if any, is over at `now`.
@@ -49,7 +65,8 @@ struct Courier: Sendable {
         var logger: Logger
         var counts = DeliveryCounts()
 
-        var name: String { courier.destination.name }
+        /// The account whose cursor the trip moves.
+        var name: String { courier.account }
 
         init(courier: Courier, outbox: any Outbox, retry: RetryPolicy, clock: PipelineClock, logger: Logger) {
             self.courier = courier
@@ -58,13 +75,17 @@ struct Courier: Sendable {
             self.clock = clock
             self.logger = logger
             self.logger[metadataKey: "focal.delivery.destination"] = "\(courier.destination.name)"
+            if courier.account != courier.destination.name {
+                self.logger[metadataKey: "focal.delivery.owedTo"] = "\(courier.account)"
+            }
         }
 
         mutating func run() async {
             let limits = courier.destination.batchLimits
             do {
                 while !Task.isCancelled {
-                    let batch = try await outbox.nextBatch(for: name, limits: limits)
+                    var batch = try await outbox.nextBatch(for: name, limits: limits)
+                    if let through = courier.through { batch = batch.filter { $0.sequence <= through } }
                     guard let first = batch.first else { return }
                     if batch.count == 1, first.result.byteCount > limits.maxBytes {
                         let reason = "larger than the batch limit (\(first.result.byteCount) > \(limits.maxBytes) bytes)"

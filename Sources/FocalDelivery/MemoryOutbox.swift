@@ -48,6 +48,17 @@ public final class MemoryOutbox: Outbox {
             guard let floor = state.deliveredFloor else { return }
             removeResults(upTo: index(after: floor))
         }
+
+        /// Every destination with a cursor or dead letters, sorted by name.
+        func accounts() -> [DestinationAccount] {
+            let names = Set(state.cursors.keys).union(deadLetters.map(\.destination))
+            return names.sorted().map { name in
+                DestinationAccount(
+                    destination: name,
+                    pending: state.cursors[name].map { results.count - index(after: $0) } ?? 0,
+                    deadLetters: deadLetters.count { $0.destination == name })
+            }
+        }
     }
 
     /// An empty in-memory outbox.
@@ -81,6 +92,7 @@ public final class MemoryOutbox: Outbox {
         storage.withLock { storage in
             for destination in destinations where storage.state.cursors[destination] == nil {
                 storage.state.cursors[destination] = storage.state.nextSequence - 1
+                storage.state.since[destination] = storage.state.nextSequence - 1
             }
         }
     }
@@ -88,6 +100,7 @@ public final class MemoryOutbox: Outbox {
     public func forget(destination: String) async throws {
         storage.withLock { storage in
             storage.state.cursors[destination] = nil
+            storage.state.since[destination] = nil
             storage.deadLetters.removeAll { $0.destination == destination }
             storage.removeDelivered()
         }
@@ -161,6 +174,48 @@ public final class MemoryOutbox: Outbox {
     public func pendingCount(for destination: String) async throws -> Int {
         storage.withLock { storage in
             storage.results.count - storage.index(after: storage.state.cursors[destination] ?? 0)
+        }
+    }
+}
+
+// MARK: - Accounts
+
+extension MemoryOutbox: OutboxAccounts {
+    public func accounts() async throws -> [DestinationAccount] {
+        storage.withLock { $0.accounts() }
+    }
+
+    public func transferAccount(from old: String, to new: String, sentThrough: Int64?) async throws -> AccountTransfer {
+        guard old != new else { throw AccountTransferError.sameDestination(old) }
+        return try storage.withLock { storage in
+            let oldCursor = storage.state.cursors[old]
+            let letters = storage.deadLetters.count { $0.destination == old }
+            guard oldCursor != nil || letters > 0 else {
+                throw AccountTransferError.unknownDestination(old, known: storage.accounts().map(\.destination))
+            }
+            let newCursor = storage.state.cursors[new]
+            var owed = 0
+            if let oldCursor {
+                let held = storage.index(after: oldCursor)
+                let cursors = TransferCursors(old: oldCursor, new: newCursor, newSince: storage.state.since[new])
+                if let limit = cursors.sendLimit(sentThrough: sentThrough),
+                    storage.index(after: limit) > held
+                {
+                    return .sendFirst(through: limit)
+                }
+                owed = storage.results.count - held
+                if newCursor == nil {
+                    storage.state.cursors[new] = oldCursor
+                    storage.state.since[new] = oldCursor
+                }
+            }
+            for index in storage.deadLetters.indices where storage.deadLetters[index].destination == old {
+                storage.deadLetters[index].destination = new
+            }
+            storage.state.cursors[old] = nil
+            storage.state.since[old] = nil
+            storage.removeDelivered()
+            return .transferred(results: owed, deadLetters: letters)
         }
     }
 }

@@ -9,6 +9,8 @@ struct OutboxState {
     var nextSequence: Int64 = 1
     /// Each destination's cursor: the last sequence number it accepted or dead-lettered.
     var cursors: [String: Int64] = [:]
+    /// Where each destination's account began: its cursor when it was registered.
+    var since: [String: Int64] = [:]
 
     /// The newest sequence number that every destination has passed, or `nil` when no
     /// destination is known.

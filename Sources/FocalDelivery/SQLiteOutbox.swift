@@ -153,6 +153,11 @@ public final class SQLiteOutbox: Outbox {
                         WITHOUT ROWID;
                     """)
         }
+        // Where each destination's account began, for handing one account to another
+        // (OutboxAccounts); NULL for cursors from before.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: "ALTER TABLE cursor ADD COLUMN since INTEGER")
+        }
         return migrator
     }
 
@@ -251,7 +256,8 @@ public final class SQLiteOutbox: Outbox {
             let last = try Self.meta(db, "lastSequence")
             for destination in destinations {
                 try db.execute(
-                    sql: "INSERT OR IGNORE INTO cursor (destination, seq) VALUES (?, ?)", arguments: [destination, last])
+                    sql: "INSERT OR IGNORE INTO cursor (destination, seq, since) VALUES (?, ?, ?)",
+                    arguments: [destination, last, last])
             }
         }
     }
@@ -417,5 +423,72 @@ public final class SQLiteOutbox: Outbox {
         try db.execute(sql: "DELETE FROM result WHERE seq <= ?", arguments: [sequence])
         try addMeta(db, "count", -count)
         try addMeta(db, "bytes", -(removed?[1] ?? 0))
+    }
+}
+
+// MARK: - Accounts
+
+extension SQLiteOutbox: OutboxAccounts {
+    public func accounts() async throws -> [DestinationAccount] {
+        try await read { db in try Self.accounts(db) }
+    }
+
+    public func transferAccount(from old: String, to new: String, sentThrough: Int64?) async throws -> AccountTransfer {
+        guard old != new else { throw AccountTransferError.sameDestination(old) }
+        return try await write { db in
+            let oldCursor = try Self.cursor(db, of: old)
+            let letters =
+                try Int.fetchOne(db, sql: "SELECT count(*) FROM dead_letter WHERE destination = ?", arguments: [old]) ?? 0
+            guard oldCursor != nil || letters > 0 else {
+                throw AccountTransferError.unknownDestination(old, known: try Self.accounts(db).map(\.destination))
+            }
+            let newCursor = try Self.cursor(db, of: new)
+            let newSince = try Int64.fetchOne(
+                db, sql: "SELECT since FROM cursor WHERE destination = ?", arguments: [new])
+            var owed = 0
+            if let oldCursor {
+                let cursors = TransferCursors(old: oldCursor, new: newCursor, newSince: newSince)
+                if let limit = cursors.sendLimit(sentThrough: sentThrough),
+                    try Self.count(db, after: oldCursor, through: limit) > 0
+                {
+                    return .sendFirst(through: limit)
+                }
+                owed = try Self.count(db, after: oldCursor, through: .max)
+                if newCursor == nil {
+                    try db.execute(
+                        sql: "INSERT INTO cursor (destination, seq, since) VALUES (?, ?, ?)",
+                        arguments: [new, oldCursor, oldCursor])
+                }
+            }
+            try db.execute(sql: "UPDATE dead_letter SET destination = ? WHERE destination = ?", arguments: [new, old])
+            try db.execute(sql: "DELETE FROM cursor WHERE destination = ?", arguments: [old])
+            try Self.removeDelivered(db)
+            return .transferred(results: owed, deadLetters: letters)
+        }
+    }
+
+    /// Every destination with a cursor or dead letters, sorted by name.
+    private static func accounts(_ db: Database) throws -> [DestinationAccount] {
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                WITH names AS (SELECT destination FROM cursor UNION SELECT destination FROM dead_letter)
+                SELECT n.destination,
+                    (SELECT count(*) FROM result r, cursor c WHERE c.destination = n.destination AND r.seq > c.seq),
+                    (SELECT count(*) FROM dead_letter d WHERE d.destination = n.destination)
+                FROM names n
+                """)
+        return rows.map { DestinationAccount(destination: $0[0], pending: $0[1], deadLetters: $0[2]) }
+            .sorted { $0.destination < $1.destination }
+    }
+
+    private static func cursor(_ db: Database, of destination: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM cursor WHERE destination = ?", arguments: [destination])
+    }
+
+    /// How many results with a sequence number in `after + 1 ... through` are held.
+    private static func count(_ db: Database, after: Int64, through: Int64) throws -> Int {
+        try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM result WHERE seq > ? AND seq <= ?", arguments: [after, through]) ?? 0
     }
 }

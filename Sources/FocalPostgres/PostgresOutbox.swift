@@ -26,6 +26,7 @@ public final class PostgresOutbox: Outbox {
     /// The outbox in `store`, creating its tables if needed; `store` must be running.
     public init(store: PostgresStore) async throws {
         try await store.prepareSchema()
+        try await PostgresOutboxMigration.addCursorSince(store)
         self.storeID = try await store.withConnection("read the store id") { connection in
             let rows = try await connection.query("SELECT store_id FROM focal_outbox_meta WHERE id = 1", logger: store.logger)
             var id = ""
@@ -106,8 +107,8 @@ public final class PostgresOutbox: Outbox {
             let meta = try await Self.lockMeta(connection, logger: logger)
             try await connection.query(
                 """
-                INSERT INTO focal_outbox_cursor (destination, seq)
-                SELECT d, \(meta.lastSequence) FROM unnest(\(destinations)) AS u(d)
+                INSERT INTO focal_outbox_cursor (destination, seq, since)
+                SELECT d, \(meta.lastSequence), \(meta.lastSequence) FROM unnest(\(destinations)) AS u(d)
                 ON CONFLICT (destination) DO NOTHING
                 """, logger: logger)
         }
@@ -335,5 +336,119 @@ public final class PostgresOutbox: Outbox {
         } catch {
             throw PostgresStore.translate(error, operation: operation)
         }
+    }
+}
+
+// MARK: - Accounts
+
+extension PostgresOutbox: OutboxAccounts {
+    /// Counts every destination's results, whichever process delivers to it.
+    public func accounts() async throws -> [DestinationAccount] {
+        let logger = store.logger
+        return try await store.withConnection("list the destinations' accounts") { connection in
+            try await Self.accounts(connection, logger: logger)
+        }
+    }
+
+    /// Takes `old`'s destination lock first, as a deliverer does (and keeps it while
+    /// ``AccountTransfer/sendFirst(through:)`` results are sent; it is released when the
+    /// account closes): a live process delivering to `old` would otherwise go on reading a
+    /// cursor that is gone. `new`'s lock is not needed: the transfer never moves `new`'s
+    /// cursor, it only creates it when `new` has none, under the bookkeeping row's lock as
+    /// ``register(destinations:)`` does, so a process delivering to `new` goes on undisturbed.
+    public func transferAccount(from old: String, to new: String, sentThrough: Int64?) async throws -> AccountTransfer {
+        guard old != new else { throw AccountTransferError.sameDestination(old) }
+        guard try await holds(old) else { throw AccountTransferError.deliveredElsewhere(old) }
+        let logger = store.logger
+        let transfer: AccountTransfer
+        do {
+            // The store reports what a transaction throws as a database error: an unknown
+            // destination comes out as a value (nothing was changed) and is thrown here.
+            transfer = try await store.transaction("hand a destination's account over") { connection in
+                _ = try await Self.lockMeta(connection, logger: logger)
+                return try await Self.transfer(from: old, to: new, sentThrough: sentThrough, connection, logger: logger)
+            }.get()
+        } catch {
+            try? await locked("release a destination lock") { try await $0.release(old) }
+            throw error
+        }
+        if case .transferred = transfer {
+            try await locked("release a destination lock") { try await $0.release(old) }
+        }
+        return transfer
+    }
+
+    private static func transfer(
+        from old: String, to new: String, sentThrough: Int64?, _ connection: PostgresConnection, logger: Logger
+    ) async throws -> Result<AccountTransfer, AccountTransferError> {
+        let oldCursor = try await cursor(of: old, connection, logger: logger)?.seq
+        let letters = try await count(
+            "SELECT count(*) FROM focal_outbox_dead_letter WHERE destination = \(old)", connection, logger: logger)
+        guard oldCursor != nil || letters > 0 else {
+            let known = try await accounts(connection, logger: logger).map(\.destination)
+            return .failure(.unknownDestination(old, known: known))
+        }
+        let newCursor = try await cursor(of: new, connection, logger: logger)
+        var owed = 0
+        if let oldCursor {
+            let cursors = TransferCursors(old: oldCursor, new: newCursor?.seq, newSince: newCursor?.since)
+            if let limit = cursors.sendLimit(sentThrough: sentThrough),
+                try await count(
+                    "SELECT count(*) FROM focal_outbox_result WHERE seq > \(oldCursor) AND seq <= \(limit)", connection,
+                    logger: logger) > 0
+            {
+                return .success(.sendFirst(through: limit))
+            }
+            owed = try await count(
+                "SELECT count(*) FROM focal_outbox_result WHERE seq > \(oldCursor)", connection, logger: logger)
+            if newCursor == nil {
+                try await connection.query(
+                    "INSERT INTO focal_outbox_cursor (destination, seq, since) VALUES (\(new), \(oldCursor), \(oldCursor))",
+                    logger: logger)
+            }
+        }
+        try await connection.query(
+            "UPDATE focal_outbox_dead_letter SET destination = \(new) WHERE destination = \(old)", logger: logger)
+        try await connection.query("DELETE FROM focal_outbox_cursor WHERE destination = \(old)", logger: logger)
+        try await removeDelivered(connection, logger: logger)
+        return .success(.transferred(results: owed, deadLetters: letters))
+    }
+
+    /// Every destination with a cursor or dead letters, sorted by name.
+    private static func accounts(_ connection: PostgresConnection, logger: Logger) async throws -> [DestinationAccount] {
+        let rows = try await connection.query(
+            """
+            WITH names AS (
+                SELECT destination FROM focal_outbox_cursor UNION SELECT destination FROM focal_outbox_dead_letter)
+            SELECT n.destination,
+                (SELECT count(*) FROM focal_outbox_result r, focal_outbox_cursor c
+                    WHERE c.destination = n.destination AND r.seq > c.seq),
+                (SELECT count(*) FROM focal_outbox_dead_letter d WHERE d.destination = n.destination)
+            FROM names n
+            """, logger: logger)
+        var accounts: [DestinationAccount] = []
+        for try await (destination, pending, letters) in rows.decode((String, Int64, Int64).self) {
+            accounts.append(DestinationAccount(destination: destination, pending: Int(pending), deadLetters: Int(letters)))
+        }
+        return accounts.sorted { $0.destination < $1.destination }
+    }
+
+    /// `destination`'s cursor and where its account began (`nil` when unknown), or `nil`
+    /// when it has no cursor.
+    private static func cursor(of destination: String, _ connection: PostgresConnection, logger: Logger) async throws
+        -> (seq: Int64, since: Int64?)?
+    {
+        let rows = try await connection.query(
+            "SELECT seq, since FROM focal_outbox_cursor WHERE destination = \(destination)", logger: logger)
+        var cursor: (seq: Int64, since: Int64?)?
+        for try await (seq, since) in rows.decode((Int64, Int64?).self) { cursor = (seq, since) }
+        return cursor
+    }
+
+    private static func count(_ query: PostgresQuery, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        let rows = try await connection.query(query, logger: logger)
+        var count: Int64 = 0
+        for try await value in rows.decode(Int64.self) { count = value }
+        return Int(count)
     }
 }
