@@ -41,9 +41,9 @@ final class ScenarioAnalytics {
         guard let name = description.name else { return nil }
         let analyzer = session.analyzer(for: responder)
         analyzer.namespace = description.namespace
-        if !description.hook.isEmpty {
+        if !description.onNodeCreated.isEmpty {
             analyzer.onNodeCreated { analyzer in
-                for reaction in description.hook { reaction.perform(on: analyzer) }
+                for reaction in description.onNodeCreated { reaction.perform(on: analyzer) }
             }
         }
         analyzer.enable(naming: name)
@@ -63,12 +63,27 @@ final class ScenarioAnalytics {
     }
 
     /// Connects what `description` says about other views of `scope` (a screen's root view or a cell's content
-    /// view): the properties of other views it observes, and where its focus marks go.
+    /// view): the properties of other views it observes, the views hooked onto its node, its sub-analyzers, and
+    /// where its focus marks go.
     func connect(_ responder: Responder, _ description: AnalyticsDescription, in scope: View) {
         guard let analyzer = analyzer(of: responder) else { return }
         for property in description.observed {
             guard let reference = property.element, let view = scope.view(withAccessibilityIdentifier: reference.identifier) else { continue }
             analyzer.observe(view, keyPath: property.property, as: property.valueKey)
+        }
+        for hooked in description.hooked {
+            guard let view = scope.view(withAccessibilityIdentifier: hooked.view.identifier) else { continue }
+            analyzer.hook(view, importingVisibility: hooked.importsVisibility)
+        }
+        for sub in description.subAnalyzers {
+            let views = sub.views.compactMap { scope.view(withAccessibilityIdentifier: $0.identifier) }
+            let subs = views.map(session.analyzer(for:))
+            if sub.isList {
+                analyzer.setSubAnalyzers(subs, for: sub.key)
+            } else {
+                analyzer.setSubAnalyzer(subs.first, for: sub.key)
+            }
+            elements += views.map { Weak($0) }
         }
         if let target = description.focusTarget, let view = scope.view(withAccessibilityIdentifier: target.identifier) {
             analyzer.redirectFocus(to: session.existingAnalyzer(for: view))

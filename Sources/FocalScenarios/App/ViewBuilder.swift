@@ -45,6 +45,9 @@ struct ViewBuilder {
             }
             container.addSubview(view)
             controller.app.analytics.attach(to: view, description.analytics)
+            if let identifier = description.identifier {
+                controller.app.lifetimes.note(view: view, identifier: identifier, analyzer: controller.app.analytics.analyzer(of: view))
+            }
             references.note(view, description.analytics)
             built.append((view, description))
         }

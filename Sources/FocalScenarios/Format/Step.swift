@@ -28,6 +28,7 @@
 ///   - move-row: {from: 0, to: 3, section: 0, to-section: 1}  # move a row, keeping its item (and node)
 ///   - move-section: {from: 0, to: 2}              # move a section with its rows
 ///   - set: {model: cart, key: count, value: 2}    # change a model object's property
+///   - expect-released: [detail, photos]           # every instance of these screens / views (by id) is gone
 /// ```
 struct Step: Sendable {
     /// The step's number and kind, for messages.
@@ -43,7 +44,7 @@ struct Step: Sendable {
     static let kinds = [
         "launch", "tap", "select", "scroll", "type", "back", "switch-tab", "dismiss", "wait", "update", "focus",
         "reload", "snapshot", "record", "slide", "remove", "hide", "show", "add", "move", "insert", "delete",
-        "move-row", "move-section", "set",
+        "move-row", "move-section", "set", "expect-released",
     ]
 
     /// Reads step number `number`: a kind alone (`- back`) or `kind: argument`.

@@ -31,6 +31,7 @@ enum StepAction: Sendable {
     case moveItem(list: TargetDescription?, from: IndexPath, to: IndexPath)
     case moveSection(list: TargetDescription?, from: Int, to: Int)
     case setModel(model: ElementReference, key: String, value: JSONValue)
+    case expectReleased([String])
 
     /// How a scroll step moves the list.
     enum ScrollMotion: Sendable {
@@ -80,6 +81,12 @@ enum StepAction: Sendable {
             } else {
                 self = .reload(list: try TargetDescription(optional: argument), sections: nil)
             }
+        case "expect-released":
+            let names = argument!.isScalar ? [argument!] : try argument!.list()
+            guard !names.isEmpty else { throw argument!.error("'expect-released' needs at least one screen name or view id") }
+            var released: [String] = []
+            for name in names { released.append(try name.nonEmptyString()) }
+            self = .expectReleased(released)
         case "remove": self = .remove(try TargetDescription(argument!))
         case "hide", "show": self = .setHidden(try TargetDescription(argument!), kind == "hide")
         case "add", "move", "insert", "delete", "move-row", "move-section", "set":

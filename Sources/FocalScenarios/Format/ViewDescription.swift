@@ -108,6 +108,10 @@ struct ViewDescription: Sendable {
         }
         if kind == .table || kind == .collection {
             list = try ListDescription(fields, isTable: kind == .table, screens: screens)
+            if let cellName = list?.cell.analytics.name, analytics.name == nil, let cell = fields["cell"] {
+                cell.warn(
+                    "the cells' analyzer '\(cellName)' records nothing: a cell's node is a row under its list's node, and this \(kind.rawValue) has no 'analyzer'; give the \(kind.rawValue) one")
+            }
         }
     }
 

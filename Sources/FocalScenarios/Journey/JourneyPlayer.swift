@@ -66,6 +66,8 @@ struct JourneyPlayer {
             analytics.session.requestSnapshot(format: format)
         case .record(let target, let event, let properties):
             try analyzer(of: target).record(event, properties: properties)
+        case .expectReleased(let names):
+            try app.lifetimes.checkReleased(names)
         case .slide(let target, let value):
             guard let slider = try finder.view(target) as? Slider else { throw StepFailure("\(target) is not a slider") }
             try perform("slide \(target)") { try user.slide(slider, to: value) }

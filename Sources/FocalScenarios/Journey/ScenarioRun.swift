@@ -37,12 +37,19 @@ public final class ScenarioRun {
 
     /// Told, in a sentence, about each event the app's analyzers could not record (an event that waited too long
     /// for its node); `nil` ignores them.
+    ///
+    /// A handler set for the first time is told the scenario's own ``Scenario/warnings`` at once.
     public var warningHandler: ((String) -> Void)? {
         didSet {
             let handler = warningHandler
             analytics.session.diagnosticHandler = handler.map { handler in { handler($0.description) } }
+            if let handler, !hasToldScenarioWarnings {
+                hasToldScenarioWarnings = true
+                scenario.warnings.forEach(handler)
+            }
         }
     }
+    private var hasToldScenarioWarnings = false
 
     /// Whether every step has been played.
     public var isFinished: Bool { playedStepCount == scenario.journey.count }

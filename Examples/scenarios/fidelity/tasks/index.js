@@ -46,3 +46,14 @@ match('product/end-display', node => ({ endDisplay: node.index }));
 // Observed properties of a model object and of another view.
 match('badge/ana-updated', node => ({ badge: node.latestValue('items') }));
 match('summary/ana-updated', node => ({ alerts: node.latestValue('alerts-on') }));
+
+// Lifetimes: a button and a row of a screen that has no analyzer.
+match('buy/touch-up-inside', node => ({ bought: node.path }));
+match('fruitRow/did-select', node => ({ picked: node.latestValue('title'), path: node.path }));
+
+// Taps recorded on sub-analyzers' nodes and on the node a button is hooked onto.
+match(['toolbar/*/touch-up-inside', 'composer/touch-up-inside'], node => ({
+  tapped: node.nodeName,
+  index: node.index,
+  path: node.path,
+}));
