@@ -89,6 +89,7 @@ struct ViewBuilder {
         view.accessibilityIdentifier = description.identifier
         view.isHidden = description.isHidden
         view.alpha = description.alpha
+        view.isUserInteractionEnabled = description.isUserInteractionEnabled
         if let control = view as? Control {
             control.isEnabled = description.isEnabled
             wireActions(of: control, description)

@@ -15,6 +15,7 @@ import FocalJSON
 /// sub-analyzers: {buttons: [ok, cancel], close: x}      # setSubAnalyzers(_:for:) (indexed) / setSubAnalyzer(_:for:)
 /// hook: [buy, {view: banner, importing-visibility: true}]   # hook(_:importingVisibility:): their events on this node
 /// focus-to: card                                        # focus marks (taps) go to this view's node instead
+/// sparks: [{trigger: didAppear, record: seen, once: true}]   # SparkChamber events (no analyzer needed)
 /// ```
 ///
 /// `hook:` written as a list of reactions (`{update: …}`, `{record: …}`) is the old spelling of `on-node-created:`:
@@ -37,9 +38,11 @@ struct AnalyticsDescription: Sendable {
     var subAnalyzers: [SubAnalyzerDescription] = []
     /// The identifier of the view whose node receives this element's focus marks.
     var focusTarget: ElementReference?
+    /// The SparkChamber events attached to the element.
+    var sparks: [SparkDescription] = []
 
     /// The keys this description reads.
-    static let keys = ["analyzer", "values", "observe", "on-node-created", "hook", "sub-analyzers", "focus-to"]
+    static let keys = ["analyzer", "values", "observe", "on-node-created", "hook", "sub-analyzers", "focus-to", "sparks"]
 
     /// No analyzer.
     static let none = AnalyticsDescription()
@@ -86,6 +89,9 @@ struct AnalyticsDescription: Sendable {
         }
         if let target = fields["focus-to"] {
             focusTarget = try ElementReference(target)
+        }
+        if let sparks = fields["sparks"] {
+            for item in try sparks.list() { self.sparks.append(try SparkDescription(item)) }
         }
         let reportingKeys = ["values", "observe", "on-node-created", "hook", "sub-analyzers", "focus-to"]
         if name == nil, let reporting = reportingKeys.lazy.compactMap({ fields[$0] }).first {

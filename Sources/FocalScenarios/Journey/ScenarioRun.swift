@@ -51,6 +51,12 @@ public final class ScenarioRun {
     }
     private var hasToldScenarioWarnings = false
 
+    /// Told the trace line of each firing of a spark that has a `trace` (SparkChamber's `Traced event: …`, with
+    /// the virtual time); `nil` ignores them. The trace is also recorded with the spark's event, for tasks.
+    public var traceHandler: ((String) -> Void)? {
+        didSet { analytics.sparks.traceHandler = traceHandler }
+    }
+
     /// Whether every step has been played.
     public var isFinished: Bool { playedStepCount == scenario.journey.count }
 

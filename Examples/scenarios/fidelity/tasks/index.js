@@ -57,3 +57,12 @@ match(['toolbar/*/touch-up-inside', 'composer/touch-up-inside'], node => ({
   index: node.index,
   path: node.path,
 }));
+
+// Sparks: single-fire, app triggers, time on screen, touches ending on a cell.
+match(['banner-seen', 'promo-shown'], node => {
+  const event = node.latestEvent();
+  return { spark: event.name, trace: event.attributes.trace ?? null, trigger: event.attributes.trigger };
+});
+match(['banner-time', 'offers-time'], node => ({ timeOnScreen: node.latestEvent().name, ms: node.latestEvent().attributes.ms }));
+match('later/touch-up-outside', node => ({ slidOff: node.path }));
+match('deal/deal-touched', node => ({ touched: node.latestValue('title'), path: node.path }));
