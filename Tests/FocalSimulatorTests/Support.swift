@@ -88,6 +88,8 @@ final class ResponderEventRecorder {
         case .didMoveToWindow(let window): "didMoveToWindow(\(window == nil ? "nil" : "window"))"
         case .visibilityChanged(let isVisible): "visible(\(isVisible))"
         case .touchEnded: "touchEnded"
+        case .touchBegan, .touchMoved: nil  // every touch has them; TouchTests follows them
+        case .touchCancelled: "touchCancelled"
         case .becameFirstResponder: "becameFirstResponder"
         case .resignedFirstResponder: "resignedFirstResponder"
         case .viewDidLoad: "viewDidLoad"

@@ -30,7 +30,7 @@ public struct AnalyticsConfiguration: Sendable {
 
     /// Every control event except `touch-down`.
     public static let defaultControlEvents: ControlEvents = [
-        .touchUpInside, .touchUpOutside, .valueChanged, .editingDidBegin, .editingChanged, .editingDidEnd,
+        .touchUpInside, .touchUpOutside, .touchCancel, .valueChanged, .editingDidBegin, .editingChanged, .editingDidEnd,
         .editingDidEndOnExit,
     ]
 }

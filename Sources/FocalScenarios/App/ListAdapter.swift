@@ -157,13 +157,15 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     private func register() {
         switch listView {
         case let table as TableView:
-            table.register(forCellReuseIdentifier: Self.reuseIdentifier) { [unowned self] in
+            // The factory is the list's own: it holds the list (and the adapter) without keeping them alive, or the
+            // list would keep itself, its analyzer and its node alive after its screen is gone.
+            table.register(forCellReuseIdentifier: Self.reuseIdentifier) { [unowned self, unowned table] in
                 let cell = ScenarioTableCell(frame: Rect(x: 0, y: 0, width: table.bounds.width, height: table.rowHeight))
                 cell.content = makeContent(in: cell, title: cell.textLabel)
                 return cell
             }
         case let collection as CollectionView:
-            collection.register(forCellWithReuseIdentifier: Self.reuseIdentifier) { [unowned self] in
+            collection.register(forCellWithReuseIdentifier: Self.reuseIdentifier) { [unowned self, unowned collection] in
                 let cell = ScenarioCollectionCell(frame: Rect(origin: .zero, size: collection.layout.itemSize))
                 let title = Label(frame: cell.contentView.bounds)
                 cell.contentView.addSubview(title)

@@ -8,6 +8,8 @@ import FocalSimulator
 final class ScenarioAnalytics {
     /// The session every analyzer belongs to.
     private(set) var session: AnalyticsSession!
+    /// The SparkChamber detector every element's sparks are attached to.
+    let sparks: SparkDetector
     /// The elements that were given an analyzer, oldest first.
     private var elements: [Weak<Responder>] = []
     /// Whether ops are dropped instead of going to the sink.
@@ -19,6 +21,7 @@ final class ScenarioAnalytics {
     /// A layer timed by `clock` whose ops go to `sink`, with the app's `models`.
     init(clock: VirtualClock, models: [String: JSONObject], sink: @escaping (Op) -> Void) {
         self.models = models.mapValues(ScenarioModel.init)
+        sparks = SparkDetector(clock: clock)
         session = AnalyticsSession(clock: clock) { [unowned self] op in
             guard !isClosed else { return }
             sink(op)
@@ -38,12 +41,13 @@ final class ScenarioAnalytics {
     /// - Returns: a complaint when a model the description names does not exist.
     @discardableResult
     func attach(to responder: Responder, _ description: AnalyticsDescription) -> String? {
+        attachSparks(description.sparks, to: responder)
         guard let name = description.name else { return nil }
         let analyzer = session.analyzer(for: responder)
         analyzer.namespace = description.namespace
-        if !description.hook.isEmpty {
+        if !description.onNodeCreated.isEmpty {
             analyzer.onNodeCreated { analyzer in
-                for reaction in description.hook { reaction.perform(on: analyzer) }
+                for reaction in description.onNodeCreated { reaction.perform(on: analyzer) }
             }
         }
         analyzer.enable(naming: name)
@@ -63,12 +67,27 @@ final class ScenarioAnalytics {
     }
 
     /// Connects what `description` says about other views of `scope` (a screen's root view or a cell's content
-    /// view): the properties of other views it observes, and where its focus marks go.
+    /// view): the properties of other views it observes, the views hooked onto its node, its sub-analyzers, and
+    /// where its focus marks go.
     func connect(_ responder: Responder, _ description: AnalyticsDescription, in scope: View) {
         guard let analyzer = analyzer(of: responder) else { return }
         for property in description.observed {
             guard let reference = property.element, let view = scope.view(withAccessibilityIdentifier: reference.identifier) else { continue }
             analyzer.observe(view, keyPath: property.property, as: property.valueKey)
+        }
+        for hooked in description.hooked {
+            guard let view = scope.view(withAccessibilityIdentifier: hooked.view.identifier) else { continue }
+            analyzer.hook(view, importingVisibility: hooked.importsVisibility)
+        }
+        for sub in description.subAnalyzers {
+            let views = sub.views.compactMap { scope.view(withAccessibilityIdentifier: $0.identifier) }
+            let subs = views.map(session.analyzer(for:))
+            if sub.isList {
+                analyzer.setSubAnalyzers(subs, for: sub.key)
+            } else {
+                analyzer.setSubAnalyzer(subs.first, for: sub.key)
+            }
+            elements += views.map { Weak($0) }
         }
         if let target = description.focusTarget, let view = scope.view(withAccessibilityIdentifier: target.identifier) {
             analyzer.redirectFocus(to: session.existingAnalyzer(for: view))
@@ -78,12 +97,38 @@ final class ScenarioAnalytics {
     /// Gives a cell that was just configured for an item its analyzer (the first time) and reports the item's
     /// values on the item's node.
     func configure(_ cell: ReusableCell, _ description: AnalyticsDescription, values: JSONObject) {
-        guard description.name != nil else { return }
-        if session.existingAnalyzer(for: cell) == nil {
+        if session.existingAnalyzer(for: cell) == nil, sparks.events(on: cell).isEmpty {
             attach(to: cell, description)
             connect(cell, description, in: cell.contentView)
         }
         report(values, on: cell)
+    }
+
+    /// Attaches a SparkChamber event to `responder` for each spark: when it fires, the app records the spark's
+    /// event on the responder's node, or on the root's when the responder has no analyzer.
+    private func attachSparks(_ descriptions: [SparkDescription], to responder: Responder) {
+        for spark in descriptions {
+            var properties = JSONObject()
+            if let trace = spark.trace { properties["trace"] = .string(trace) }
+            guard let trigger = spark.trigger else {
+                sparks.trackTimeOnScreen(of: responder, trace: spark.trace) { [unowned self, weak responder] milliseconds in
+                    var reported = properties
+                    reported["ms"] = .number(Double(milliseconds))
+                    recordSpark(spark.event, properties: reported, on: responder)
+                }
+                continue
+            }
+            properties["trigger"] = .string(trigger.name)
+            let event = SparkEvent(trigger: trigger, trace: spark.trace, identifier: spark.identifier, firesOnce: spark.firesOnce) {
+                [unowned self, weak responder] _ in
+                recordSpark(spark.event, properties: properties, on: responder)
+            }
+            sparks.attach(event, to: responder)
+        }
+    }
+
+    private func recordSpark(_ event: String, properties: JSONObject, on responder: Responder?) {
+        (responder.flatMap(analyzer(of:)) ?? session.root).record(event, properties: properties)
     }
 
     /// Reports `value` for `key` on `responder`'s node, if it has an analyzer.

@@ -9,6 +9,8 @@ final class ScenarioApp: Responder, ApplicationDelegate {
     let analytics: ScenarioAnalytics
     /// The size of the screen, which screens' views are laid out for.
     let screenSize: Size
+    /// The screens and identified views built so far, held weakly, for `expect-released:`.
+    let lifetimes: Lifetimes
     /// The window, once launched.
     private(set) var window: Window?
     /// Actions that could not be done since the last call of ``takeFailures()``.
@@ -18,6 +20,7 @@ final class ScenarioApp: Responder, ApplicationDelegate {
         self.description = description
         self.analytics = analytics
         self.screenSize = screenSize
+        lifetimes = Lifetimes(screenNames: Set(description.screens.keys))
     }
 
     func applicationDidFinishLaunching(_ application: Application) {

@@ -21,6 +21,7 @@ final class ScreenController: ViewController, AnalyzableObject {
         super.init()
         title = screen.title
         app.analytics.attach(to: self, screen.analytics)
+        app.lifetimes.note(screen: self, named: screen.name, analyzer: app.analytics.analyzer(of: self))
     }
 
     override func loadView() {

@@ -45,6 +45,9 @@ struct ViewBuilder {
             }
             container.addSubview(view)
             controller.app.analytics.attach(to: view, description.analytics)
+            if let identifier = description.identifier {
+                controller.app.lifetimes.note(view: view, identifier: identifier, analyzer: controller.app.analytics.analyzer(of: view))
+            }
             references.note(view, description.analytics)
             built.append((view, description))
         }
@@ -86,6 +89,7 @@ struct ViewBuilder {
         view.accessibilityIdentifier = description.identifier
         view.isHidden = description.isHidden
         view.alpha = description.alpha
+        view.isUserInteractionEnabled = description.isUserInteractionEnabled
         if let control = view as? Control {
             control.isEnabled = description.isEnabled
             wireActions(of: control, description)

@@ -13,6 +13,11 @@ public struct ScenarioOutcome {
     public var ops: [Op]
     /// The step that could not be done; the journey stopped there.
     public var failure: ScenarioError?
+    /// The scenario's warnings, then the run's (see ``ScenarioRun/warningHandler``), in order; the first
+    /// ``warningLimit`` of them.
+    public var warnings: [String]
+    /// The most warnings an outcome keeps.
+    public static let warningLimit = 1_000
     /// The engine the ops went to, for snapshots of the final tree.
     public let engine: Engine
 
@@ -30,6 +35,10 @@ public struct ScenarioOutcome {
             ops.append(op)
             engine.apply(op, line: ops.count)
         }
+        var warnings: [String] = []
+        run.warningHandler = { warning in
+            if warnings.count < warningLimit { warnings.append(warning) }
+        }
         var failure: ScenarioError?
         do {
             try run.play()
@@ -37,7 +46,8 @@ public struct ScenarioOutcome {
             failure = error
         }
         return ScenarioOutcome(
-            results: collector.results, errors: collector.errors, ops: ops, failure: failure, engine: engine)
+            results: collector.results, errors: collector.errors, ops: ops, failure: failure, warnings: warnings,
+            engine: engine)
     }
 
     /// Checks the outcome against the scenario's expectation: the journey must have completed without engine

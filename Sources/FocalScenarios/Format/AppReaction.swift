@@ -2,11 +2,11 @@ import FocalAnalyzers
 import FocalJSON
 
 /// Something the app's analytics code does on an element's node when a callback runs: a node was created
-/// (`hook:`), a cell is about to be displayed for a row (`on-display:`) or stopped being displayed
+/// (`on-node-created:`), a cell is about to be displayed for a row (`on-display:`) or stopped being displayed
 /// (`on-end-display:`).
 ///
 /// ```yaml
-/// hook: [{update: {source: feed}}]                              # report values
+/// on-node-created: [{update: {source: feed}}]                   # report values
 /// on-display: [{record: impression, properties: {row: "{title}"}}]   # record an event
 /// ```
 ///

@@ -30,6 +30,9 @@ public struct Scenario: Sendable {
     public var startTime: Int64
     /// The results the journey must produce, when the file has `expect:`.
     public var expectation: Expectation?
+    /// What reading the file noticed without refusing it (an old spelling of a key), each located as an error
+    /// is: `shop.yaml:12:9: …`. A ``ScenarioRun`` also tells them to its ``ScenarioRun/warningHandler``.
+    public var warnings: [String] = []
 
     /// The simulated screen's size.
     var screenSize: Size
@@ -64,7 +67,8 @@ public struct Scenario: Sendable {
             throw Self.syntaxError(error, file: file)
         }
         try DocumentLimits.checkShape(of: root, file: file)
-        let document = ScenarioNode(node: root, file: file, step: nil, role: "the scenario")
+        let notes = ScenarioWarnings()
+        let document = ScenarioNode(node: root, file: file, step: nil, role: "the scenario", warnings: notes)
         let fields = try document.fields(allowed: Self.keys, in: "a scenario")
         self.file = file
         name = try fields["name"]?.nonEmptyString() ?? Self.baseName(of: file)
@@ -89,6 +93,7 @@ public struct Scenario: Sendable {
             }
         }
         expectation = try fields["expect"].map { value throws(ScenarioError) in try Expectation(value) }
+        warnings = notes.messages
     }
 
     private static func journey(_ value: ScenarioNode, screens: Set<String>) throws(ScenarioError) -> [Step] {

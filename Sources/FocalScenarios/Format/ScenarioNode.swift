@@ -16,6 +16,13 @@ struct ScenarioNode {
     var step: StepLabel?
     /// What the value is, for messages: `the root`, `'rows'`, `item 2 of 'views'`.
     let role: String
+    /// Where the document's warnings go (shared by every value of the document).
+    let warnings: ScenarioWarnings
+
+    /// Notes a warning located at this value (the document still reads).
+    func warn(_ message: String) {
+        warnings.append(error(message).description)
+    }
 
     /// An error located at this value.
     func error(_ message: String) -> ScenarioError {
@@ -29,7 +36,7 @@ struct ScenarioNode {
 
     /// A child value, which inherits the file and step.
     func child(_ node: Node, role: String) -> ScenarioNode {
-        ScenarioNode(node: node, file: file, step: step, role: role)
+        ScenarioNode(node: node, file: file, step: step, role: role, warnings: warnings)
     }
 
     // MARK: Kinds

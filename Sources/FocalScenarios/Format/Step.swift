@@ -6,6 +6,7 @@
 ///   - tap: buy                                    # a view by id, a focus path, or {at: [x, y]}
 ///   - select: {row: 1}                            # tap a row (scrolling to it first); also item:, section:, in:
 ///   - scroll: {to-row: 30}                        # drag until the row shows; or {by: 200} / {by: [0, 200]}
+///   - scroll: {to-row: 30, by-app: true}          # the app scrolls (setContentOffset): no drag, no did-begin-scrolling
 ///   - type: "milk\n"                              # into the focused text field; "\n" presses return
 ///   - type: {into: query, text: milk}             # tap the field first
 ///   - back                                        # pop the front-most navigation stack
@@ -28,6 +29,9 @@
 ///   - move-row: {from: 0, to: 3, section: 0, to-section: 1}  # move a row, keeping its item (and node)
 ///   - move-section: {from: 0, to: 2}              # move a section with its rows
 ///   - set: {model: cart, key: count, value: 2}    # change a model object's property
+///   - expect-released: [detail, photos]           # every instance of these screens / views (by id) is gone
+///   - touch: {on: buy, move-to: outside}          # a touch phase by phase: touch-up-outside; or cancel: true
+///   - spark: {on: banner, trigger: promoted}      # fire an app-defined SparkChamber trigger on an element
 /// ```
 struct Step: Sendable {
     /// The step's number and kind, for messages.
@@ -43,7 +47,7 @@ struct Step: Sendable {
     static let kinds = [
         "launch", "tap", "select", "scroll", "type", "back", "switch-tab", "dismiss", "wait", "update", "focus",
         "reload", "snapshot", "record", "slide", "remove", "hide", "show", "add", "move", "insert", "delete",
-        "move-row", "move-section", "set",
+        "move-row", "move-section", "set", "expect-released", "touch", "spark",
     ]
 
     /// Reads step number `number`: a kind alone (`- back`) or `kind: argument`.

@@ -1,3 +1,4 @@
+import FocalAnalyzers
 import FocalJSON
 import FocalOpLog
 import FocalSimulator
@@ -7,7 +8,7 @@ enum StepAction: Sendable {
     case launch
     case tap(TargetDescription)
     case select(ItemReference)
-    case scroll(list: TargetDescription?, motion: ScrollMotion)
+    case scroll(list: TargetDescription?, motion: ScrollMotion, byApp: Bool)
     case type(text: String, into: TargetDescription?)
     case back
     case switchTab(TabReference)
@@ -31,6 +32,17 @@ enum StepAction: Sendable {
     case moveItem(list: TargetDescription?, from: IndexPath, to: IndexPath)
     case moveSection(list: TargetDescription?, from: Int, to: Int)
     case setModel(model: ElementReference, key: String, value: JSONValue)
+    case expectReleased([String])
+    case touch(target: TargetDescription, moveTo: TouchDestination?, cancelled: Bool)
+    case fireSpark(target: TargetDescription, trigger: SparkTrigger)
+
+    /// Where the finger of a `touch` step moves before it is lifted.
+    enum TouchDestination: Sendable {
+        /// A point in the touched view's coordinates.
+        case point(Point)
+        /// Just outside the touched view's right edge.
+        case outside
+    }
 
     /// How a scroll step moves the list.
     enum ScrollMotion: Sendable {
@@ -65,7 +77,7 @@ enum StepAction: Sendable {
             self = .select(argument!.isScalar
                 ? ItemReference(list: nil, indexPath: IndexPath(item: try argument!.count(), section: 0))
                 : try ItemReference(fields(ItemReference.keys)))
-        case "scroll": self = try Self.scroll(fields(["in", "to-row", "to-item", "section", "by"]))
+        case "scroll": self = try Self.scroll(fields(["in", "to-row", "to-item", "section", "by", "by-app"]))
         case "type":
             if argument!.isScalar {
                 self = .type(text: try argument!.string(), into: nil)
@@ -80,6 +92,17 @@ enum StepAction: Sendable {
             } else {
                 self = .reload(list: try TargetDescription(optional: argument), sections: nil)
             }
+        case "expect-released":
+            let names = argument!.isScalar ? [argument!] : try argument!.list()
+            guard !names.isEmpty else { throw argument!.error("'expect-released' needs at least one screen name or view id") }
+            var released: [String] = []
+            for name in names { released.append(try name.nonEmptyString()) }
+            self = .expectReleased(released)
+        case "touch": self = try Self.touch(argument!)
+        case "spark":
+            let members = try fields(["on", "trigger"])
+            self = .fireSpark(
+                target: try TargetDescription(members.required("on")), trigger: SparkTrigger(try members.required("trigger").nonEmptyString()))
         case "remove": self = .remove(try TargetDescription(argument!))
         case "hide", "show": self = .setHidden(try TargetDescription(argument!), kind == "hide")
         case "add", "move", "insert", "delete", "move-row", "move-section", "set":
@@ -104,20 +127,42 @@ enum StepAction: Sendable {
         }
     }
 
-    /// `scroll: {to-row: N}`, `{to-item: N, section: S}`, `{by: DY}` or `{by: [DX, DY]}`, with an optional `in`.
+    /// `scroll: {to-row: N}`, `{to-item: N, section: S}`, `{by: DY}` or `{by: [DX, DY]}`, with an optional `in`,
+    /// and `by-app: true` for the app's own scrolling (`setContentOffset`, `scrollToRow`) instead of a drag.
     private static func scroll(_ members: ScenarioFields) throws(ScenarioError) -> StepAction {
         let list = try TargetDescription(optional: members["in"])
+        let byApp = try members["by-app"]?.bool() ?? false
         let motion = try members.exactlyOne(of: ["to-row", "to-item", "by"])
         guard motion.key == "by" else {
             let indexPath = IndexPath(item: try motion.value.count(), section: try members["section"]?.count() ?? 0)
-            return .scroll(list: list, motion: .toItem(indexPath))
+            return .scroll(list: list, motion: .toItem(indexPath), byApp: byApp)
         }
         if motion.value.isScalar {
-            return .scroll(list: list, motion: .by(Point(x: 0, y: try motion.value.double())))
+            return .scroll(list: list, motion: .by(Point(x: 0, y: try motion.value.double())), byApp: byApp)
         }
         let parts = try motion.value.list()
         guard parts.count == 2 else { throw motion.value.mismatch("a distance or [x, y]") }
-        return .scroll(list: list, motion: .by(Point(x: try parts[0].double(), y: try parts[1].double())))
+        return .scroll(list: list, motion: .by(Point(x: try parts[0].double(), y: try parts[1].double())), byApp: byApp)
+    }
+
+    /// `touch: TARGET` (a tap) or `{on: TARGET, move-to: [X, Y] | outside, cancel: true}`.
+    private static func touch(_ argument: ScenarioNode) throws(ScenarioError) -> StepAction {
+        guard !argument.isScalar else { return .touch(target: try TargetDescription(argument), moveTo: nil, cancelled: false) }
+        let members = try argument.fields(allowed: ["on", "move-to", "cancel"], in: "'touch'")
+        var destination: TouchDestination?
+        if let move = members["move-to"] {
+            if move.isScalar {
+                guard try move.string() == "outside" else { throw move.mismatch("'outside' or [x, y] (in the view's coordinates)") }
+                destination = .outside
+            } else {
+                let parts = try move.list()
+                guard parts.count == 2 else { throw move.mismatch("'outside' or [x, y] (in the view's coordinates)") }
+                destination = .point(Point(x: try parts[0].double(), y: try parts[1].double()))
+            }
+        }
+        return .touch(
+            target: try TargetDescription(members.required("on")), moveTo: destination,
+            cancelled: try members["cancel"]?.bool() ?? false)
     }
 
     /// `update: {on: TARGET, key: K, value: V}`, or `{row: N, section: S, in: LIST, key: K, value: V}` for an item.

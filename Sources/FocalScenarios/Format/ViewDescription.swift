@@ -12,7 +12,7 @@
 /// ```
 ///
 /// Every view may have `id` (the identifier journey steps find it by), `analyzer`, `values` and `observe` (see
-/// ``AnalyticsDescription``), `frame` or `height` (see ``FrameDescription``), `hidden` and `alpha`.
+/// ``AnalyticsDescription``), `frame` or `height` (see ``FrameDescription``), `hidden`, `alpha` and `user-interaction`.
 struct ViewDescription: Sendable {
     /// The kinds of view, by the key that introduces them.
     enum Kind: String, Sendable, CaseIterable {
@@ -48,6 +48,9 @@ struct ViewDescription: Sendable {
     var isHidden = false
     /// The view's opacity.
     var alpha = 1.0
+    /// Whether touches reach the view and its subviews (`user-interaction: false` lets them fall through to what
+    /// is behind, as `isUserInteractionEnabled = false` does).
+    var isUserInteractionEnabled = true
     /// Whether a control is enabled.
     var isEnabled = true
     /// A label's text, a button's title or a text field's text; may contain `{key}` placeholders in cells.
@@ -67,7 +70,7 @@ struct ViewDescription: Sendable {
     /// A table's or collection's content.
     var list: ListDescription?
 
-    static let commonKeys = ["id", "hidden", "alpha"] + AnalyticsDescription.keys + FrameDescription.keys
+    static let commonKeys = ["id", "hidden", "alpha", "user-interaction"] + AnalyticsDescription.keys + FrameDescription.keys
 
     /// Reads a view written `kind: properties` (or `kind: text` for labels and buttons).
     init(_ value: ScenarioNode, screens: Set<String>) throws(ScenarioError) {
@@ -89,6 +92,7 @@ struct ViewDescription: Sendable {
         frame = try FrameDescription(fields)
         isHidden = try fields["hidden"]?.bool() ?? false
         alpha = try fields["alpha"]?.double() ?? 1
+        isUserInteractionEnabled = try fields["user-interaction"]?.bool() ?? true
         isEnabled = try fields["enabled"]?.bool() ?? true
         text = try (fields["text"] ?? fields["title"])?.string()
         placeholder = try fields["placeholder"]?.string()
@@ -108,6 +112,10 @@ struct ViewDescription: Sendable {
         }
         if kind == .table || kind == .collection {
             list = try ListDescription(fields, isTable: kind == .table, screens: screens)
+            if let cellName = list?.cell.analytics.name, analytics.name == nil, let cell = fields["cell"] {
+                cell.warn(
+                    "the cells' analyzer '\(cellName)' records nothing: a cell's node is a row under its list's node, and this \(kind.rawValue) has no 'analyzer'; give the \(kind.rawValue) one")
+            }
         }
     }
 

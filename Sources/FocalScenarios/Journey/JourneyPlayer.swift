@@ -29,15 +29,25 @@ struct JourneyPlayer {
             try perform("select item \(item.indexPath.item) of section \(item.indexPath.section)") {
                 try user.selectItem(at: item.indexPath, in: list)
             }
-        case .scroll(let target, .toItem(let indexPath)):
+        case .scroll(let target, .toItem(let indexPath), let byApp):
             let list = try finder.list(target)
             try finder.checkItem(indexPath, in: list)
-            try perform("scroll to item \(indexPath.item) of section \(indexPath.section)") {
-                try user.scroll(list, toItem: indexPath)
+            if byApp {
+                list.scrollToItem(at: indexPath)
+                application.clock.runDueWork()
+            } else {
+                try perform("scroll to item \(indexPath.item) of section \(indexPath.section)") {
+                    try user.scroll(list, toItem: indexPath)
+                }
             }
-        case .scroll(let target, .by(let offset)):
+        case .scroll(let target, .by(let offset), let byApp):
             let scrollView = try finder.scrollView(target)
-            try perform("scroll by \(offset)") { try user.scroll(scrollView, by: offset) }
+            if byApp {
+                scrollView.setContentOffset(scrollView.contentOffset + offset)
+                application.clock.runDueWork()
+            } else {
+                try perform("scroll by \(offset)") { try user.scroll(scrollView, by: offset) }
+            }
         case .type(let text, let field):
             if let field {
                 try perform("tap \(field)") { try user.tap(finder.view(field)) }
@@ -66,6 +76,22 @@ struct JourneyPlayer {
             analytics.session.requestSnapshot(format: format)
         case .record(let target, let event, let properties):
             try analyzer(of: target).record(event, properties: properties)
+        case .touch(let target, let destination, let cancelled):
+            let view = try finder.view(target)
+            let path: [Point] = switch destination {
+            case .point(let point): [point]
+            case .outside: [Point(x: view.bounds.maxX + 10, y: view.bounds.center.y)]
+            case nil: []
+            }
+            try perform("touch \(target)") { try user.touch(view, movingThrough: path, ending: cancelled ? .cancelled : .lifted) }
+        case .fireSpark(let target, let trigger):
+            let element = try finder.element(target)
+            guard analytics.sparks.events(on: element).contains(where: { $0.trigger == trigger }) else {
+                throw StepFailure("\(target) has no spark with the trigger '\(trigger)'; give it one with 'sparks: [{trigger: \(trigger), record: …}]'")
+            }
+            analytics.sparks.fire(trigger, on: element)
+        case .expectReleased(let names):
+            try app.lifetimes.checkReleased(names)
         case .slide(let target, let value):
             guard let slider = try finder.view(target) as? Slider else { throw StepFailure("\(target) is not a slider") }
             try perform("slide \(target)") { try user.slide(slider, to: value) }

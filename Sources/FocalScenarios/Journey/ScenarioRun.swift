@@ -37,11 +37,24 @@ public final class ScenarioRun {
 
     /// Told, in a sentence, about each event the app's analyzers could not record (an event that waited too long
     /// for its node); `nil` ignores them.
+    ///
+    /// A handler set for the first time is told the scenario's own ``Scenario/warnings`` at once.
     public var warningHandler: ((String) -> Void)? {
         didSet {
             let handler = warningHandler
             analytics.session.diagnosticHandler = handler.map { handler in { handler($0.description) } }
+            if let handler, !hasToldScenarioWarnings {
+                hasToldScenarioWarnings = true
+                scenario.warnings.forEach(handler)
+            }
         }
+    }
+    private var hasToldScenarioWarnings = false
+
+    /// Told the trace line of each firing of a spark that has a `trace` (SparkChamber's `Traced event: …`, with
+    /// the virtual time); `nil` ignores them. The trace is also recorded with the spark's event, for tasks.
+    public var traceHandler: ((String) -> Void)? {
+        didSet { analytics.sparks.traceHandler = traceHandler }
     }
 
     /// Whether every step has been played.

@@ -2,7 +2,9 @@
 /// simulator's `UIControl`.
 ///
 /// A tap sends ``ControlEvents/touchDown`` when the finger goes down, then ``ControlEvents/touchUpInside`` (or
-/// ``ControlEvents/touchUpOutside`` if the finger ended outside). Subclasses add their own events: value changes,
+/// ``ControlEvents/touchUpOutside`` if the finger ended outside the control's bounds, ``ControlEvents/touchCancel``
+/// if the system cancelled the touch; the simulator uses the bounds exactly, where UIKit tolerates a margin of
+/// some 70 points). Subclasses add their own events: value changes,
 /// editing. For each event, observers receive ``ResponderEvent/controlEvent(_:)`` first, then the actions run in
 /// the order they were added. A disabled control is not hit by touches.
 open class Control: View {
@@ -73,6 +75,20 @@ open class Control: View {
         isTouchInside = true
         isHighlighted = true
         sendActions(for: .touchDown)
+    }
+
+    /// Follows the touch: whether it is still inside the control's bounds.
+    open override func touchMoved(_ touch: Touch) {
+        isTouchInside = bounds.contains(touch.location(in: self))
+        isHighlighted = isTouchInside
+    }
+
+    /// Stops tracking and sends ``ControlEvents/touchCancel``.
+    open override func touchCancelled(_ touch: Touch) {
+        isTracking = false
+        isTouchInside = false
+        isHighlighted = false
+        sendActions(for: .touchCancel)
     }
 
     /// Stops tracking; if the touch ended inside, lets the control react to the tap (a switch toggles, a text

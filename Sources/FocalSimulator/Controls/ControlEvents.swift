@@ -28,15 +28,18 @@ public struct ControlEvents: OptionSet, Hashable, Sendable, CustomStringConverti
     public static let editingDidEnd = ControlEvents(rawValue: 1 << 6)
     /// The user pressed return in a text field (it then resigns first responder).
     public static let editingDidEndOnExit = ControlEvents(rawValue: 1 << 7)
+    /// The system cancelled a touch that went down on the control (it never ended, inside or outside).
+    public static let touchCancel = ControlEvents(rawValue: 1 << 8)
 
     /// Every event, each on its own, in declaration order.
     public static let allEvents: [ControlEvents] = [
-        .touchDown, .touchUpInside, .touchUpOutside, .valueChanged,
+        .touchDown, .touchUpInside, .touchUpOutside, .touchCancel, .valueChanged,
         .editingDidBegin, .editingChanged, .editingDidEnd, .editingDidEndOnExit,
     ]
 
     private static let names: [(ControlEvents, String)] = [
         (.touchDown, "touch-down"), (.touchUpInside, "touch-up-inside"), (.touchUpOutside, "touch-up-outside"),
+        (.touchCancel, "touch-cancel"),
         (.valueChanged, "value-changed"), (.editingDidBegin, "editing-did-begin"),
         (.editingChanged, "editing-changed"), (.editingDidEnd, "editing-did-end"),
         (.editingDidEndOnExit, "editing-did-end-on-exit"),

@@ -23,7 +23,7 @@ public struct User {
     public func tap(at point: Point) -> View? {
         defer { application.clock.runDueWork() }
         guard let view = application.hitTest(point), let window = view.window else { return nil }
-        deliverTap(to: view, in: window, at: point - window.frame.origin)
+        end(begin(on: view, in: window, at: point - window.frame.origin), on: view)
         return view
     }
 
@@ -34,11 +34,37 @@ public struct User {
     /// - Throws: ``UserActionError/viewNotOnScreen`` or ``UserActionError/viewNotHittable`` (something else is in
     ///   front of it).
     public func tap(_ view: View, at point: Point? = nil) throws {
+        try touch(view, at: point)
+    }
+
+    /// Touches `view` as a finger does, phase by phase: it goes down at `start` (in the view's coordinates, its
+    /// centre by default), moves through each point of `path` in turn (in the view's coordinates too, and free to
+    /// leave the view), then is lifted, or cancelled by the system when `ending` says so.
+    ///
+    /// The touch is delivered, in every phase, to the view hit testing finds at `start` (as ``tap(_:at:)``):
+    /// a control lifted outside its bounds sends ``ControlEvents/touchUpOutside``, a cancelled one
+    /// ``ControlEvents/touchCancel``, and a cell lifted outside does not select its row.
+    /// - Throws: ``UserActionError/viewNotOnScreen`` or ``UserActionError/viewNotHittable``.
+    public func touch(_ view: View, at start: Point? = nil, movingThrough path: [Point] = [], ending: TouchEnding = .lifted) throws {
         guard let window = view.window, view.isVisibleOnScreen else { throw UserActionError.viewNotOnScreen }
-        let screenPoint = view.convert(point ?? view.bounds.center, to: nil) + window.frame.origin
+        let screenPoint = view.convert(start ?? view.bounds.center, to: nil) + window.frame.origin
         guard let hit = application.hitTest(screenPoint), hit.isDescendant(of: view) || view.isDescendant(of: hit)
         else { throw UserActionError.viewNotHittable }
-        deliverTap(to: hit, in: window, at: screenPoint - window.frame.origin)
+        let touch = begin(on: hit, in: window, at: screenPoint - window.frame.origin)
+        for point in path {
+            touch.phase = .moved
+            touch.locationInWindow = view.convert(point, to: nil)
+            hit.emit(.touchMoved(touch))
+            hit.touchMoved(touch)
+        }
+        switch ending {
+        case .lifted:
+            end(touch, on: hit)
+        case .cancelled:
+            touch.phase = .cancelled
+            hit.emit(.touchCancelled(touch))
+            hit.touchCancelled(touch)
+        }
         application.clock.runDueWork()
     }
 
@@ -47,11 +73,17 @@ public struct User {
         try tap(slider, at: slider.trackPoint(for: value))
     }
 
-    /// A touch that begins and ends at `location`, with the `touchEnded` event sent to the view's observers when
-    /// the touch still qualifies (user interaction enabled, location inside the view).
-    private func deliverTap(to view: View, in window: Window, at location: Point) {
+    /// A touch that goes down on `view` at `location` (window coordinates), told to its observers, then to it.
+    private func begin(on view: View, in window: Window, at location: Point) -> Touch {
         let touch = Touch(view: view, window: window, locationInWindow: location, timestamp: application.clock.now.milliseconds)
+        view.emit(.touchBegan(touch))
         view.touchBegan(touch)
+        return touch
+    }
+
+    /// Lifts `touch` where it is, with the `touchEnded` event sent to the view's observers when the touch still
+    /// qualifies (user interaction enabled, location inside the view).
+    private func end(_ touch: Touch, on view: View) {
         touch.phase = .ended
         touch.timestamp = application.clock.now.milliseconds
         if view.isUserInteractionEnabled, view.point(inside: touch.location(in: view)) {

@@ -159,13 +159,18 @@ open class ListView: ScrollView {
         cell.isHighlighted = true
     }
 
-    /// Selects the touched cell's item, as a user selection.
+    /// Selects the touched cell's item, as a user selection, when the touch was lifted inside the cell.
     open override func touchEnded(_ touch: Touch) {
         guard let cell = displayedCell(containing: touch) else { return }
         cell.isHighlighted = false
-        if let indexPath = cell.indexPath {
+        if let indexPath = cell.indexPath, cell.bounds.contains(touch.location(in: cell)) {
             selectAsUser(at: indexPath)
         }
+    }
+
+    /// Takes the highlight off the touched cell.
+    open override func touchCancelled(_ touch: Touch) {
+        displayedCell(containing: touch)?.isHighlighted = false
     }
 
     private func displayedCell(containing touch: Touch) -> ReusableCell? {

@@ -15,9 +15,16 @@ public enum ResponderEvent {
     /// alpha below 0.01, and its frame overlaps the bounds of every ancestor that clips its subviews (scroll views,
     /// table and collection views, windows). See ``View/isVisibleOnScreen``.
     case visibilityChanged(isVisible: Bool)
+    /// A touch began on this view (the view the touch was hit-tested to).
+    case touchBegan(Touch)
+    /// A touch that began on this view moved (it may have left the view).
+    case touchMoved(Touch)
     /// A touch ended on this view (the view the touch was hit-tested to) while the view still accepted it: user
-    /// interaction enabled, and the touch inside the view (``View/point(inside:)``).
+    /// interaction enabled, and the touch inside the view (``View/point(inside:)``). A touch lifted outside the
+    /// view sends no event to it (a control sends ``ControlEvents/touchUpOutside``).
     case touchEnded(Touch)
+    /// A touch that began on this view was cancelled by the system.
+    case touchCancelled(Touch)
 
     /// The responder became its window's first responder.
     case becameFirstResponder

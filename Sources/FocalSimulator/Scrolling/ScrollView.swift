@@ -43,6 +43,15 @@ open class ScrollView: View {
         set { contentOffset = newValue }
     }
 
+    /// Moves the content to `offset` at once, as the app's `setContentOffset(_:animated: false)` does: the offset is
+    /// kept between zero and ``maximumContentOffset`` and the scroll view sends ``ResponderEvent/didScroll``, but no
+    /// drag events (``ResponderEvent/willBeginDragging``), and a list shows the items at the new offset without
+    /// displaying those it jumped over.
+    public func setContentOffset(_ offset: Point) {
+        let limit = maximumContentOffset
+        contentOffset = Point(x: min(max(offset.x, 0), limit.x), y: min(max(offset.y, 0), limit.y))
+    }
+
     /// Called after each change of the content offset, before the subviews' visibility is updated; lists lay out
     /// their cells here.
     func contentOffsetDidChange() {}

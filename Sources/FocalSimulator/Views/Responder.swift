@@ -79,9 +79,19 @@ open class Responder: KeyValueObservable {
         next?.touchBegan(touch)
     }
 
+    /// A touch moved; the default passes it to ``next``.
+    open func touchMoved(_ touch: Touch) {
+        next?.touchMoved(touch)
+    }
+
     /// A touch ended; the default passes it to ``next``.
     open func touchEnded(_ touch: Touch) {
         next?.touchEnded(touch)
+    }
+
+    /// A touch was cancelled; the default passes it to ``next``.
+    open func touchCancelled(_ touch: Touch) {
+        next?.touchCancelled(touch)
     }
 
     // MARK: First responder

@@ -46,3 +46,23 @@ match('product/end-display', node => ({ endDisplay: node.index }));
 // Observed properties of a model object and of another view.
 match('badge/ana-updated', node => ({ badge: node.latestValue('items') }));
 match('summary/ana-updated', node => ({ alerts: node.latestValue('alerts-on') }));
+
+// Lifetimes: a button and a row of a screen that has no analyzer.
+match('buy/touch-up-inside', node => ({ bought: node.path }));
+match('fruitRow/did-select', node => ({ picked: node.latestValue('title'), path: node.path }));
+
+// Taps recorded on sub-analyzers' nodes and on the node a button is hooked onto.
+match(['toolbar/*/touch-up-inside', 'composer/touch-up-inside'], node => ({
+  tapped: node.nodeName,
+  index: node.index,
+  path: node.path,
+}));
+
+// Sparks: single-fire, app triggers, time on screen, touches ending on a cell.
+match(['banner-seen', 'promo-shown'], node => {
+  const event = node.latestEvent();
+  return { spark: event.name, trace: event.attributes.trace ?? null, trigger: event.attributes.trigger };
+});
+match(['banner-time', 'offers-time'], node => ({ timeOnScreen: node.latestEvent().name, ms: node.latestEvent().attributes.ms }));
+match('later/touch-up-outside', node => ({ slidOff: node.path }));
+match('deal/deal-touched', node => ({ touched: node.latestValue('title'), path: node.path }));
