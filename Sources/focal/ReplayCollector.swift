@@ -33,6 +33,20 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         return items
     }
 
+    /// The end of the input on `engine`: what each live session's end event produced
+    /// (see ``Engine/endOfInput()``), session by session in the order they ended.
+    func endOfInput(_ engine: Engine) -> [SessionEndItems] {
+        engine.observer = self
+        var ended: [SessionEndItems] = []
+        let sessions: [String?] = [nil] + engine.sessionIDs.map(Optional.some)
+        for session in sessions {
+            engine.endSession(session, reason: .endOfInput)
+            ended.append(SessionEndItems(session: session, items: items))
+            items.removeAll(keepingCapacity: true)
+        }
+        return ended
+    }
+
     func engine(_ engine: Engine, didProduce result: TaskResult) {
         items.append(NumberedItem(line: line, item: .result(result)))
     }
