@@ -45,6 +45,7 @@ struct OpLogReplay: Sendable {
             let collector = ReplayCollector()
             var own = configuration
             own.consoleLogger = collector.consoleLogger
+            own.logger = collector.engineLogger
             workers.append(try await threads.makeWorker(own))
             collectors.append(collector)
         }

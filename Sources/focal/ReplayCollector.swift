@@ -64,6 +64,12 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         Logger(label: "focal.console") { _ in DiagnosticLogHandler(logLevel: .debug) { [self] lines in console(lines) } }
     }
 
+    /// A logger for the engine's warnings and reload reports (``EngineConfiguration/logger``)
+    /// whose lines, like console lines, keep their place among results and errors.
+    var engineLogger: Logger {
+        Logger(label: "focal.engine") { _ in DiagnosticLogHandler(logLevel: .info) { [self] lines in console(lines) } }
+    }
+
     private func console(_ lines: [String]) {
         items.append(NumberedItem(line: line, item: .console(lines)))
     }

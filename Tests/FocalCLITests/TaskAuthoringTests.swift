@@ -171,6 +171,21 @@ struct TaskAuthoringTests {
         #expect(lines[at + 2] == "    | " + String(repeating: " ", count: 25) + "^", "\(run)")
     }
 
+    @Test("replay warns once about a task that returned a Promise, in input order among errors, and writes {} as before")
+    func promiseWarningInOrder() throws {
+        let workspace = try Workspace(tasks: ["index.js": """
+            match('/boom', () => { throw new Error('first'); });
+            match('/later', async () => ({ a: 1 }));
+            """])
+        let lines = [#"{"op":"register","node":1,"parent":null,"name":"app"}"#, Line.record("1", "boom"), Line.record("1", "later"), Line.record("1", "later")]
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
+        #expect(run.stdoutLines == ["{}", "{}"], "\(run)")
+        let said = run.stderrLines.filter { $0.hasPrefix("error: ") || $0.hasPrefix("warning: ") }
+        #expect(said.count == 2, "\(run)")
+        #expect(said.first?.hasPrefix("error: line 2: ") == true, "\(run)")
+        #expect(said.last?.hasPrefix("warning: ") == true && said.last?.contains("returned a Promise, written as {}") == true, "\(run)")
+    }
+
     @Test("the end of input records ana-session-ended on every session, in the same order whatever the number of engines")
     func endOfInputOrder() throws {
         let workspace = try Workspace(tasks: ["index.js": """
