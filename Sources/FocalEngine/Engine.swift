@@ -118,9 +118,17 @@ public final class Engine {
     /// session when `nil`) and, for a named session, releases it. Returns whether it was live.
     @discardableResult
     public func endSession(_ session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
+        guard recordSessionEnd(session, reason: reason, line: line) else { return false }
+        if let session { endSession(session) }
+        return true
+    }
+
+    /// Records the ``sessionEndedEvent`` with `reason` on the root of `session` (the default
+    /// session when `nil`) and keeps the session. Returns whether it was live.
+    @discardableResult
+    public func recordSessionEnd(_ session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
         guard let state = liveState(of: session) else { return false }
         state.recordEnd(reason: reason, line: line)
-        if let session { endSession(session) }
         return true
     }
 
@@ -130,10 +138,11 @@ public final class Engine {
 
     /// The end of the input: every live session, the default one first and then the named
     /// ones in ascending order of id, records the ``sessionEndedEvent`` (reason
-    /// `end-of-input`) and is released (the default session keeps its tree).
+    /// `end-of-input`). The sessions are not released: nothing comes after the end of the
+    /// input, and a snapshot may still be taken.
     public func endOfInput() {
-        endSession(nil, reason: .endOfInput)
-        for id in sessionIDs { endSession(id, reason: .endOfInput) }
+        recordSessionEnd(nil, reason: .endOfInput)
+        for id in sessionIDs { recordSessionEnd(id, reason: .endOfInput) }
     }
 
     /// Whether `session` (the default session when `nil`) has live state.

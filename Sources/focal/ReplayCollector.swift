@@ -40,9 +40,12 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         var ended: [SessionEndItems] = []
         let sessions: [String?] = [nil] + engine.sessionIDs.map(Optional.some)
         for session in sessions {
-            engine.endSession(session, reason: .endOfInput)
+            engine.recordSessionEnd(session, reason: .endOfInput)
+            // Moved out, not copied: keeping the buffer's capacity would make a new buffer
+            // of that size for every session.
+            guard !items.isEmpty else { continue }
             ended.append(SessionEndItems(session: session, items: items))
-            items.removeAll(keepingCapacity: true)
+            items = []
         }
         return ended
     }
