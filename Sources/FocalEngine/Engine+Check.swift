@@ -17,6 +17,14 @@ extension Engine {
         return files
     }
 
+    /// The task files below the tasks directory (relative paths, `index.js` first, as
+    /// ``loadAllTaskFiles()`` finds them) that no session of this engine evaluated or required.
+    public func unloadedTaskFiles() -> [String] {
+        let root = scripts.modules.resolver.root + "/"
+        let loaded = Set(scripts.modules.compiledPaths.map { $0.hasPrefix(root) ? String($0.dropFirst(root.count)) : $0 })
+        return Self.taskFiles(in: scripts.modules.resolver.root).filter { !loaded.contains($0) }
+    }
+
     /// The `.js` files below `root` (relative paths), `index.js` first, skipping
     /// `node_modules` and hidden entries.
     static func taskFiles(in root: String) -> [String] {

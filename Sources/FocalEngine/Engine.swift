@@ -53,6 +53,7 @@ public final class Engine {
         } catch {
             throw EngineError(.taskFileFailed, error.message, script: error)
         }
+        scripts.coverage = configuration.patternCoverage
         defaultSession = SessionState(id: nil, engine: self)
     }
 
@@ -69,6 +70,7 @@ public final class Engine {
     /// op-log line it came from, for error messages.
     public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {
         if case .end = op {
+            if let session, let state = sessions[session] { state.recordEnd(reason: .endOp, line: line) }
             guard let session, !endSession(session) else { return }
             var error = EngineError(.invalidOp, "cannot end session '\(session)': it has no live state", line: line)
             error.session = session
@@ -110,6 +112,37 @@ public final class Engine {
     @discardableResult
     public func endSession(_ session: String) -> Bool {
         sessions.removeValue(forKey: session) != nil
+    }
+
+    /// Records the ``sessionEndedEvent`` with `reason` on the root of `session` (the default
+    /// session when `nil`) and, for a named session, releases it. Returns whether it was live.
+    @discardableResult
+    public func endSession(_ session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
+        guard recordSessionEnd(session, reason: reason, line: line) else { return false }
+        if let session { endSession(session) }
+        return true
+    }
+
+    /// Records the ``sessionEndedEvent`` with `reason` on the root of `session` (the default
+    /// session when `nil`) and keeps the session. Returns whether it was live.
+    @discardableResult
+    public func recordSessionEnd(_ session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
+        guard let state = liveState(of: session) else { return false }
+        state.recordEnd(reason: reason, line: line)
+        return true
+    }
+
+    /// The ids of the live named sessions, in ascending order (the order in which the end
+    /// of input ends them, after the default session).
+    public var sessionIDs: [String] { sessions.keys.sorted() }
+
+    /// The end of the input: every live session, the default one first and then the named
+    /// ones in ascending order of id, records the ``sessionEndedEvent`` (reason
+    /// `end-of-input`). The sessions are not released: nothing comes after the end of the
+    /// input, and a snapshot may still be taken.
+    public func endOfInput() {
+        recordSessionEnd(nil, reason: .endOfInput)
+        for id in sessionIDs { recordSessionEnd(id, reason: .endOfInput) }
     }
 
     /// Whether `session` (the default session when `nil`) has live state.

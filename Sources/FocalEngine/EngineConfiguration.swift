@@ -17,6 +17,12 @@ public struct EngineConfiguration: Sendable {
     public var clock: EngineClock
     /// Where `console.*` output goes (standard error in the CLI).
     public var consoleLogger: Logger
+    /// Where the engine's warnings (a missing `index.js`, a task result that is probably
+    /// not what its author meant; each said once) and debug reloads go, at `warning` and
+    /// `info` level. Warnings never change results.
+    public var logger: Logger
+    /// When set, engines note which task patterns the events matched (see ``PatternCoverage``).
+    public var patternCoverage: PatternCoverage?
     /// The most sessions one engine hosts at once, the default session not counted; an op
     /// that would start one more is reported and not applied. Clamped to
     /// ``maxSessionsRange``.
@@ -33,7 +39,8 @@ public struct EngineConfiguration: Sendable {
         timeLimit: Duration = .milliseconds(1000),
         clock: EngineClock = .system,
         consoleLogger: Logger = Logger(label: "focal.console"),
-        maxSessions: Int = EngineConfiguration.defaultMaxSessions
+        maxSessions: Int = EngineConfiguration.defaultMaxSessions,
+        logger: Logger = Logger(label: "focal.engine")
     ) {
         self.tasksDirectory = tasksDirectory
         self.debug = debug
@@ -41,6 +48,7 @@ public struct EngineConfiguration: Sendable {
         self.clock = clock
         self.consoleLogger = consoleLogger
         self.maxSessions = maxSessions
+        self.logger = logger
     }
 }
 

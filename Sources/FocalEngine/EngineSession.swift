@@ -74,6 +74,17 @@ public final class EngineSession: Sendable {
     /// Whether the session was closed.
     public var isClosed: Bool { state.withLock { $0.isClosed } }
 
+    /// Ends the session as a user's session ends: records ``sessionEndedEvent`` on its root
+    /// with `reason` (its tasks' results are in the outcome and on the streams), then
+    /// closes it as ``close()`` does. ``close()`` alone records nothing.
+    /// - Throws: ``EnginePoolError/closed`` when the session or its pool was closed.
+    public func end(reason: SessionEndReason = .deleted) async throws(EnginePoolError) -> ApplyOutcome {
+        try checkOpen()
+        let outcome = await worker.end(self, reason: reason)
+        await close()
+        return outcome
+    }
+
     /// Releases the session's state, finishes its streams and refuses further calls.
     /// The pool then hands out a fresh session for the same id.
     public func close() async {

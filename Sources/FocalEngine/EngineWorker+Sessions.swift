@@ -43,6 +43,12 @@ extension EngineWorker {
         engine.endSession(session)
     }
 
+    /// Records the session's end event (what its tasks produce goes to the outcome and the
+    /// session's streams) and releases the session.
+    func end(_ session: EngineSession, reason: SessionEndReason) -> ApplyOutcome {
+        collect(for: session) { _ in engine.endSession(session.id, reason: reason) }
+    }
+
     /// Runs `body` with the engine's outputs going to an outcome and to the session's streams.
     private func collect(for session: EngineSession, _ body: (OutcomeCollector) -> Void) -> ApplyOutcome {
         let collector = OutcomeCollector(session: session)

@@ -1,7 +1,9 @@
 /// The fixed parts of an HTML snapshot: one self-contained page (no external files) that
 /// shows the tree as a collapsible outline, each node with its path, index, visibility,
-/// id, the tasks that can fire on it and its last events (newest first), and a search box
-/// that keeps the nodes whose path contains the query, with their ancestors. The search is
+/// id, the tasks that can fire on it, its registered attributes, its current values (with
+/// the time each was first displayed) and its last events (oldest first, as in the XML and
+/// JSON forms; times in ISO 8601, UTC), and a search box that keeps the nodes whose path
+/// contains the query, with their ancestors, or says that none does. The search is
 /// also read from the page's fragment (`snapshot.html#search=tableView/cell`), so a
 /// filtered view can be linked to.
 ///
@@ -17,11 +19,13 @@ enum HTMLSnapshotPage {
         details.node { margin-left: 1.2em; border-left: 1px solid #ddd; padding-left: .5em; }
         summary code, li code { background: #f4f4f4; padding: 0 .25em; }
         .visible { color: #176f2c; } .hidden { color: #888; } .id, .index { color: #555; }
-        ul.tasks, ol.events { margin: .2em 0 .4em 1em; color: #333; }
+        ul.tasks, ul.values, ol.events { margin: .2em 0 .4em 1em; color: #333; }
+        p.attributes { margin: .2em 0 .2em 1em; color: #333; }
         .filtered { display: none; }
         </style></head><body>
         <h1>Focal snapshot</h1>
         <p><input id="search" type="search" placeholder="Filter by path, e.g. tableView/cell" size="40" /></p>
+        <p id="no-match" class="filtered">No node's path contains the search.</p>
         <div id="tree">
 
         """
@@ -31,13 +35,16 @@ enum HTMLSnapshotPage {
         <script>//<![CDATA[
         (function () {
           var search = document.getElementById('search');
+          var noMatch = document.getElementById('no-match');
           // Document order puts a node before its descendants; walking it backwards decides
           // every node after its children, so filtering is linear in the number of nodes.
           var nodes = Array.prototype.slice.call(document.querySelectorAll('details.node')).reverse();
           function filter(query) {
             var kept = new Set();
+            var any = false;
             nodes.forEach(function (node) {
               var keep = query === '' || kept.has(node) || node.getAttribute('data-path').indexOf(query) !== -1;
+              any = any || keep;
               node.classList.toggle('filtered', !keep);
               if (keep) {
                 if (query !== '') { node.open = true; }
@@ -45,6 +52,7 @@ enum HTMLSnapshotPage {
                 if (parent) { kept.add(parent); }
               }
             });
+            noMatch.classList.toggle('filtered', any || query === '');
           }
           search.addEventListener('input', function () {
             var query = search.value.trim();

@@ -69,6 +69,12 @@ final class MatchAutomaton {
         return Array(Set(exact).union(anyEvent)).sorted()
     }
 
+    /// The indices (ascending) of the tasks with a pattern that names `event` itself in
+    /// `state`: `*` as the event does not count (see ``sessionEndedEvent``).
+    func tasks(in state: State, naming event: String) -> [Int32] {
+        tables[Int(state)].byEvent[event] ?? []
+    }
+
     /// The patterns that can fire in `state`, with the index of their task.
     func patterns(in state: State) -> [(taskIndex: Int, pattern: TaskPattern)] {
         core.finalPatterns(in: state).map { (Int(taskPatterns[Int($0)].taskIndex), taskPatterns[Int($0)].pattern) }

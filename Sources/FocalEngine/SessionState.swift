@@ -2,6 +2,7 @@ import FocalPatterns
 import FocalJSON
 import FocalOpLog
 import FocalRuntime
+import CJavaScriptCore
 
 /// Everything one session owns: its node tree, the tasks it loaded (with their
 /// top-level variables), and the automaton that says which tasks can fire where.
@@ -23,6 +24,8 @@ final class SessionState {
     private unowned(unsafe) let engine: Engine
     /// The op-log line being applied, for error messages.
     @exclusivity(unchecked) private var currentLine: Int?
+    /// The latest `time` an op of the session carried: the time of its end event.
+    @exclusivity(unchecked) private var latestTime: Int64?
 
     init(id: String?, engine: Engine) {
         self.id = id
@@ -55,8 +58,28 @@ final class SessionState {
 
     // MARK: Ops
 
+    /// Records the ``sessionEndedEvent`` on the root, if the session has one.
+    func recordEnd(reason: SessionEndReason, line: Int?) {
+        guard tree.root != NodeTree.none else { return }
+        currentLine = line
+        defer { currentLine = nil }
+        let end = Recording(node: tree[tree.root].id, event: sessionEndedEvent, properties: reason.properties, time: latestTime ?? configuration.clock.now())
+        record(end, namedOnly: true)
+    }
+
     private func register(_ r: Registration) {
-        if configuration.debug, library.reloadIfChanged(line: currentLine) { rebuildAutomaton() }
+        if let time = r.time, time > latestTime ?? .min { latestTime = time }
+        if configuration.debug {
+            let changed = library.reloadIfChanged(line: currentLine)
+            if !changed.isEmpty {
+                rebuildAutomaton()
+                let files = changed.map { "'\($0)'" }.joined(separator: ", ")
+                let whose = id.map { "session '\($0)'" } ?? "the default session"
+                configuration.logger.info(
+                    "reloaded the task files of \(whose) (changed: \(files)); its task state (top-level variables) was reset",
+                    metadata: id.map { ["focal.session": .string($0)] })
+            }
+        }
         guard !r.name.isEmpty, !r.name.contains("/") else {
             return fail(.invalidOp, "invalid name '\(r.name)' for node \(r.node): a name must be non-empty and must not contain '/'")
         }
@@ -85,7 +108,12 @@ final class SessionState {
             return fail(.invalidOp, refusalMessage(refusal, r))
         }
         var changed = false
-        if r.parent == nil { changed = library.loadOnce("index.js", line: currentLine) || changed }
+        if r.parent == nil {
+            changed = library.loadOnce("index.js", line: currentLine) || changed
+            if !library.hasLoaded("index.js"), engine.scripts.firstWarning("index.js") {
+                warn("no index.js in the tasks directory '\(configuration.tasksDirectory)': only namespace files can add tasks (said once)")
+            }
+        }
         if let namespaceFile { changed = library.loadOnce(namespaceFile, line: currentLine) || changed }
         if changed { rebuildAutomaton() }
     }
@@ -106,7 +134,9 @@ final class SessionState {
         }
     }
 
-    private func record(_ r: Recording) {
+    /// Records `r`; with `namedOnly`, only tasks whose pattern names the event fire (not `*`).
+    private func record(_ r: Recording, namedOnly: Bool = false) {
+        if let time = r.time, time > latestTime ?? .min { latestTime = time }
         guard let index = tree.lookup(r.node) else {
             return fail(.invalidOp, "cannot record '\(r.event)' on node \(r.node): it is not registered")
         }
@@ -118,8 +148,9 @@ final class SessionState {
             return fail(.invalidOp, "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path")
         }
         let state = tree[index].payload.matchState
+        if let coverage = engine.scripts.coverage { noteCoverage(coverage, at: index, event: r.event, namedOnly: namedOnly) }
         guard automaton.hasTasks(state) else { return }
-        let matching = automaton.tasks(in: state, event: r.event)
+        let matching = namedOnly ? automaton.tasks(in: state, naming: r.event) : automaton.tasks(in: state, event: r.event)
         guard !matching.isEmpty else { return }
         let binding = engine.binding
         binding.tree = tree
@@ -129,21 +160,37 @@ final class SessionState {
         for taskIndex in matching {
             let task = library.tasks[Int(taskIndex)]
             guard let function = task.function.object else { continue }
-            let json: String?
+            let returned: JSValueRef
             do throws(ScriptError) {
-                json = runtime.string(try runtime.call(function, arguments: [node]))
+                returned = try runtime.call(function, arguments: [node])
             } catch {
                 let notJSON = error.name == TaskScripts.nonJSONErrorName
                 let what = error.isTimeout ? "timed out" : error.isHeapLimit ? "crossed the heap limit" : notJSON ? "returned a value that is not JSON" : "threw"
-                taskFailed(task, what, r, notJSON ? ScriptError(name: "TypeError", message: error.message) : error)
+                taskFailed(task, what, r, at: index, notJSON ? ScriptError(name: "TypeError", message: error.message) : error)
                 continue
             }
-            guard let json else { continue }
-            if path == nil { path = tree.path(of: index) }
-            engine.observer?.engine(engine, didProduce: TaskResult(
-                json: json, event: r.event, path: path!, node: r.node, time: event.time, task: task.reference,
-                line: currentLine, session: id))
+            if let note = engine.scripts.pendingNote {
+                engine.scripts.pendingNote = nil
+                noteResult(note, of: task)
+            }
+            if let json = runtime.string(returned) {
+                if path == nil { path = tree.path(of: index) }
+                produce(json, task, r, path: path!, time: event.time)
+            } else if !runtime.isUndefined(returned), let texts = runtime.object(returned) {
+                // `results([…])`: the wrapper returned an array of JSON texts.
+                if path == nil { path = tree.path(of: index) }
+                let count = Int(runtime.number(runtime.property(texts, "length")) ?? 0)
+                for i in 0..<count {
+                    guard let json = runtime.string(JSObjectGetPropertyAtIndex(runtime.context, texts, UInt32(i), nil)) else { continue }
+                    produce(json, task, r, path: path!, time: event.time)
+                }
+            }
         }
+    }
+
+    private func produce(_ json: String, _ task: Task, _ r: Recording, path: String, time: Int64) {
+        engine.observer?.engine(engine, didProduce: TaskResult(
+            json: json, event: r.event, path: path, node: r.node, time: time, task: task.reference, line: currentLine, session: id))
     }
 
     private func deregister(_ d: Deregistration) {
@@ -174,10 +221,45 @@ final class SessionState {
         automaton.patterns(in: tree[index].payload.matchState).map { ($0.pattern, library.tasks[$0.taskIndex].reference) }
     }
 
+    /// Notes the patterns that `event` at the node `index` matches (only with a ``PatternCoverage``).
+    private func noteCoverage(_ coverage: PatternCoverage, at index: Int32, event: String, namedOnly: Bool) {
+        coverage.noteMatched(taskPatterns(at: index).filter { namedOnly ? $0.pattern.event == event : $0.pattern.matches(event: event) }.map {
+            PatternCoverage.PatternUse(pattern: $0.pattern.description, task: $0.task)
+        })
+    }
+
     // MARK: Errors
 
-    private func taskFailed(_ task: Task, _ what: String, _ r: Recording, _ error: ScriptError) {
-        report(EngineError(.taskFailed, "\(task.reference) \(what) on '\(r.event)' at node \(r.node): \(error)", line: currentLine, script: error, task: task.reference))
+    private func taskFailed(_ task: Task, _ what: String, _ r: Recording, at index: Int32, _ error: ScriptError) {
+        let error = engine.scripts.modules.locate(error)
+        report(EngineError(
+            .taskFailed, "\(task.reference) \(what) on '\(r.event)' at \(describeNode(index)): \(error)", line: currentLine, script: error,
+            task: task.reference))
+    }
+
+    /// `node /a/b (id 6)`, or `the root node (id 1)`.
+    private func describeNode(_ index: Int32) -> String {
+        let path = tree.path(of: index)
+        return path.isEmpty ? "the root node (id \(tree[index].id))" : "node \(path) (id \(tree[index].id))"
+    }
+
+    /// Warns, once per task and kind of value, about a result that was written but is
+    /// probably not what the task meant.
+    private func noteResult(_ note: TaskScripts.ResultNote, of task: Task) {
+        guard engine.scripts.firstWarning("\(task.reference)\u{0}\(note.what)") else { return }
+        let advice = switch note.what {
+        case "a Promise": "tasks run synchronously: an async function's or a promise's value is never awaited"
+        case "a Map", "a Set": "Maps and Sets are not JSON: return Object.fromEntries(map) or [...set]"
+        case "null", "false": "return undefined for no result (`x && {…}` returns x when x is falsy)"
+        case "NaN", "Infinity", "-Infinity": "JSON has no \(note.what)"
+        default: "only own enumerable properties of \(note.what) are written"
+        }
+        warn("\(task.reference) returned \(note.what), written as \(note.written): \(advice) (said once per task)")
+    }
+
+    /// Logs a warning of this session (see ``EngineConfiguration/logger``).
+    func warn(_ message: String) {
+        engine.configuration.logger.warning("\(message)", metadata: id.map { ["focal.session": .string($0)] })
     }
 
     private func fail(_ kind: EngineError.Kind, _ message: String) {

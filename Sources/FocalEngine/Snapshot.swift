@@ -102,13 +102,32 @@ struct SnapshotWriter {
             for (pattern, task) in patterns { text += "<li>task <code>\(xml(pattern.text))</code> (\(xml(task.location)))</li>" }
             text += "</ul>\n"
         }
+        if let attributes = node.payload.attributes, !attributes.isEmpty {
+            text += "<p class=\"attributes\">attributes <code>\(xml(attributes.jsonString))</code></p>\n"
+        }
+        let values = node.payload.state.values.sorted { $0.key < $1.key }
+        if !values.isEmpty {
+            text += "<ul class=\"values\">"
+            for (keyPath, value) in values {
+                let shown = value.firstDisplayedEvent.map { "first displayed \(Self.htmlTime($0.time))" } ?? "not displayed yet"
+                text += "<li><code>\(xml(keyPath))</code> = <code>\(xml(value.value.jsonString))</code> (\(shown))</li>"
+            }
+            text += "</ul>\n"
+        }
+        // Oldest first, as in the XML and JSON forms.
         if !node.payload.state.history.isEmpty {
             text += "<ol class=\"events\">"
-            for event in node.payload.state.history.reversed() {
-                text += "<li><code>\(xml(event.name))</code> at \(event.time) \(xml(event.properties.jsonString))</li>"
+            for event in node.payload.state.history {
+                text += "<li><code>\(xml(event.name))</code> at \(Self.htmlTime(event.time)) \(xml(event.properties.jsonString))</li>"
             }
             text += "</ol>\n"
         }
+    }
+
+    /// A `<time>` element for `milliseconds` since the Unix epoch, shown in ISO 8601 (UTC).
+    private static func htmlTime(_ milliseconds: Int64) -> String {
+        let iso = ISO8601.string(milliseconds: milliseconds)
+        return "<time datetime=\"\(iso)\" title=\"\(milliseconds)\">\(iso)</time>"
     }
 
     // MARK: XML

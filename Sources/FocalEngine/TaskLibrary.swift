@@ -66,17 +66,25 @@ final class TaskLibrary {
 
     /// In debug mode: when a loaded file changed on disk, or a task file that was missing
     /// now exists, forgets every module and task and evaluates the task files again in
-    /// their original order. Returns whether anything was reloaded.
-    func reloadIfChanged(line: Int?) -> Bool {
-        let appeared = files.contains { file in
+    /// their original order. Returns the files that changed or appeared (empty when
+    /// nothing was reloaded).
+    func reloadIfChanged(line: Int?) -> [String] {
+        let appeared = files.filter { file in
             let path = modules.resolver.absolutePath(file)
             return !modules.loadedFiles.contains { $0.path == path } && modules.compiled.stamp(of: path) != nil
         }
-        guard appeared || modules.hasChangedFiles else { return false }
+        let changed = appeared + modules.changedFiles
+        guard !changed.isEmpty else { return [] }
         modules.invalidate()
         tasks.removeAll()
         for file in files { _ = evaluate(file, line: line) }
-        return true
+        return changed
+    }
+
+    /// Whether `file` (relative to the tasks directory) exists and was evaluated.
+    func hasLoaded(_ file: String) -> Bool {
+        let path = modules.resolver.absolutePath(file)
+        return modules.loadedFiles.contains { $0.path == path }
     }
 
     /// Evaluates every `.js` file outside `node_modules` as a task file (for `focal check`).
@@ -99,6 +107,9 @@ final class TaskLibrary {
         do throws(ScriptError) {
             _ = try modules.load(path)
         } catch {
+            // Positions in the files as written (the error itself is rethrown through
+            // `require` unchanged, as the original JavaScript value).
+            let error = modules.compiled.locate(error)
             report(EngineError(.taskFileFailed, "task file '\(file)' failed to load: \(error)", line: line, script: error))
         }
         return tasks.count != before
@@ -148,6 +159,7 @@ final class TaskLibrary {
         } catch {
             return reject("the task function could not be prepared: \(error)")
         }
+        scripts.coverage?.register(reference)
         tasks.append(Task(order: nextOrder, patterns: patterns, function: wrapped, reference: reference))
         nextOrder += 1
     }

@@ -21,6 +21,8 @@ final class TaskScripts {
     let modules: CompiledModules
     /// The library whose task file is being evaluated, which `match` adds tasks to.
     var loading: TaskLibrary?
+    /// Where registered and matched patterns are noted, for `focal check --against`.
+    var coverage: PatternCoverage?
     /// Automata by the patterns they were compiled from: sessions that loaded the same
     /// tasks share one.
     private var automata: [[[TaskPattern]]: MatchAutomaton] = [:]
@@ -44,25 +46,106 @@ final class TaskScripts {
         self.runtime = runtime
         modules = try CompiledModules(runtime: runtime, root: tasksDirectory, watchesFiles: watchesFiles)
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
-        jsonWrapper = runtime.protect(wrapperFactory)
+        let note = runtime.makeFunction(name: "note") { [unowned self] _, arguments throws(ScriptError) in
+            let texts = arguments.map { self.runtime.string($0) ?? "" }
+            self.pendingNote = ResultNote(what: texts.first ?? "", written: texts.count > 1 ? texts[1] : "")
+            return nil
+        }
+        guard let factory = runtime.object(wrapperFactory), let pair = runtime.object(try runtime.call(factory, arguments: [note])),
+            let wrap = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, pair, 0, nil)),
+            let results = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, pair, 1, nil))
+        else { throw ScriptError(name: "Error", message: "could not make the task wrapper") }
+        jsonWrapper = runtime.protect(wrap)
+        runtime.setGlobal("results", results)
         match = try makeMatch()
     }
 
+    /// What the wrapper noticed about the last result it wrote (a `Map` written as `{}`,
+    /// `null` from `x && {…}`), for a warning; `nil` for most results. The caller takes it
+    /// after each call; only a short result text (under six characters) is looked at.
+    var pendingNote: ResultNote?
+
+    /// A result written, but probably not what the task meant.
+    struct ResultNote: Hashable {
+        /// What the task returned: `a Promise`, `a Map`, `null`, `NaN`…
+        var what: String
+        /// The JSON text written for it.
+        var written: String
+    }
+
+    /// The warnings already given, so that each is given once per engine (bounded).
+    private var warned: Set<String> = []
+
+    /// Whether the warning `key` is new (and remembers it).
+    func firstWarning(_ key: String) -> Bool {
+        if warned.count >= Self.parseCacheLimit { return false }
+        return warned.insert(key).inserted
+    }
+
+    /// The wrapper's source: a factory that takes `note` and returns `[wrap, results]`.
+    /// `wrap(fn)` is the task function that returns the JSON text of `fn`'s result, or an
+    /// array of texts for `results([…])`; `results` is the global of that name.
     private static let jsonWrapperSource = """
-        (function (stringify) {
+        (function (stringify, getPrototypeOf, objectPrototype, freeze, isArray) {
+          'use strict';
           function fail(message) { const e = new TypeError(message); e.name = '\(nonJSONErrorName)'; throw e; }
-          return function (fn) {
-            return function (node) {
-              const result = fn(node);
-              if (result === undefined) return undefined;
-              if (typeof result === 'function' || typeof result === 'symbol') fail('a ' + typeof result + ' is not a JSON value');
+          return function (note) {
+            // Short texts only: '{}' from a Promise, Map, Set or class instance; 'null' and
+            // 'false' from `x && {…}`; 'null' from NaN or Infinity.
+            function look(result, text) {
+              if (text === '{}') {
+                const prototype = getPrototypeOf(result);
+                if (prototype === objectPrototype || prototype === null) return;
+                const constructor = prototype.constructor;
+                const name = typeof constructor === 'function' && typeof constructor.name === 'string' && constructor.name ? constructor.name : 'object';
+                note('a ' + name, text);
+              } else if (text === 'null' || text === 'false') {
+                note(typeof result === 'number' ? String(result) : text, text);
+              }
+            }
+            function json(value) {
+              if (typeof value === 'function' || typeof value === 'symbol') fail('a ' + typeof value + ' is not a JSON value');
               let text;
-              try { text = stringify(result); } catch (e) { fail(e.message); }
-              if (typeof text !== 'string') fail(String(result) + ' is not a JSON value');
+              try { text = stringify(value); } catch (e) { fail(e.message); }
+              if (typeof text !== 'string') fail(String(value) + ' is not a JSON value');
               return text;
-            };
+            }
+            // The values of the `results([…])` being written: its toJSON leaves them here.
+            let many;
+            function results(values) {
+              if (!isArray(values)) throw new TypeError('results() needs an array of results');
+              const copy = values.slice();
+              return freeze({ toJSON() { many = copy; return null; } });
+            }
+            function wrap(fn) {
+              return function (node) {
+                const result = fn(node);
+                if (result === undefined) return undefined;
+                many = undefined;
+                const text = json(result);
+                if (many !== undefined) {
+                  const values = many;
+                  many = undefined;
+                  if (text !== 'null') fail('results([…]) must be what the task returns, not a part of its result');
+                  const texts = [];
+                  for (let i = 0; i < values.length; i++) {
+                    const value = values[i];
+                    if (value === undefined) continue;
+                    many = undefined;
+                    const one = json(value);
+                    if (many !== undefined) fail('results([…]) cannot hold results([…])');
+                    texts.push(one);
+                  }
+                  return texts;
+                }
+                // A warning never fails a result (a Proxy's getPrototypeOf trap may throw).
+                if (text.length < 6) { try { look(result, text); } catch (_) {} }
+                return text;
+              };
+            }
+            return [wrap, results];
           };
-        })(JSON.stringify)
+        })(JSON.stringify, Object.getPrototypeOf, Object.prototype, Object.freeze, Array.isArray)
         """
 
     /// `fn` wrapped so that calling it returns the JSON text of its result.

@@ -124,6 +124,9 @@ public final class CompiledModules {
         })(Reflect.apply)
         """
 
+    /// The real paths of every JavaScript file compiled so far.
+    public var compiledPaths: [String] { Array(functions.keys) }
+
     /// The wrapper function `(exports, require, module, __filename, __dirname)` of the
     /// JavaScript file at `path` (a real path inside the root), named `display` in errors.
     func function(at path: String, display: String) throws(ScriptError) -> JSObjectRef {
@@ -132,13 +135,103 @@ public final class CompiledModules {
             return function
         }
         let source = try readTextFile(path, displayName: display)
-        // The wrapper's opening stays on the first line so line numbers match the file.
-        let wrapped = "(function (exports, require, module, __filename, __dirname) { " + source + "\n})"
+        if sources.count >= Self.fileCacheLimit { sources.removeAll() }
+        sources[display] = SourceText(source)
+        // The wrapper's opening stays on the first line so line numbers match the file
+        // (``locate(_:)`` takes its width out of first-line columns).
+        let wrapped = Self.wrapperOpening + source + "\n})"
         let value = try runtime.evaluate(wrapped, sourceURL: display)
         guard let function = runtime.object(value) else {
             throw ScriptError(name: "Error", message: "could not wrap '\(display)'", file: display)
         }
         functions[path] = (stamp, runtime.protect(function))
         return function
+    }
+
+    /// The column of the token a syntax error message quotes (`Unexpected token ')'`,
+    /// `Unexpected identifier 'x'`) on `line`, when it occurs there exactly once.
+    static func column(ofTokenIn message: String, on line: String) -> Int? {
+        guard let open = message.firstIndex(of: "'") else { return nil }
+        let rest = message[message.index(after: open)...]
+        guard let close = rest.firstIndex(of: "'"), close > rest.startIndex else { return nil }
+        let token = Array(rest[..<close].utf16)
+        let text = Array(line.utf16)
+        guard token.count <= text.count else { return nil }
+        let starts = (0...(text.count - token.count)).filter { text[$0..<($0 + token.count)].elementsEqual(token) }
+        return starts.count == 1 ? starts[0] + 1 : nil
+    }
+
+    /// The text before a module file's first character when it is compiled.
+    static let wrapperOpening = "(function (exports, require, module, __filename, __dirname) { "
+
+    /// The text of each module file as last compiled, by display path (for ``locate(_:)``).
+    private var sources: [String: SourceText] = [:]
+
+    /// `error` with its positions in the files as written: the wrapper's opening taken out
+    /// of first-line columns, a position in the wrapper's closing moved to the end of the
+    /// file, the source line as ``ScriptError/excerpt``, and only the frames that are in
+    /// module files. An `import` or `export` statement is named as what it is.
+    /// Locating an error twice changes nothing.
+    public func locate(_ error: ScriptError) -> ScriptError {
+        guard !error.isLocated else { return error }
+        var error = error
+        error.isLocated = true
+        error.frames = error.frames.compactMap { frame in
+            guard let source = sources[frame.file] else { return nil }
+            var frame = frame
+            (frame.line, frame.column) = source.position(line: frame.line, column: frame.column)
+            return frame
+        }
+        guard let file = error.file, let source = sources[file], let line = error.line else { return error }
+        let atEnd = line > source.lineCount
+        let position = source.position(line: line, column: error.column ?? 1)
+        error.line = position.line
+        error.excerpt = source.line(position.line)
+        if error.column != nil || atEnd {
+            error.column = position.column
+        } else if error.name == "SyntaxError", let excerpt = error.excerpt {
+            // JavaScriptCore gives a syntax error's line, not its column: the column is
+            // the unexpected token's, when it occurs once on the line.
+            error.column = Self.column(ofTokenIn: error.message, on: excerpt)
+        }
+        if error.name == "SyntaxError" {
+            let statement = error.excerpt?.drop { $0 == " " || $0 == "\t" } ?? ""
+            if statement.hasPrefix("import ") || statement.hasPrefix("import{") || statement.hasPrefix("export ") {
+                error.message = "ES modules are not supported; use require() and module.exports (\(error.message))"
+            } else if atEnd {
+                error.message += " (at the end of the file: a bracket, brace or parenthesis is not closed)"
+            }
+        }
+        return error
+    }
+}
+
+/// A module file's text split into lines, for positions and excerpts.
+struct SourceText {
+    private let lines: [Substring]
+
+    init(_ text: String) {
+        // As JavaScript counts lines: "\r\n" is one Character, and a lone "\r" ends a line too.
+        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        if lines.count > 1, lines.last?.isEmpty == true { lines.removeLast() }
+        self.lines = lines
+    }
+
+    var lineCount: Int { lines.count }
+
+    /// The 1-based line `number` without its line break.
+    func line(_ number: Int) -> String? {
+        guard number >= 1, number <= lines.count else { return nil }
+        return String(lines[number - 1])
+    }
+
+    /// A position in the wrapped text as a position in the file: the wrapper's opening is
+    /// taken out of line 1, and the wrapper's closing (past the last line) is the end of the file.
+    func position(line: Int, column: Int) -> (line: Int, column: Int) {
+        if line > lines.count {
+            return (max(lines.count, 1), (self.line(lines.count)?.utf16.count ?? 0) + 1)
+        }
+        if line == 1 { return (1, max(column - CompiledModules.wrapperOpening.utf16.count, 1)) }
+        return (line, column)
     }
 }

@@ -243,7 +243,8 @@ public final class JSRuntime {
             if text.hasPrefix("JavaScript execution terminated") {
                 return terminationError(reason == .heap ? .heap : .time, what: "the script")
             }
-            return ScriptError(name: "", message: "uncaught \(text)")
+            // Thrown primitives are shown as JSON: `throw "x"` is `uncaught "x"`.
+            return ScriptError(name: "", message: "uncaught \(JSValueIsString(context, exception) ? JSONValue.string(text).jsonString : text)")
         }
         var failure: JSValueRef?
         let fields = entering(continuingLimit: continuingLimit) { () -> JSValueRef? in
@@ -257,27 +258,36 @@ public final class JSRuntime {
             return ScriptError(name: "Error", message: "uncaught exception whose name and message cannot be read")
         }
         func field(_ index: UInt32) -> JSValueRef { JSObjectGetPropertyAtIndex(context, array, index, nil) ?? undefined }
-        return ScriptError(
+        var error = ScriptError(
             name: string(field(0)) ?? "Error", message: string(field(1)) ?? "", file: string(field(2)),
             line: number(field(3)).map { Int($0) }, column: number(field(4)).map { Int($0) })
+        if let stack = string(field(5)) { error.frames = ScriptFrame.parse(stack: stack) }
+        return error
     }
 
     /// Reads what ``error(from:)`` needs from a thrown object in one call; `String` is
     /// captured before any task runs, so a task cannot replace it.
     private static let errorReaderSource = """
-        (function (String) {
+        (function (String, stringify, ErrorType) {
           'use strict';
           return function (e) {
-            var name = e.name, message = e.message, url = e.sourceURL, line = e.line, column = e.column;
+            var name = e.name, message = e.message, url = e.sourceURL, line = e.line, column = e.column, stack = e.stack;
+            if (typeof message !== 'string' && !(e instanceof ErrorType)) {
+              // Not an error (`throw {code: 42}`): shown as JSON, as String() would say [object Object].
+              var json;
+              try { json = stringify(e); } catch (_) {}
+              if (typeof json === 'string') return ['', 'uncaught ' + json];
+            }
             if (typeof message !== 'string') {
               try { message = String(e); } catch (_) { message = 'a thrown value that cannot be converted to a string'; }
             }
             return [typeof name === 'string' ? name : undefined, message,
                     typeof url === 'string' ? url : undefined,
                     typeof line === 'number' ? line : undefined,
-                    typeof column === 'number' ? column : undefined];
+                    typeof column === 'number' ? column : undefined,
+                    typeof stack === 'string' ? stack : undefined];
           };
-        })(String)
+        })(String, JSON.stringify, Error)
         """
 
     /// Makes a JavaScript `Error` (or subclass named by `type`, such as `TypeError`) with `message`.

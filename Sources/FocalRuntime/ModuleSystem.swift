@@ -78,6 +78,11 @@ public final class ModuleSystem {
         loadedFiles.contains { compiled.stamp(of: $0.path) != $0.stamp }
     }
 
+    /// The loaded files (relative to the root) that changed on disk since they were loaded.
+    public var changedFiles: [String] {
+        loadedFiles.filter { compiled.stamp(of: $0.path) != $0.stamp }.map { resolver.displayPath($0.path) }
+    }
+
     /// What `require(id)` and `require.resolve(id)` of every module of this system call:
     /// `host(id, dirname, isResolve)`. One function for all of them, made with the first.
     private var host: ProtectedValue?

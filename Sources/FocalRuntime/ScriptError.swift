@@ -2,7 +2,9 @@
 ///
 /// `file` is the path of the task file relative to the tasks directory (as it appears
 /// in stack traces) and `line` is 1-based; both are `nil` when JavaScriptCore did not
-/// report them (for example for a value thrown from host code).
+/// report them (for example for a value thrown from host code). For a module file, line and
+/// column are those of the file as written (``CompiledModules/locate(_:)`` takes Focal's
+/// wrapper out), and ``excerpt`` is the line they point into.
 public struct ScriptError: Error, Sendable, Equatable {
     /// The error's constructor name, such as `TypeError` or `SyntaxError`.
     public var name: String
@@ -14,6 +16,12 @@ public struct ScriptError: Error, Sendable, Equatable {
     public var isTimeout: Bool
     /// Whether the heap limit terminated the script.
     public var isHeapLimit: Bool
+    /// The source line `line` points into, without its line break, when known.
+    public var excerpt: String?
+    /// The frames of the stack that are in task files, innermost first (empty when unknown).
+    public var frames: [ScriptFrame] = []
+    /// Whether ``CompiledModules/locate(_:)`` already mapped the positions.
+    var isLocated = false
 
     public init(
         name: String, message: String, file: String? = nil, line: Int? = nil, column: Int? = nil, isTimeout: Bool = false,
@@ -28,11 +36,64 @@ public struct ScriptError: Error, Sendable, Equatable {
         self.isHeapLimit = isHeapLimit
     }
 
-    /// `file:line` when known, else `file`, else `nil`.
+    /// `file:line:column`, `file:line` or `file` as far as known, else `nil`.
     public var location: String? {
         guard let file else { return nil }
         guard let line else { return file }
-        return "\(file):\(line)"
+        guard let column else { return "\(file):\(line)" }
+        return "\(file):\(line):\(column)"
+    }
+
+    /// The lines that show where the error is, for a reader: the excerpt, a caret under
+    /// its column, and `at function (file:line:column)` for each task frame.
+    public var detailLines: [String] {
+        var lines: [String] = []
+        if let excerpt {
+            lines.append("| " + excerpt)
+            if let column, column >= 1 {
+                // Tabs are kept so the caret lines up under the excerpt in a terminal.
+                let lead = excerpt.unicodeScalars.prefix(column - 1).map { $0 == "\t" ? "\t" : " " }.joined()
+                lines.append("| " + lead + "^")
+            }
+        }
+        lines += frames.map(\.description)
+        return lines
+    }
+}
+
+/// One frame of a JavaScript stack, in a task file.
+public struct ScriptFrame: Sendable, Equatable, CustomStringConvertible {
+    /// The function's name, `nil` for an anonymous function or a file's top level.
+    public var function: String?
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(function: String?, file: String, line: Int, column: Int) {
+        self.function = function
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `at name (file:line:column)`, or `at file:line:column`.
+    public var description: String {
+        let place = "\(file):\(line):\(column)"
+        guard let function else { return "at \(place)" }
+        return "at \(function) (\(place))"
+    }
+
+    /// The frames of a JavaScriptCore stack (`name@url:line:column` lines), innermost first.
+    static func parse(stack: String) -> [ScriptFrame] {
+        stack.split(separator: "\n").compactMap { text in
+            var parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count >= 3, let column = Int(parts.removeLast()), let line = Int(parts.removeLast()) else { return nil }
+            let location = parts.joined(separator: ":")
+            let at = location.firstIndex(of: "@")
+            let name = at.map { String(location[..<$0]) } ?? ""
+            let file = at.map { String(location[location.index(after: $0)...]) } ?? location
+            return ScriptFrame(function: name.isEmpty ? nil : name, file: file, line: line, column: column)
+        }
     }
 }
 

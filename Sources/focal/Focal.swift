@@ -23,6 +23,7 @@ struct Focal: AsyncParsableCommand {
               focal replay --tasks tasks session.oplog
               cat session.oplog | focal replay --tasks tasks --debug
               focal snapshot --tasks tasks --format json session.oplog
+              focal init shop && cd shop && focal test .
               focal check tasks
               focal run --tasks tasks --snapshot Examples/scenarios/master-detail.yaml
               focal test Examples/scenarios
@@ -31,7 +32,7 @@ struct Focal: AsyncParsableCommand {
               focal serve --tasks tasks --port 8080 --deliver https://collector.example/v1/batch
             """,
         subcommands: [
-            ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self,
+            InitCommand.self, ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self,
             ServeCommand.self,
         ]
     )

@@ -45,6 +45,7 @@ struct OpLogReplay: Sendable {
             let collector = ReplayCollector()
             var own = configuration
             own.consoleLogger = collector.consoleLogger
+            own.logger = collector.engineLogger
             workers.append(try await threads.makeWorker(own))
             collectors.append(collector)
         }
@@ -83,7 +84,7 @@ struct OpLogReplay: Sendable {
         // the chunks arrive.
         let streamed = driver == nil ? Array(workers.indices.dropFirst()) : Array(workers.indices)
         let inputs = streamed.map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
-        let outputs = streamed.map { _ in AsyncStream.makeStream(of: [NumberedItem].self) }
+        let outputs = streamed.map { _ in AsyncStream.makeStream(of: EnginePart.self) }
         let (label, diagnostics, workers, collectors, driver) = (label, diagnostics, workers, collectors, driver)
         return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
             for (position, index) in streamed.enumerated() {
@@ -91,9 +92,10 @@ struct OpLogReplay: Sendable {
                 group.addTask {
                     await worker.run { worker in
                         for await batch in input {
-                            output.yield(collector.apply(batch, to: worker.engine))
+                            output.yield(.items(collector.apply(batch, to: worker.engine)))
                             reader.recycle(batch)
                         }
+                        if !StandardStream.output.isClosed { output.yield(.ends(collector.endOfInput(worker.engine))) }
                         output.finish()
                     }
                     return nil
@@ -101,7 +103,10 @@ struct OpLogReplay: Sendable {
             }
             let (engineInputs, engineOutputs) = (inputs.map(\.continuation), outputs.map(\.stream))
             // The loop: hands out each chunk's batches, applies the first engine's (without a driver), and writes.
-            @Sendable func drive(isolation: isolated (any Actor), applyingFirst applyFirst: ((EngineBatch) -> [NumberedItem])?) async throws -> ExitCode {
+            @Sendable func drive(
+                isolation: isolated (any Actor), applyingFirst applyFirst: ((EngineBatch) -> [NumberedItem])?,
+                endingFirst endFirst: (() -> [SessionEndItems])?
+            ) async throws -> ExitCode {
                 defer {
                     reader.stop()
                     for input in engineInputs { input.finish() }
@@ -122,14 +127,18 @@ struct OpLogReplay: Sendable {
                     }
                     guard try await writer.take(chunk, firstEngineItems: firstItems) else { break }
                 }
-                return try await writer.finish()
+                // The other engines end their sessions once their input is finished.
+                for input in engineInputs { input.finish() }
+                return try await writer.finish(firstEngineEnds: endFirst)
             }
             group.addTask {
                 if let driver {
-                    return try await driver.run { try await drive(isolation: $0, applyingFirst: nil) }
+                    return try await driver.run { try await drive(isolation: $0, applyingFirst: nil, endingFirst: nil) }
                 }
                 return try await workers[0].run { first in
-                    try await drive(isolation: first) { collectors[0].apply($0, to: first.engine) }
+                    try await drive(
+                        isolation: first, applyingFirst: { collectors[0].apply($0, to: first.engine) },
+                        endingFirst: { collectors[0].endOfInput(first.engine) })
                 }
             }
             var status = ExitCode.success
@@ -146,14 +155,14 @@ struct OpLogReplay: Sendable {
 /// oldest is written.
 private struct ChunkWriter {
     let output: ReplayOutput
-    var engineOutputs: [AsyncStream<[NumberedItem]>.Iterator]
+    var engineOutputs: [AsyncStream<EnginePart>.Iterator]
     let reader: OpLogReader
     var progress: Progress?
     /// Chunks handed to the engines and not yet written (without their batches), with what the first engine made
     /// of them.
     private var pending: [(chunk: ReplayChunk, firstEngineItems: [NumberedItem])] = []
 
-    init(output: ReplayOutput, engineOutputs: [AsyncStream<[NumberedItem]>.Iterator], reader: OpLogReader, progress: Progress?) {
+    init(output: ReplayOutput, engineOutputs: [AsyncStream<EnginePart>.Iterator], reader: OpLogReader, progress: Progress?) {
         self.output = output
         self.engineOutputs = engineOutputs
         self.reader = reader
@@ -174,10 +183,28 @@ private struct ChunkWriter {
         return true
     }
 
-    /// Writes what is left, finishes the sink, and returns the exit status.
-    mutating func finish() async throws -> ExitCode {
+    /// Writes what is left and the end of every session (the first engine's from
+    /// `firstEngineEnds`, the others' from their streams), finishes the sink, and returns
+    /// the exit status.
+    mutating func finish(firstEngineEnds: (() -> [SessionEndItems])?) async throws -> ExitCode {
+        var completed = true
         while !pending.isEmpty {
-            guard try await writeOldest() else { break }
+            guard try await writeOldest() else {
+                completed = false
+                break
+            }
+        }
+        if completed, !StandardStream.output.isClosed {
+            var parts = [firstEngineEnds?() ?? []]
+            for index in engineOutputs.indices {
+                if case .ends(let ends)? = await engineOutputs[index].next(isolation: #isolation) { parts.append(ends) }
+            }
+            for end in SessionEndItems.merged(parts) {
+                for item in end.items {
+                    output.write(item.item)
+                    if let sink = output.sink, sink.needsCommit { try await sink.commit() }
+                }
+            }
         }
         progress?.clear()
         guard let sink = output.sink else { return output.errorCount == 0 ? .success : .failure }
@@ -190,7 +217,7 @@ private struct ChunkWriter {
         let (chunk, firstEngineItems) = pending.removeFirst()
         var sources = [chunk.problems, firstEngineItems]
         for index in engineOutputs.indices {
-            sources.append(await engineOutputs[index].next(isolation: #isolation) ?? [])
+            if case .items(let items)? = await engineOutputs[index].next(isolation: #isolation) { sources.append(items) }
         }
         guard !StandardStream.output.isClosed else {
             reader.stop()

@@ -33,6 +33,23 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         return items
     }
 
+    /// The end of the input on `engine`: what each live session's end event produced
+    /// (see ``Engine/endOfInput()``), session by session in the order they ended.
+    func endOfInput(_ engine: Engine) -> [SessionEndItems] {
+        engine.observer = self
+        var ended: [SessionEndItems] = []
+        let sessions: [String?] = [nil] + engine.sessionIDs.map(Optional.some)
+        for session in sessions {
+            engine.recordSessionEnd(session, reason: .endOfInput)
+            // Moved out, not copied: keeping the buffer's capacity would make a new buffer
+            // of that size for every session.
+            guard !items.isEmpty else { continue }
+            ended.append(SessionEndItems(session: session, items: items))
+            items = []
+        }
+        return ended
+    }
+
     func engine(_ engine: Engine, didProduce result: TaskResult) {
         items.append(NumberedItem(line: line, item: .result(result)))
     }
@@ -48,6 +65,12 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
     /// A console logger whose lines join this collector's items, formatted as `focal replay` prints them.
     var consoleLogger: Logger {
         Logger(label: "focal.console") { _ in DiagnosticLogHandler(logLevel: .debug) { [self] lines in console(lines) } }
+    }
+
+    /// A logger for the engine's warnings and reload reports (``EngineConfiguration/logger``)
+    /// whose lines, like console lines, keep their place among results and errors.
+    var engineLogger: Logger {
+        Logger(label: "focal.engine") { _ in DiagnosticLogHandler(logLevel: .info) { [self] lines in console(lines) } }
     }
 
     private func console(_ lines: [String]) {

@@ -25,7 +25,7 @@ final class ReplayOutput: EngineObserver {
     func write(_ item: ReplayItem) {
         switch item {
         case .result(let result): sink?.add(result)
-        case .error(let error): report(error.description)
+        case .error(let error): report(error.description, details: error.script?.detailLines ?? [])
         case .snapshot(let text): diagnose { $0.write(text) }
         case .console(let lines): diagnose { stream in for line in lines { stream.writeLine(line) } }
         }
@@ -43,9 +43,9 @@ final class ReplayOutput: EngineObserver {
         write(.snapshot(text))
     }
 
-    private func report(_ message: String) {
+    private func report(_ message: String, details: [String]) {
         errorCount += 1
-        diagnose { $0.writeError((label.map { "\($0): " } ?? "") + message) }
+        diagnose { $0.writeError((label.map { "\($0): " } ?? "") + message, details: details) }
     }
 
     /// Writes on the diagnostics stream, after what standard output holds, so that both read in order.

@@ -100,6 +100,9 @@ struct RunCommand: AsyncParsableCommand {
                 }
                 try await sink.commit()
             }
+            // As when the emitted op log is replayed: its end ends the session.
+            worker.engine.endOfInput()
+            try await sink.commit()
             if warnings > 1, warnings & (warnings - 1) != 0 {
                 StandardStream.error.writeWarning("\(warnings) warnings in all")
             }

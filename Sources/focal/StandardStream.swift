@@ -66,6 +66,13 @@ final class StandardStream: Sendable {
         writeLine("error: " + message.escapingLineBreaks)
     }
 
+    /// Writes `error: message` as ``writeError(_:)`` does, then each of `details` (an excerpt
+    /// with a caret, stack frames) indented on a line of its own, its line breaks escaped too.
+    func writeError(_ message: String, details: [String]) {
+        writeError(message)
+        for line in details { writeLine("    " + line.escapingLineBreaks) }
+    }
+
     /// Writes `warning: message` as one line, as ``writeError(_:)`` does.
     func writeWarning(_ message: String) {
         writeLine("warning: " + message.escapingLineBreaks)

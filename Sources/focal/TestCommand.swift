@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import FocalEngine
 import FocalScenarios
@@ -21,9 +24,14 @@ struct TestCommand: ParsableCommand {
             Exit status: 0 when every scenario passed, 1 when one failed or none was found, 2 when \
             a PATH does not exist.
 
+            With --watch, the scenarios run again whenever a file below a PATH or a scenario's \
+            tasks directory is written, created, deleted or moved; each run is introduced by \
+            '--- FILE changed: running again'. It runs until interrupted.
+
             Examples:
               focal test Examples/scenarios
               focal test --tasks tasks shop.yaml checkout.json
+              focal test --watch .
             """
     )
 
@@ -32,17 +40,69 @@ struct TestCommand: ParsableCommand {
 
     @OptionGroup var limits: RuntimeLimits
 
+    @Flag(
+        name: .long,
+        help: "After the run, wait for a change to a scenario or task file and run again, until interrupted (Ctrl-C).")
+    var watch = false
+
     @Argument(help: ArgumentHelp("Scenario files or directories (default: the current directory).", valueName: "path"))
     var paths: [String] = []
 
     func run() throws {
-        let files: [String]
+        guard watch else { throw try runOnce(try scenarioFiles()) }
+        while true {
+            let files = try scenarioFiles()
+            // Watching starts before the run, so that a change made while it runs is not missed.
+            let watcher: FileWatcher
+            do {
+                watcher = try FileWatcher(roots: watchedDirectories(files))
+            } catch {
+                StandardStream.error.writeError("\(error)")
+                throw ExitCode(2)
+            }
+            _ = try runOnce(files)
+            StandardStream.output.flush()
+            StandardStream.error.writeLine("watching \(watcher.count) director\(watcher.count == 1 ? "y" : "ies") for changes (Ctrl-C stops)")
+            StandardStream.error.flush()
+            guard let changed = watcher.waitForChange() else { throw ExitCode(2) }
+            StandardStream.output.writeLine("--- \(changed) changed: running again")
+        }
+    }
+
+    private func scenarioFiles() throws -> [String] {
         do {
-            files = try ScenarioDiscovery.files(at: paths.isEmpty ? ["."] : paths)
+            return try ScenarioDiscovery.files(at: paths.isEmpty ? ["."] : paths)
         } catch {
             StandardStream.error.writeError("\(error)")
             throw ExitCode(2)
         }
+    }
+
+    /// The directories a watch covers: each PATH (a file's directory), and the tasks
+    /// directory of each scenario.
+    private func watchedDirectories(_ files: [String]) -> [String] {
+        var directories = (paths.isEmpty ? ["."] : paths).map { path in
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return path }
+            return Self.directory(of: path)
+        }
+        if let tasks { directories.append(tasks) }
+        for file in files {
+            if tasks == nil, let scenario = try? Scenario.load(contentsOf: file), let directory = scenario.tasksDirectory {
+                directories.append(directory)
+            }
+        }
+        var seen = Set<String>()
+        return directories.filter { seen.insert($0).inserted }
+    }
+
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Tests every file once and prints the report; returns the exit status.
+    private func runOnce(_ files: [String]) throws -> ExitCode {
         var passed = 0
         var failed = 0
         for file in files {
@@ -63,7 +123,7 @@ struct TestCommand: ParsableCommand {
         if passed + failed == 0 {
             StandardStream.error.writeError("no scenario with 'expect:' was found")
         }
-        throw failed == 0 && passed > 0 ? ExitCode.success : ExitCode.failure
+        return failed == 0 && passed > 0 ? ExitCode.success : ExitCode.failure
     }
 
     private enum Verdict {
@@ -86,7 +146,7 @@ struct TestCommand: ParsableCommand {
         let configuration = limits.engineConfiguration(tasksDirectory: directory)
         let outcome: ScenarioOutcome
         do {
-            outcome = try ScenarioOutcome.play(scenario, configuration: configuration)
+            outcome = try ScenarioOutcome.play(scenario, configuration: configuration).endingInput()
         } catch {
             return .failed(["error: \(error.message)"])
         }

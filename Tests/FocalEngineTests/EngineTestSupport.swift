@@ -45,13 +45,14 @@ final class EngineHarness {
 
     init(
         _ files: [String: String] = [:], debug: Bool = false, timeLimit: Duration = .seconds(2),
-        maxSessions: Int = EngineConfiguration.defaultMaxSessions, clock: EngineClock = .fixed(1)
+        maxSessions: Int = EngineConfiguration.defaultMaxSessions, clock: EngineClock = .fixed(1),
+        configure: (inout EngineConfiguration) -> Void = { _ in }
     ) throws {
         tasks = try TaskDirectory(files)
-        engine = try Engine(
-            configuration: EngineConfiguration(
-                tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: clock, maxSessions: maxSessions),
-            observer: observer)
+        var configuration = EngineConfiguration(
+            tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: clock, maxSessions: maxSessions)
+        configure(&configuration)
+        engine = try Engine(configuration: configuration, observer: observer)
     }
 
     /// Applies `ops`, each as the next line of the log.

@@ -27,10 +27,13 @@ struct HostileRuntimeTests {
         #expect(runtime.heapLimit == JavaScriptCoreOptions.minimumHeapLimit)
     }
 
+    // A thrown object that is not an Error is shown as JSON, so its toJSON is what could loop
+    // (its toString is never called).
     @Test("a thrown Proxy or looping getter is read under the time limit", arguments: [
         "throw new Proxy({}, { get() { for (;;) {} } })",
         "throw { get name() { for (;;) {} } }",
-        "throw { toString() { for (;;) {} } }",
+        "throw { toJSON() { for (;;) {} } }",
+        "throw new (class extends Error { get message() { for (;;) {} } })()",
     ])
     func hostileThrownValues(source: String) throws {
         let runtime = JSRuntime(timeLimit: .milliseconds(100))

@@ -37,8 +37,9 @@ struct JSRuntimeTests {
         #expect(error.file == "tasks/x.js")
         #expect(error.line == 3)
         #expect(!error.isTimeout)
-        #expect(error.location == "tasks/x.js:3")
-        #expect(error.description == "tasks/x.js:3: RangeError: too far")
+        let column = try #require(error.column)
+        #expect(error.location == "tasks/x.js:3:\(column)")
+        #expect(error.description == "tasks/x.js:3:\(column): RangeError: too far")
     }
 
     @Test("startingLine shifts reported line numbers")

@@ -1,0 +1,104 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import Testing
+
+/// Where task errors point: the user's file, line and column, an excerpt, the task frames.
+@Suite("Error positions in task files")
+struct ErrorPositionTests {
+    @Test("a syntax error on line 1 has the column in the file, not in Focal's wrapper, and an excerpt with a caret")
+    func firstLineColumn() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', n => n.path +);\n"])
+        harness.apply(registerRoot)
+        let error = try #require(harness.takeErrors().first?.script)
+        #expect(error.name == "SyntaxError")
+        #expect(error.file?.hasSuffix("/index.js") == true)
+        #expect(error.line == 1)
+        // The ')' is the 26th character of the line.
+        #expect(error.column == 26)
+        #expect(error.excerpt == "match('ev', n => n.path +);")
+        #expect(error.detailLines == ["| match('ev', n => n.path +);", "| " + String(repeating: " ", count: 25) + "^"])
+    }
+
+    @Test("an unclosed brace is reported at the end of the user's file, not in the wrapper's closing lines")
+    func unclosedBrace() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', n => {\n  return 1;\n"])
+        harness.apply(registerRoot)
+        let error = try #require(harness.takeErrors().first?.script)
+        #expect(error.line == 2)
+        #expect(error.excerpt == "  return 1;")
+        #expect(error.message.contains("at the end of the file"))
+    }
+
+    @Test("import and export are answered with 'ES modules are not supported; use require()'")
+    func esModules() throws {
+        for source in ["import { x } from './x';\n", "export const a = 1;\n", "  import y from 'y'\n"] {
+            let harness = try EngineHarness(["index.js": source])
+            harness.apply(registerRoot)
+            let error = try #require(harness.takeErrors().first)
+            #expect(error.message.contains("ES modules are not supported; use require()"), "\(source): \(error.message)")
+        }
+    }
+
+    @Test("a runtime error names its line and column and the stack of task frames, innermost first, without Focal's")
+    func runtimeStack() throws {
+        let harness = try EngineHarness([
+            "index.js": """
+                const { price } = require('./lib/price');
+                match('ev', node => price(node));
+                """,
+            "lib/price.js": """
+                function price(node) {
+                  return node.attributes.sku.toUpperCase();
+                }
+                module.exports = { price };
+                """,
+        ])
+        harness.apply(registerRoot, record(root, "ev"))
+        let error = try #require(harness.takeErrors().first)
+        let script = try #require(error.script)
+        #expect(script.file?.hasSuffix("/lib/price.js") == true)
+        #expect(script.line == 2)
+        #expect(script.excerpt == "  return node.attributes.sku.toUpperCase();")
+        #expect(script.frames.map { $0.file.hasSuffix("/lib/price.js") } == [true, false])
+        #expect(script.frames.last?.file.hasSuffix("/index.js") == true)
+        #expect(script.frames.first?.function == "price")
+        #expect(script.frames.last?.line == 2)
+        // The caret is under the failing call, and the frame has the same column.
+        #expect(script.detailLines[1] == "| " + String(repeating: " ", count: 28) + "^", "\(script.detailLines)")
+        #expect(script.detailLines[2] == "at price (\(script.frames[0].file):2:29)", "\(script.detailLines)")
+        #expect(script.frames[1].line == 2 && script.frames[1].column == 26, "\(script.frames)")
+    }
+
+    @Test("a runtime error on line 1 has its column in the file: the wrapper's opening is taken out")
+    func runtimeFirstLine() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', n => n.parentNode.nodeName);"])
+        harness.apply(registerRoot, record(root, "ev"))
+        let script = try #require(harness.takeErrors().first?.script)
+        #expect(script.line == 1)
+        // JavaScriptCore points at the property read of null: `.nodeName`, column 30.
+        #expect(script.column == 30, "\(script)")
+        #expect(script.frames.first?.column == 30, "\(script.frames)")
+    }
+
+    @Test("a thrown non-Error is shown as JSON, not [object Object]")
+    func thrownValues() throws {
+        let harness = try EngineHarness(["index.js": """
+            match('a', () => { throw { code: 42 }; });
+            match('b', () => { throw 'out of stock'; });
+            """])
+        harness.apply(registerRoot, record(root, "a"), record(root, "b"))
+        let messages = harness.takeErrors().map(\.message)
+        #expect(messages.count == 2)
+        #expect(messages[0].hasSuffix(#"uncaught {"code":42}"#), "\(messages)")
+        #expect(messages[1].hasSuffix(#"uncaught "out of stock""#), "\(messages)")
+    }
+
+    @Test("a failing task names the node by its path and its id")
+    func nodeNamedByPath() throws {
+        let harness = try EngineHarness(["index.js": "match('cell/ev', () => { throw new Error('no'); });"])
+        harness.apply(registerRoot, register(2, under: root, "list"), register(keyed(3, "sku-3"), under: 2, "cell"), record(keyed(3, "sku-3"), "ev"))
+        let message = try #require(harness.takeErrors().first?.message)
+        #expect(message.contains("at node /list/cell (id 3/sku-3)"), "\(message)")
+    }
+}

@@ -1,0 +1,53 @@
+import FocalEngine
+import FocalJSON
+import FocalOpLog
+import FocalTestSupport
+import Foundation
+import Testing
+
+/// What `focal check --against` builds on: which patterns matched, which task files loaded,
+/// and the reload report of debug mode.
+@Suite("Pattern coverage and reload reports")
+struct PatternCoverageTests {
+    @Test("patterns that no event matched are listed in registration order; matched ones are not")
+    func unmatched() throws {
+        let coverage = PatternCoverage()
+        let harness = try EngineHarness(["index.js": """
+            match('list/row/did-select', n => 1);
+            match(['prodcuts/row/did-select', 'row/ana-appeared'], n => 2);
+            match('ev', n => 3);
+            """]) { $0.patternCoverage = coverage }
+        harness.apply(registerRoot, register(2, under: root, "list"), register(3, under: 2, "row"), record(3, "did-select"), record(3, "ana-appeared"))
+        #expect(coverage.unmatched.map(\.pattern) == ["prodcuts/row/did-select", "ev"])
+        #expect(coverage.unmatched.first?.task.location.hasSuffix("/index.js:2") == true)
+    }
+
+    @Test("a namespace file with the wrong case is never loaded and is listed; required and loaded files are not")
+    func unloadedFiles() throws {
+        let harness = try EngineHarness([
+            "index.js": "require('./lib/util');",
+            "lib/util.js": "module.exports = 1;",
+            "Shop/detail.js": "match('ev', () => 1);",
+            "Cart.js": "match('ev', () => 2);",
+        ])
+        harness.apply(registerRoot, register(2, under: root, "detail", namespace: "Shop.Detail"), register(3, under: root, "cart", namespace: "Cart"))
+        #expect(harness.engine.unloadedTaskFiles() == ["Shop/detail.js"])
+    }
+
+    @Test("a debug reload says which file changed and that the session's task state was reset")
+    func reloadReport() throws {
+        let capture = LogCapture()
+        let harness = try EngineHarness(["index.js": "let n = 0; match('ev', () => ++n);"], debug: true) {
+            $0.logger = capture.logger(level: .info, label: "focal.engine")
+        }
+        harness.apply(registerRoot)
+        #expect(harness.fire(root) == [1])
+        try harness.tasks.write("index.js", "let n = 10; match('ev', () => ++n);")
+        harness.engine.apply(register(2, under: root, "child"), session: nil)
+        #expect(harness.fire(root) == [11])
+        let infos = capture.logged.filter { $0.level == .info }.map(\.message)
+        #expect(infos.count == 1, "\(infos)")
+        #expect(infos.first?.contains("/index.js')") == true, "\(infos)")
+        #expect(infos.first?.contains("task state") == true, "\(infos)")
+    }
+}
