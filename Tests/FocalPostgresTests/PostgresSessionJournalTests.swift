@@ -85,14 +85,14 @@ import Testing
 @Suite struct PostgresStoreTimeoutTests {
     @Test func aCallTheDatabaseDoesNotAnswerTimesOutAndTheNextOneWorks() async throws {
         let url = try await TestPostgres.freshDatabase()
-        try await TestPostgres.withStore(url: url, callTimeout: .milliseconds(300)) { store in
+        try await TestPostgres.withStore(url: url, callTimeout: .seconds(2)) { store in
             let journal = try await PostgresSessionJournal(store: store)
             _ = try await journal.append(["a"], to: "s", at: 0)
             try await TestPostgres.withTableLocked(url: url, table: "focal_journal_session") {
-                await #expect(throws: PostgresStoreError.timeout(operation: "append to a session's journal", after: .milliseconds(300))) {
+                await #expect(throws: PostgresStoreError.timeout(operation: "append to a session's journal", after: .seconds(2))) {
                     _ = try await journal.append(["b"], to: "s", at: 1)
                 }
-                await #expect(throws: PostgresStoreError.timeout(operation: "read the length of a session's journal", after: .milliseconds(300))) {
+                await #expect(throws: PostgresStoreError.timeout(operation: "read the length of a session's journal", after: .seconds(2))) {
                     _ = try await journal.length(of: "s")
                 }
             }
