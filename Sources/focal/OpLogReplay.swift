@@ -35,9 +35,14 @@ struct OpLogReplay: Sendable {
 
     /// Starts `engines` engines with `configuration` on `threads`; when one cannot start,
     /// says why and exits with 2.
+    /// Whether the end of the input ends every session (recording its end event), as in
+    /// `focal replay`; `focal snapshot` shows the tree as the log leaves it, sessions still live
+    /// (as a server's snapshot of the same session does).
+    let endsSessions: Bool
+
     init(
         threads: EngineThreads, engines: Int = 1, configuration: EngineConfiguration, label: String? = nil,
-        diagnostics: StandardStream = .error
+        diagnostics: StandardStream = .error, endsSessions: Bool = true
     ) async throws {
         var workers: [EngineWorker] = []
         var collectors: [ReplayCollector] = []
@@ -54,6 +59,7 @@ struct OpLogReplay: Sendable {
         maxSessions = configuration.maxSessions
         self.label = label
         self.diagnostics = diagnostics
+        self.endsSessions = endsSessions
         driver = workers.count > 1 ? threads.driver : nil
     }
 
@@ -85,7 +91,7 @@ struct OpLogReplay: Sendable {
         let streamed = driver == nil ? Array(workers.indices.dropFirst()) : Array(workers.indices)
         let inputs = streamed.map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
         let outputs = streamed.map { _ in AsyncStream.makeStream(of: EnginePart.self) }
-        let (label, diagnostics, workers, collectors, driver) = (label, diagnostics, workers, collectors, driver)
+        let (label, diagnostics, workers, collectors, driver, endsSessions) = (label, diagnostics, workers, collectors, driver, endsSessions)
         return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
             for (position, index) in streamed.enumerated() {
                 let (worker, input, output, collector) = (workers[index], inputs[position].stream, outputs[position].continuation, collectors[index])
@@ -95,7 +101,7 @@ struct OpLogReplay: Sendable {
                             output.yield(.items(collector.apply(batch, to: worker.engine)))
                             reader.recycle(batch)
                         }
-                        if !StandardStream.output.isClosed { output.yield(.ends(collector.endOfInput(worker.engine))) }
+                        if endsSessions, !StandardStream.output.isClosed { output.yield(.ends(collector.endOfInput(worker.engine))) }
                         output.finish()
                     }
                     return nil
@@ -138,7 +144,7 @@ struct OpLogReplay: Sendable {
                 return try await workers[0].run { first in
                     try await drive(
                         isolation: first, applyingFirst: { collectors[0].apply($0, to: first.engine) },
-                        endingFirst: { collectors[0].endOfInput(first.engine) })
+                        endingFirst: { endsSessions ? collectors[0].endOfInput(first.engine) : [] })
                 }
             }
             var status = ExitCode.success

@@ -29,7 +29,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     func run() async throws {
         let threads = EngineThreads(count: 1)
         defer { Task { await threads.shutdown() } }
-        let replay = try await OpLogReplay(threads: threads, configuration: options.engineConfiguration)
+        let replay = try await OpLogReplay(threads: threads, configuration: options.engineConfiguration, endsSessions: false)
         let status = try await replay.replay(path: input.path)
         let format = format
         throw await replay.workers[0].run { worker in
