@@ -104,6 +104,8 @@ final class ResponderEventRecorder {
         case .didEndDragging: "didEndDragging"
         case .willDisplayCell(_, let indexPath): "willDisplayCell\(indexPath)"
         case .didEndDisplayingCell(_, let indexPath): "didEndDisplayingCell\(indexPath)"
+        case .willDisplaySupplementaryView(_, let element): "willDisplay(\(element))"
+        case .didEndDisplayingSupplementaryView(_, let element): "didEndDisplaying(\(element))"
         case .didSelectItem(let indexPath, let byUser): "didSelect\(indexPath)\(byUser ? " byUser" : "")"
         case .didDeselectItem(let indexPath, let byUser): "didDeselect\(indexPath)\(byUser ? " byUser" : "")"
         case .didReloadData: "didReloadData"

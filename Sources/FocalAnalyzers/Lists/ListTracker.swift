@@ -132,6 +132,8 @@ final class ListTracker {
             reload()
         case .didUpdateItems(let update):
             apply(update)
+        case .willDisplaySupplementaryView(_, let element), .didEndDisplayingSupplementaryView(_, let element):
+            updateVisibility(ofSection: element.section)
         case .visibilityChanged:
             for section in anchors.keys.sorted() { updateVisibility(ofSection: section) }
         default:
@@ -147,9 +149,9 @@ final class ListTracker {
         if marksFocus { cellAnalyzer.markFocused() }
     }
 
-    /// Records `ana-appeared` / `ana-disappeared` on a named section's node when whether one of its cells is
-    /// visible on screen changed. A named section gets its node as soon as one of its cells is displayed, whether
-    /// or not the cells have analyzers (UIKit shows a section as its rows and header scroll in).
+    /// Records `ana-appeared` / `ana-disappeared` on a named section's node when whether the section is visible
+    /// on screen changed. A named section gets its node as soon as one of its cells is displayed, whether or not
+    /// the cells have analyzers (UIKit shows a section as its rows, header and footer scroll in).
     private func updateVisibility(ofSection section: Int) {
         guard let list, let session, anchors[section] != nil || list.analyticsName(forSection: section) != nil,
             let listID = analyzer?.resolve()
@@ -163,16 +165,15 @@ final class ListTracker {
         session.record(isVisible ? AutomaticEvent.appeared : AutomaticEvent.disappeared, properties: JSONObject(), time: session.now, on: id)
     }
 
-    /// Whether some item of `section` lies in the list's viewport, worked out from the layout rather than from
-    /// the displayed cells, so that the section does not seem to leave while the list swaps cells (UIKit ends
-    /// the display of the cells that left before displaying those that entered).
+    /// Whether some of `section` (header, items or footer) lies in the list's viewport, worked out from the layout
+    /// rather than from the displayed cells, so that the section does not seem to leave while the list swaps
+    /// cells (UIKit ends the display of the cells that left before displaying those that entered).
     private static func section(_ section: Int, isIn list: ListView) -> Bool {
-        let count = section < list.numberOfSections ? list.numberOfItems(inSection: section) : 0
-        guard count > 0, let first = list.rectForItem(at: IndexPath(item: 0, section: section)),
-            let last = list.rectForItem(at: IndexPath(item: count - 1, section: section))
-        else { return false }
+        guard section < list.numberOfSections, let frame = list.rectForSection(section), frame.size.height > 0 else {
+            return false
+        }
         let viewport = list.bounds
-        return first.minY < viewport.maxY && last.maxY > viewport.minY
+        return frame.minY < viewport.maxY && frame.maxY > viewport.minY
     }
 
     // MARK: Removing rows

@@ -11,6 +11,9 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     let listView: ListView
     /// The current content; steps may replace it (`reload`) or change values (`update`).
     private(set) var sections: [SectionDescription]
+    /// The header and footer views built so far, by section, kept while their section is, so that a header's
+    /// analyzer keeps one node as it scrolls out and in again.
+    private var supplementaryViews: [[SupplementaryKind: View]] = []
     private let description: ListDescription
     private unowned let controller: ScreenController
 
@@ -20,6 +23,7 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         self.description = description
         self.controller = controller
         sections = description.sections
+        supplementaryViews = sections.map { _ in [:] }
         if isTable {
             let table = TableView()
             table.rowHeight = description.rowHeight ?? table.rowHeight
@@ -74,6 +78,7 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         }
         try checkSize(adding: newSections.reduce(0) { $0 + $1.items.count })
         sections.insert(contentsOf: newSections, at: position)
+        supplementaryViews.insert(contentsOf: newSections.map { _ in [:] }, at: position)
         listView.insertSections(Array(position..<position + newSections.count))
     }
 
@@ -92,6 +97,7 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         }
         for position in positions.sorted(by: >) {
             sections.remove(at: position)
+            supplementaryViews.remove(at: position)
         }
         listView.deleteSections(positions)
     }
@@ -114,6 +120,7 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
             throw Self.noSection(position, count: sections.count)
         }
         sections.insert(sections.remove(at: from), at: to)
+        supplementaryViews.insert(supplementaryViews.remove(at: from), at: to)
         listView.moveSection(from, toSection: to)
     }
 
@@ -130,7 +137,10 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
 
     /// Replaces the content and reloads the list.
     func reload(with newSections: [SectionDescription]?) {
-        if let newSections { sections = newSections }
+        if let newSections {
+            sections = newSections
+            supplementaryViews = sections.map { _ in [:] }
+        }
         listView.reloadData()
     }
 
@@ -208,6 +218,25 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         controller.perform(action, trigger: "selecting item \(indexPath.item) of section \(indexPath.section)")
     }
 
+    // MARK: Headers and footers
+
+    /// The height the description gives a section's header or footer; 0 for none.
+    private func height(of element: SupplementaryElement) -> Double {
+        sections.indices.contains(element.section) ? sections[element.section].height(element.kind) : 0
+    }
+
+    /// The section's header or footer view: the one built before, or a new one holding the described view (with its
+    /// analyzer), as wide as the list.
+    private func view(for element: SupplementaryElement) -> View? {
+        guard sections.indices.contains(element.section), let description = sections[element.section].view(element.kind)
+        else { return nil }
+        if let view = supplementaryViews[element.section][element.kind] { return view }
+        let container = View(frame: Rect(x: 0, y: 0, width: listView.bounds.width, height: height(of: element)))
+        ViewBuilder(controller: controller).build([description], into: container)
+        supplementaryViews[element.section][element.kind] = container
+        return container
+    }
+
     /// The name the description gives the section, for its node.
     func analyticsName(forSection section: Int, in list: ListView) -> String? {
         sections.indices.contains(section) ? sections[section].name : nil
@@ -232,6 +261,22 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     func tableView(_ tableView: TableView, identifierForRowAt indexPath: IndexPath) -> String? { identifier(at: indexPath) }
 
     func tableView(_ tableView: TableView, didSelectRowAt indexPath: IndexPath) { didSelect(at: indexPath) }
+
+    func tableView(_ tableView: TableView, heightForHeaderInSection section: Int) -> Double {
+        height(of: SupplementaryElement(.header, section: section))
+    }
+
+    func tableView(_ tableView: TableView, heightForFooterInSection section: Int) -> Double {
+        height(of: SupplementaryElement(.footer, section: section))
+    }
+
+    func tableView(_ tableView: TableView, viewForHeaderInSection section: Int) -> View? {
+        view(for: SupplementaryElement(.header, section: section))
+    }
+
+    func tableView(_ tableView: TableView, viewForFooterInSection section: Int) -> View? {
+        view(for: SupplementaryElement(.footer, section: section))
+    }
 
     func tableView(_ tableView: TableView, willDisplay cell: TableViewCell, forRowAt indexPath: IndexPath) {
         run(description.cell.onDisplay, for: cell, at: indexPath)
@@ -260,6 +305,19 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     }
 
     func collectionView(_ collectionView: CollectionView, didSelectItemAt indexPath: IndexPath) { didSelect(at: indexPath) }
+
+    func collectionView(
+        _ collectionView: CollectionView, referenceSizeForSupplementaryElementOfKind kind: SupplementaryKind,
+        inSection section: Int
+    ) -> Size {
+        Size(width: collectionView.bounds.width, height: height(of: SupplementaryElement(kind, section: section)))
+    }
+
+    func collectionView(
+        _ collectionView: CollectionView, viewForSupplementaryElementOfKind kind: SupplementaryKind, at indexPath: IndexPath
+    ) -> View? {
+        view(for: SupplementaryElement(kind, section: indexPath.section))
+    }
 
     func collectionView(_ collectionView: CollectionView, willDisplay cell: CollectionViewCell, forItemAt indexPath: IndexPath) {
         run(description.cell.onDisplay, for: cell, at: indexPath)

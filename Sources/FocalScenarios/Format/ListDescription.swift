@@ -13,6 +13,8 @@ import FocalSimulator
 ///     sections:
 ///       - {name: fruit, rows: [Apples, {title: Bananas, id: banana, values: {price: 2}}]}
 ///       - rows: {count: 100, title: "Vegetable {index}"}
+///         header: {label: {text: Vegetables, analyzer: sectionHeader, height: 28}}   # any view; 44 tall by default
+///         footer: {label: "100 vegetables"}
 /// ```
 struct ListDescription: Sendable {
     /// The sections, in order.
@@ -72,19 +74,49 @@ struct ListDescription: Sendable {
         }
         var sections: [SectionDescription] = []
         for section in try member.value.list() {
-            let sectionFields = try section.fields(allowed: ["name", itemKey], in: "a section")
+            let sectionFields = try section.fields(allowed: ["name", itemKey, "header", "footer"], in: "a section")
             sections.append(SectionDescription(
                 name: try sectionFields["name"]?.nonEmptyString(),
-                items: try ItemDescription.list(sectionFields.required(itemKey), screens: screens)))
+                items: try ItemDescription.list(sectionFields.required(itemKey), screens: screens),
+                header: try sectionFields["header"].map { value throws(ScenarioError) in
+                    try ViewDescription(value, screens: screens)
+                },
+                footer: try sectionFields["footer"].map { value throws(ScenarioError) in
+                    try ViewDescription(value, screens: screens)
+                }))
         }
         return sections
     }
 }
 
-/// A section of a table or collection: an optional name (named sections get their own node) and items.
+/// A section of a table or collection: an optional name (named sections get their own node), items, and optional
+/// header and footer views.
 struct SectionDescription: Sendable {
     /// The section's node name, or `nil` for an unnamed section whose items sit directly under the list.
     var name: String?
     /// The items, in order.
     var items: [ItemDescription]
+    /// The view shown above the items, as `viewForHeaderInSection` gives it.
+    var header: ViewDescription? = nil
+    /// The view shown below the items.
+    var footer: ViewDescription? = nil
+
+    /// The header or footer view's description.
+    func view(_ kind: SupplementaryKind) -> ViewDescription? {
+        switch kind {
+        case .header: header
+        case .footer: footer
+        }
+    }
+
+    /// The height of the header or footer: its `height` (or the bottom of its `frame`), 44 by default; 0 when the
+    /// section has none.
+    func height(_ kind: SupplementaryKind) -> Double {
+        switch view(kind)?.frame {
+        case nil: 0
+        case .stacked: ViewBuilder.controlHeight
+        case .stackedWithHeight(let height): height
+        case .fixed(let frame): frame.maxY
+        }
+    }
 }

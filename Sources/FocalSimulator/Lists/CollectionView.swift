@@ -1,7 +1,8 @@
 /// A grid of items in sections, laid out by a ``FlowLayout``: the simulator's `UICollectionView`.
 ///
 /// Set a ``dataSource`` and, for callbacks, a ``CollectionViewDelegate`` as the ``ScrollView/delegate``. See
-/// ``ListView`` for display, reuse, selection and updates.
+/// ``ListView`` for display, reuse, selection and updates. Sections have headers and footers when the layout gives
+/// them a height (``FlowLayout/headerReferenceSize``, or the delegate's size for a section), shown by the views the data source provides.
 open class CollectionView: ListView {
     /// Provides sections, items and cells. Changing it reloads the data.
     public weak var dataSource: CollectionViewDataSource? {
@@ -53,8 +54,29 @@ open class CollectionView: ListView {
         dataSource?.collectionView(self, identifierForItemAt: indexPath)
     }
 
+    override func dataSourceSupplementaryView(for element: SupplementaryElement) -> View? {
+        dataSource?.collectionView(
+            self, viewForSupplementaryElementOfKind: element.kind, at: IndexPath(item: 0, section: element.section))
+    }
+
+    override func delegateWillDisplaySupplementaryView(_ view: View, for element: SupplementaryElement) {
+        collectionDelegate?.collectionView(
+            self, willDisplaySupplementaryView: view, forElementKind: element.kind,
+            at: IndexPath(item: 0, section: element.section))
+    }
+
+    override func delegateDidEndDisplayingSupplementaryView(_ view: View, for element: SupplementaryElement) {
+        collectionDelegate?.collectionView(
+            self, didEndDisplayingSupplementaryView: view, forElementOfKind: element.kind,
+            at: IndexPath(item: 0, section: element.section))
+    }
+
     override func makeLayout(itemCounts: [Int]) -> ListLayout {
-        .grid(width: bounds.width, itemCounts: itemCounts, flow: layout)
+        let delegate = collectionDelegate
+        return .grid(width: bounds.width, itemCounts: itemCounts, flow: layout) { element in
+            delegate?.collectionView(self, referenceSizeForSupplementaryElementOfKind: element.kind, inSection: element.section).height
+                ?? (element.kind == .header ? layout.headerReferenceSize : layout.footerReferenceSize).height
+        }
     }
 
     override func delegateWillDisplay(_ cell: ReusableCell, at indexPath: IndexPath) {

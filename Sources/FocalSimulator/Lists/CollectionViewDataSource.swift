@@ -12,6 +12,11 @@ public protocol CollectionViewDataSource: AnyObject {
     /// A stable identifier of the item at `indexPath`, which the cell carries as
     /// ``ReusableCell/itemIdentifier``; `nil` by default.
     func collectionView(_ collectionView: CollectionView, identifierForItemAt indexPath: IndexPath) -> String?
+    /// The header or footer view of the section of `indexPath` (whose item is 0), asked for when it (having a height
+    /// in the layout) enters the viewport; `nil` by default, which leaves its space empty.
+    func collectionView(
+        _ collectionView: CollectionView, viewForSupplementaryElementOfKind kind: SupplementaryKind, at indexPath: IndexPath
+    ) -> View?
 }
 
 extension CollectionViewDataSource {
@@ -19,6 +24,12 @@ extension CollectionViewDataSource {
     public func numberOfSections(in collectionView: CollectionView) -> Int { 1 }
     /// No identifier.
     public func collectionView(_ collectionView: CollectionView, identifierForItemAt indexPath: IndexPath) -> String? {
+        nil
+    }
+    /// No view.
+    public func collectionView(
+        _ collectionView: CollectionView, viewForSupplementaryElementOfKind kind: SupplementaryKind, at indexPath: IndexPath
+    ) -> View? {
         nil
     }
 }

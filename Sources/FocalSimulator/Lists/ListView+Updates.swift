@@ -1,5 +1,6 @@
 extension ListView {
-    /// Throws away everything displayed and asks the data source again: every displayed cell ends display, the
+    /// Throws away everything displayed and asks the data source again: every displayed cell, header and footer
+    /// ends display, the
     /// selection is cleared, observers receive ``ResponderEvent/didReloadData``, then the viewport fills again.
     ///
     /// Does nothing before the data has loaded for the first time.
@@ -10,6 +11,7 @@ extension ListView {
                 endDisplaying(cell, at: indexPath)
             }
         }
+        endDisplayingSupplementaryViews { _ in true }
         selection = []
         loadCountsAndLayout()
         emit(.didReloadData)
@@ -74,6 +76,14 @@ extension ListView {
         record { $0.movedItems.append(ItemMove(from: indexPath, to: newIndexPath)) }
     }
 
+    private func endDisplayingSupplementaryViews(where isEnding: (SupplementaryElement) -> Bool) {
+        for element in displayedSupplementaryViews.keys.sorted() where isEnding(element) {
+            if let view = displayedSupplementaryViews[element] {
+                endDisplaying(view, for: element)
+            }
+        }
+    }
+
     private func record(_ change: (inout ListUpdate) -> Void) {
         if pendingUpdate != nil {
             change(&pendingUpdate!)
@@ -84,8 +94,9 @@ extension ListView {
         }
     }
 
-    /// Applies an update: cells of items that go away or are reloaded end display, the other displayed cells
-    /// and the selection follow their items, observers receive ``ResponderEvent/didUpdateItems(_:)``, then the
+    /// Applies an update: cells of items that go away or are reloaded end display, and so do the headers and
+    /// footers of sections that go away or are reloaded; the other displayed cells, headers and footers and the
+    /// selection follow their items and sections, observers receive ``ResponderEvent/didUpdateItems(_:)``, then the
     /// viewport fills again.
     private func apply(_ update: ListUpdate) {
         guard hasLoadedData, !update.isEmpty else { return }
@@ -106,6 +117,13 @@ extension ListView {
             update.newIndexPath(forOld: indexPath).map { ($0, cell) }
         }
         displayedCells = Dictionary(moved) { first, _ in first }
+        endDisplayingSupplementaryViews {
+            update.reloadedSections.contains($0.section) || update.newSection(forOld: $0.section) == nil
+        }
+        let movedSupplementaryViews = displayedSupplementaryViews.compactMap { element, view in
+            update.newSection(forOld: element.section).map { (SupplementaryElement(element.kind, section: $0), view) }
+        }
+        displayedSupplementaryViews = Dictionary(movedSupplementaryViews) { first, _ in first }
         for indexPath in displayedCells.keys.sorted() {
             displayedCells[indexPath]?.indexPath = indexPath
         }

@@ -8,6 +8,11 @@
 /// and their cell goes back to the pool. Cells, and so the memory and observers they carry, stay proportional to
 /// the viewport whatever the number of items.
 ///
+/// Sections' headers and footers (``SupplementaryElement``) are displayed the same way, when the layout gives them
+/// a height: the data source provides their views when they enter the viewport
+/// (``ResponderEvent/willDisplaySupplementaryView(_:_:)``) and the list lets go of them when they leave it
+/// (``ResponderEvent/didEndDisplayingSupplementaryView(_:_:)``); they are not reused.
+///
 /// Cells stay displayed while the list is out of its window (for example under a pushed controller), as in UIKit;
 /// their views' on-screen visibility (``View/isVisibleOnScreen``) tells whether the user can see them.
 ///
@@ -30,6 +35,8 @@ open class ListView: ScrollView {
     var itemLayout = ListLayout()
     /// The displayed cells, by the index path of their item.
     var displayedCells: [IndexPath: ReusableCell] = [:]
+    /// The displayed headers and footers.
+    var displayedSupplementaryViews: [SupplementaryElement: View] = [:]
     /// The selected items.
     var selection: Set<IndexPath> = []
     /// Whether the data source has been asked for the data once.
@@ -46,7 +53,10 @@ open class ListView: ScrollView {
     func dataSourceCell(at indexPath: IndexPath) -> ReusableCell? { nil }
     func dataSourceItemIdentifier(at indexPath: IndexPath) -> String? { nil }
     func makeLayout(itemCounts: [Int]) -> ListLayout { ListLayout() }
+    func dataSourceSupplementaryView(for element: SupplementaryElement) -> View? { nil }
     func delegateWillDisplay(_ cell: ReusableCell, at indexPath: IndexPath) {}
+    func delegateWillDisplaySupplementaryView(_ view: View, for element: SupplementaryElement) {}
+    func delegateDidEndDisplayingSupplementaryView(_ view: View, for element: SupplementaryElement) {}
     func delegateDidEndDisplaying(_ cell: ReusableCell, at indexPath: IndexPath) {}
     func delegateWillSelect(at indexPath: IndexPath) -> IndexPath? { indexPath }
     func delegateDidSelect(at indexPath: IndexPath) {}
@@ -92,6 +102,16 @@ open class ListView: ScrollView {
         displayedCells[indexPath]
     }
 
+    /// The displayed header or footer view of a section, or `nil` when it is not displayed.
+    public func supplementaryView(_ kind: SupplementaryKind, inSection section: Int) -> View? {
+        displayedSupplementaryViews[SupplementaryElement(kind, section: section)]
+    }
+
+    /// The displayed headers and footers, in order.
+    public var visibleSupplementaryElements: [SupplementaryElement] {
+        displayedSupplementaryViews.keys.sorted()
+    }
+
     /// The identifier the data source gives the item at `indexPath` (see
     /// ``TableViewDataSource/tableView(_:identifierForRowAt:)``), or `nil` when it gives none or there is no such
     /// item. Unlike ``ReusableCell/itemIdentifier``, this works for items that are not displayed.
@@ -122,6 +142,20 @@ open class ListView: ScrollView {
     public func rectForItem(at indexPath: IndexPath) -> Rect? {
         guard contains(indexPath) else { return nil }
         return itemLayout.frame(for: indexPath)
+    }
+
+    /// The frame of a section's header or footer in the content's coordinates, or `nil` when it has none (loading
+    /// the data if needed).
+    public func rectForSupplementaryView(_ kind: SupplementaryKind, inSection section: Int) -> Rect? {
+        loadDataIfNeeded()
+        return itemLayout.frame(for: SupplementaryElement(kind, section: section))
+    }
+
+    /// The frame of a whole section, from the top of its header to the bottom of its footer, in the content's
+    /// coordinates (loading the data if needed); `nil` for a section that does not exist.
+    public func rectForSection(_ section: Int) -> Rect? {
+        loadDataIfNeeded()
+        return itemLayout.frame(ofSection: section)
     }
 
     /// Loads the data if it is not loaded yet and displays the cells of the items in the viewport.
@@ -233,8 +267,8 @@ open class ListView: ScrollView {
         (0..<max(dataSourceNumberOfSections(), 0)).map { max(dataSourceNumberOfItems(inSection: $0), 0) }
     }
 
-    /// Makes the displayed cells match the viewport: kept cells move to their frames, cells that left end
-    /// display, items that entered get cells. Restarts if a callback changes the list meanwhile.
+    /// Makes the displayed cells, headers and footers match the viewport: kept ones move to their frames, those
+    /// that left end display, those that entered are displayed. Restarts if a callback changes the list meanwhile.
     func updateDisplayedCells() {
         guard hasLoadedData else { return }
         guard !isUpdatingCells else {
@@ -258,7 +292,38 @@ open class ListView: ScrollView {
             for indexPath in wanted where displayedCells[indexPath] == nil && !needsCellUpdate {
                 display(at: indexPath)
             }
+            if !needsCellUpdate { updateDisplayedSupplementaryViews() }
         } while needsCellUpdate
+    }
+
+    private func updateDisplayedSupplementaryViews() {
+        let wanted = itemLayout.supplementaryElements(in: bounds)
+        let wantedSet = Set(wanted)
+        for element in displayedSupplementaryViews.keys.sorted() where !needsCellUpdate {
+            guard let view = displayedSupplementaryViews[element] else { continue }
+            if let frame = itemLayout.frame(for: element), wantedSet.contains(element) {
+                view.frame = frame
+            } else {
+                endDisplaying(view, for: element)
+            }
+        }
+        for element in wanted where displayedSupplementaryViews[element] == nil && !needsCellUpdate {
+            guard let view = dataSourceSupplementaryView(for: element), let frame = itemLayout.frame(for: element) else {
+                continue
+            }
+            view.frame = frame
+            displayedSupplementaryViews[element] = view
+            addSubview(view)
+            emit(.willDisplaySupplementaryView(view, element))
+            delegateWillDisplaySupplementaryView(view, for: element)
+        }
+    }
+
+    func endDisplaying(_ view: View, for element: SupplementaryElement) {
+        displayedSupplementaryViews[element] = nil
+        view.removeFromSuperview()
+        emit(.didEndDisplayingSupplementaryView(view, element))
+        delegateDidEndDisplayingSupplementaryView(view, for: element)
     }
 
     private func display(at indexPath: IndexPath) {

@@ -1,7 +1,9 @@
 /// A list of rows in sections, one column wide: the simulator's `UITableView`.
 ///
 /// Set a ``dataSource`` and, for row heights and callbacks, a ``TableViewDelegate`` as the ``ScrollView/delegate``.
-/// Rows are ``rowHeight`` tall unless the delegate says otherwise. See ``ListView`` for display, reuse, selection
+/// Rows are ``rowHeight`` tall unless the delegate says otherwise; sections have a header (and a footer) when
+/// ``sectionHeaderHeight`` (``sectionFooterHeight``) or the delegate gives it a height more than 0, shown by the
+/// view the delegate provides. See ``ListView`` for display, reuse, selection
 /// and updates; the methods here are its row-named equivalents.
 open class TableView: ListView {
     /// Provides sections, rows and cells. Changing it reloads the data.
@@ -11,6 +13,18 @@ open class TableView: ListView {
 
     /// The height of rows whose height the delegate does not give.
     public var rowHeight: Double = 44 {
+        didSet { invalidateLayout() }
+    }
+
+    /// The height of section headers whose height the delegate does not give; 0 (the default) for none.
+    ///
+    /// Unlike UIKit, headers do not size themselves: a header is asked for only when it has a height.
+    public var sectionHeaderHeight: Double = 0 {
+        didSet { invalidateLayout() }
+    }
+
+    /// The height of section footers whose height the delegate does not give; 0 (the default) for none.
+    public var sectionFooterHeight: Double = 0 {
         didSet { invalidateLayout() }
     }
 
@@ -34,6 +48,12 @@ open class TableView: ListView {
 
     /// The cell displaying the row at `indexPath`, or `nil` when the row is not displayed.
     public func cellForRow(at indexPath: IndexPath) -> TableViewCell? { cell(at: indexPath) as? TableViewCell }
+
+    /// The displayed header view of `section`, or `nil` when it is not displayed.
+    public func headerView(forSection section: Int) -> View? { supplementaryView(.header, inSection: section) }
+
+    /// The displayed footer view of `section`, or `nil` when it is not displayed.
+    public func footerView(forSection section: Int) -> View? { supplementaryView(.footer, inSection: section) }
 
     /// The index paths of the displayed rows, in order.
     public var indexPathsForVisibleRows: [IndexPath] { indexPathsForVisibleItems }
@@ -85,6 +105,32 @@ open class TableView: ListView {
         let delegate = tableDelegate
         return .rows(width: bounds.width, itemCounts: itemCounts) { indexPath in
             delegate?.tableView(self, heightForRowAt: indexPath) ?? rowHeight
+        } supplementaryHeight: { element in
+            switch element.kind {
+            case .header: delegate?.tableView(self, heightForHeaderInSection: element.section) ?? sectionHeaderHeight
+            case .footer: delegate?.tableView(self, heightForFooterInSection: element.section) ?? sectionFooterHeight
+            }
+        }
+    }
+
+    override func dataSourceSupplementaryView(for element: SupplementaryElement) -> View? {
+        switch element.kind {
+        case .header: tableDelegate?.tableView(self, viewForHeaderInSection: element.section)
+        case .footer: tableDelegate?.tableView(self, viewForFooterInSection: element.section)
+        }
+    }
+
+    override func delegateWillDisplaySupplementaryView(_ view: View, for element: SupplementaryElement) {
+        switch element.kind {
+        case .header: tableDelegate?.tableView(self, willDisplayHeaderView: view, forSection: element.section)
+        case .footer: tableDelegate?.tableView(self, willDisplayFooterView: view, forSection: element.section)
+        }
+    }
+
+    override func delegateDidEndDisplayingSupplementaryView(_ view: View, for element: SupplementaryElement) {
+        switch element.kind {
+        case .header: tableDelegate?.tableView(self, didEndDisplayingHeaderView: view, forSection: element.section)
+        case .footer: tableDelegate?.tableView(self, didEndDisplayingFooterView: view, forSection: element.section)
         }
     }
 

@@ -58,6 +58,12 @@ public enum ResponderEvent {
     case willDisplayCell(ReusableCell, at: IndexPath)
     /// A table or collection view stopped displaying a cell (scrolled out, deleted, reloaded).
     case didEndDisplayingCell(ReusableCell, at: IndexPath)
+    /// A table or collection view is about to display a section's header or footer view, which entered its
+    /// viewport.
+    case willDisplaySupplementaryView(View, SupplementaryElement)
+    /// A table or collection view stopped displaying a section's header or footer view (scrolled out, its section
+    /// deleted or reloaded, the data reloaded).
+    case didEndDisplayingSupplementaryView(View, SupplementaryElement)
     /// A table or collection view selected an item, because the user tapped it or because the app asked.
     case didSelectItem(at: IndexPath, byUser: Bool)
     /// A table or collection view deselected an item, because the user tapped it or because the app asked.

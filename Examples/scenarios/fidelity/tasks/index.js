@@ -66,3 +66,8 @@ match(['banner-seen', 'promo-shown'], node => {
 match(['banner-time', 'offers-time'], node => ({ timeOnScreen: node.latestEvent().name, ms: node.latestEvent().attributes.ms }));
 match('later/touch-up-outside', node => ({ slidOff: node.path }));
 match('deal/deal-touched', node => ({ touched: node.latestValue('title'), path: node.path }));
+
+// Section headers appearing and disappearing as their sections scroll, and a spark on a footer.
+match(['fruitHeader/ana-appeared', 'fruitHeader/ana-disappeared', 'greensHeader/ana-appeared', 'greensHeader/ana-disappeared'],
+  node => ({ header: node.nodeName, event: node.latestEvent().name, path: node.path }));
+match('fruit-footer-seen', node => ({ spark: node.latestEvent().name, trigger: node.latestEvent().attributes.trigger }));
