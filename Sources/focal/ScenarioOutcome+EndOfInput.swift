@@ -13,6 +13,7 @@ extension ScenarioOutcome {
         engine.observer = previous
         var outcome = self
         outcome.results += collector.results
+        outcome.resultSteps += collector.results.map { _ in nil }
         outcome.errors += collector.errors
         return outcome
     }

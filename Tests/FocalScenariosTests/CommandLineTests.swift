@@ -149,8 +149,8 @@ import Testing
             "FAIL ./wrong.yaml",
             "    --- expected",
             "    +++ actual",
-            #"    - {"tapped":"knob"}"#,
-            #"    + {"tapped":"button"}"#,
+            #"    - {"tapped":"knob"}    # due after the start of the journey"#,
+            #"    + {"tapped":"button"}    # from step 2 (tap)"#,
             "1 passed, 1 failed",
         ])
     }

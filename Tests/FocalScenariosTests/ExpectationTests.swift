@@ -45,4 +45,35 @@ import Testing
         ])
         #expect(Expectation.contains(["x"]).check([]).report.last == "the journey produced no result")
     }
+
+    @Test func partialExpectationsCheckOnlyTheMembersTheyList() {
+        let expectation = Expectation(.exactly, [["event": "tap", "where": ["row": 1]], ["n": [1, 2]]], partial: true)
+        #expect(expectation.check([["event": "tap", "where": ["row": 1, "section": 0], "t": 5], ["n": [1, 2], "m": 0]]).isMet)
+        #expect(!expectation.check([["event": "tap", "where": ["row": 2]], ["n": [1, 2]]]).isMet, "a listed member differs")
+        #expect(!expectation.check([["event": "tap"], ["n": [1, 2]]]).isMet, "a listed member is absent")
+        #expect(!expectation.check([["event": "tap", "where": ["row": 1]], ["n": [1]]]).isMet, "arrays keep their length")
+        #expect(!expectation.check([["event": "tap", "where": ["row": 1]]]).isMet, "as many results as expected")
+        #expect(!Expectation.exactly([["event": "tap"]]).check([["event": "tap", "t": 5]]).isMet, "whole results by default")
+    }
+
+    @Test func partialContainsFindsEachExpectedResultOnce() {
+        let expectation = Expectation(.contains, [["n": 1], ["n": 1]], partial: true)
+        #expect(expectation.check([["n": 1, "a": true], ["x": 0], ["n": 1, "b": false]]).isMet)
+        #expect(!expectation.check([["n": 1, "a": true]]).isMet)
+    }
+
+    @Test func failuresNameTheStepThatProducedOrOwedEachResult() {
+        let tap = StepLabel(number: 2, kind: "tap")
+        let select = StepLabel(number: 3, kind: "select")
+        let check = Expectation.exactly(["a", "b", "c"]).check(["a", "x", "c"], steps: [tap, select, nil])
+        #expect(check.report == [
+            "--- expected", "+++ actual", #"  "a""#, #"- "b"    # due after step 2 (tap)"#,
+            #"+ "x"    # from step 3 (select)"#, #"  "c""#,
+        ])
+        let first = Expectation.exactly(["z"]).check(["c"], steps: [nil])
+        #expect(first.report.contains(#"- "z"    # due after the start of the journey"#), "\(first.report)")
+        #expect(first.report.contains(#"+ "c"    # from the end of the journey"#), "\(first.report)")
+        let contains = Expectation.contains(["b"]).check(["a"], steps: [tap])
+        #expect(contains.report.last == #"  "a"    # step 2 (tap)"#)
+    }
 }

@@ -47,6 +47,16 @@ import Testing
         #expect(check.report.first?.hasPrefix("error: test.yaml:") ?? false)
     }
 
+    @Test func eachResultKnowsTheStepThatProducedIt() throws {
+        let (outcome, scenario) = try outcome(
+            "  - launch\n  - select: 2\n  - tap: buy", expect: "expect: {partial: true, results: [{row: 2}, {tapped: 3}]}")
+        #expect(outcome.resultSteps.map { $0?.description } == ["step 2 (select)", "step 2 (select)", "step 3 (tap)"])
+        let check = outcome.check(against: try #require(scenario.expectation))
+        #expect(!check.isMet)
+        #expect(check.report.contains(#"+ {"detail":"/master/tableView/cell/detail"}    # from step 2 (select)"#), "\(check.report)")
+        #expect(check.report.contains { $0.hasPrefix(#"- {"tapped":3}"#) }, "\(check.report)")
+    }
+
     @Test func failsOnEngineErrors() throws {
         let (outcome, scenario) = try outcome("  - launch\n  - record: {on: fruits, event: boom}", expect: "expect: []")
         #expect(outcome.errors.count == 1)

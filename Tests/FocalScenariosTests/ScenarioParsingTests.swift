@@ -64,4 +64,13 @@ import Testing
         let read = try scenario(minimal + "\nexpect: {contains: [{a: 1}, {a: 1}]}")
         #expect(read.expectation == .contains([["a": 1], ["a": 1]]))
     }
+
+    @Test func readsPartialExpectations() throws {
+        let read = try scenario(minimal + "\nexpect: {partial: true, results: [{a: 1}]}")
+        #expect(read.expectation == Expectation(.exactly, [["a": 1]], partial: true))
+        let contains = try scenario(minimal + "\nexpect: {partial: true, contains: [{a: 1}]}")
+        #expect(contains.expectation == Expectation(.contains, [["a": 1]], partial: true))
+        #expect(throws: ScenarioError.self) { try scenario(minimal + "\nexpect: {partial: true}") }
+        #expect(throws: ScenarioError.self) { try scenario(minimal + "\nexpect: {partial: 3, results: []}") }
+    }
 }

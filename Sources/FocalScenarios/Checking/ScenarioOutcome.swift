@@ -7,6 +7,9 @@ import FocalOpLog
 public struct ScenarioOutcome {
     /// The task results, in the order they were produced.
     public var results: [TaskResult]
+    /// For each result, the journey step during which it was produced; `nil` for results produced after the
+    /// journey (when the session ends).
+    public var resultSteps: [StepLabel?]
     /// The errors the engine reported (tasks that threw, task files that failed to load …).
     public var errors: [EngineError]
     /// The op log the journey produced.
@@ -41,13 +44,16 @@ public struct ScenarioOutcome {
         }
         var failure: ScenarioError?
         do {
-            try run.play()
+            while !run.isFinished {
+                collector.step = scenario.journey[run.playedStepCount].label
+                try run.playNextStep()
+            }
         } catch {
             failure = error
         }
         return ScenarioOutcome(
-            results: collector.results, errors: collector.errors, ops: ops, failure: failure, warnings: warnings,
-            engine: engine)
+            results: collector.results, resultSteps: collector.steps, errors: collector.errors, ops: ops,
+            failure: failure, warnings: warnings, engine: engine)
     }
 
     /// Checks the outcome against the scenario's expectation: the journey must have completed without engine
@@ -56,17 +62,21 @@ public struct ScenarioOutcome {
         var report: [String] = []
         if let failure { report.append("error: \(failure)") }
         report += errors.map { "error: \($0)" }
-        let check = expectation.check(values)
+        let check = expectation.check(values, steps: resultSteps)
         return ExpectationCheck(isMet: report.isEmpty && check.isMet, report: report + check.report)
     }
 
     /// Collects what an engine produces.
     private final class Collector: EngineObserver {
         var results: [TaskResult] = []
+        var steps: [StepLabel?] = []
         var errors: [EngineError] = []
+        /// The step being played.
+        var step: StepLabel?
 
         func engine(_ engine: Engine, didProduce result: TaskResult) {
             results.append(result)
+            steps.append(step)
         }
 
         func engine(_ engine: Engine, didReport error: EngineError) {
