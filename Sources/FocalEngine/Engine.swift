@@ -24,8 +24,10 @@ import FocalRuntime
 /// `register`, and an edit reaches every session, live or new.
 public final class Engine {
     public let configuration: EngineConfiguration
-    /// Receives results, errors and snapshots.
-    public weak var observer: (any EngineObserver)?
+    /// Receives results, errors and snapshots. Held strongly, so an observer made just for the
+    /// engine (`Engine(configuration:observer: Printer())`) receives everything; an observer that
+    /// keeps the engine must set this to `nil` to end the cycle.
+    public var observer: (any EngineObserver)?
 
     let runtime: JSRuntime
     let scripts: TaskScripts
