@@ -129,6 +129,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            // `focal init`'s files, compiled into the binary: the one source of tasks/focal.d.ts (a link to it).
+            resources: [
+                .embedInCode("Template/index.js"), .embedInCode("Template/Shop/Detail.js"),
+                .embedInCode("Template/scenarios/shop.yaml"), .embedInCode("Template/jsconfig.json"),
+                .embedInCode("Template/focal.d.ts"),
+            ],
             // Async functions run where they are called: the replay loop stays on the engine's thread.
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),

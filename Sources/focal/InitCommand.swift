@@ -38,7 +38,7 @@ struct InitCommand: ParsableCommand {
             let path = base + file.path
             do {
                 try Self.makeParents(of: path)
-                try Self.write(file.text + "\n", to: path)
+                try Self.write(file.bytes, to: path)
             } catch let failure as WriteFailure {
                 StandardStream.error.writeError("cannot write '\(failure.path)': \(String(cString: strerror(failure.code)))")
                 throw ExitCode(2)
@@ -65,11 +65,11 @@ struct InitCommand: ParsableCommand {
     }
 
     /// Writes `text` to a new file at `path` (`O_EXCL`: never replaces a file).
-    private static func write(_ text: String, to path: String) throws {
+    private static func write(_ bytes: [UInt8], to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteFailure(path: path, code: errno) }
         defer { close(fd) }
-        var bytes = Array(text.utf8)[...]
+        var bytes = bytes[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if written < 0, errno == EINTR { continue }

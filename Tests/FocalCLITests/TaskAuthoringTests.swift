@@ -62,7 +62,7 @@ struct TaskAuthoringTests {
         #expect(try runFocal(["init", workspace.path + "/new"]).status == 0)
         let written = try String(contentsOfFile: workspace.path + "/new/focal.d.ts", encoding: .utf8)
         let repository = try String(contentsOfFile: repositoryRoot + "/tasks/focal.d.ts", encoding: .utf8)
-        #expect(written == repository, "regenerate Sources/focal/InitTemplate.swift from tasks/focal.d.ts")
+        #expect(written == repository, "the binary embeds Sources/focal/Template/focal.d.ts, which tasks/focal.d.ts links to")
     }
 
     @Test("tsc --checkJs accepts the template, the repository's tasks and the example scenarios' tasks, and rejects a wrong file")
