@@ -127,11 +127,3 @@ public final class HTTPDestination: Destination {
         try? await opened?.shutdown()
     }
 }
-
-extension TimeAmount {
-    /// The same span as `duration`, to the nanosecond.
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}

@@ -1,3 +1,4 @@
+import FocalEngine
 import FocalOpLog
 
 /// Where `focal serve` listens and the limits it enforces.
@@ -28,8 +29,6 @@ public struct ServerConfiguration: Sendable {
 
     /// Accepted ports.
     public static let portRange = 0...65_535
-    /// Accepted session counts.
-    public static let maxSessionsRange = 1...10_000_000
     /// Accepted body sizes: up to the op-log line limit, so every line of a body fits it.
     public static let maxBodyRange = 1...OpLogLimits.lineLength
     /// Accepted idle timeouts: a millisecond to a week.
@@ -64,7 +63,7 @@ public struct ServerConfiguration: Sendable {
     public func validate() throws(ServerConfigurationError) {
         guard !host.isEmpty else { throw ServerConfigurationError(setting: "host", message: "must not be empty") }
         try Self.check(port, in: Self.portRange, "port")
-        try Self.check(maxSessions, in: Self.maxSessionsRange, "maxSessions")
+        try Self.check(maxSessions, in: EngineConfiguration.maxSessionsRange, "maxSessions")
         try Self.check(maxBodyBytes, in: Self.maxBodyRange, "maxBodyBytes")
         guard Self.idleTimeoutRange.contains(idleTimeout) else {
             throw ServerConfigurationError(setting: "idleTimeout", message: "must be from 1 ms to 7 days, not \(idleTimeout)")

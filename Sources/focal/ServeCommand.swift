@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
         try DeliveryArguments.check(connectionIdleTimeout, in: 0.001...3_600, flag: "--connection-idle-timeout")
         try DeliveryArguments.check(requestTimeout, in: 0.001...3_600, flag: "--request-timeout")
         try DeliveryArguments.check(storeTimeout, in: 0.001...3_600, flag: "--store-timeout")
-        try Self.check(maxSessions, in: ServerConfiguration.maxSessionsRange, flag: "--max-sessions")
+        try Self.check(maxSessions, in: EngineConfiguration.maxSessionsRange, flag: "--max-sessions")
         try Self.check(maxBody, in: ServerConfiguration.maxBodyRange, flag: "--max-body")
         try Self.check(threads, in: 1...256, flag: "--threads")
         guard Logger.Level(rawValue: logLevel) != nil else {
