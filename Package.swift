@@ -5,7 +5,7 @@ import PackageDescription
 //
 // One target per concern; dependencies only point "down" this list:
 //   FocalJSON        JSON values, a fast parser and writer
-//   FocalOpLog       the op-log wire format (README, "The op log")
+//   FocalOpLog       the op-log wire format (FocalOpLog.docc/OpLogFormat.md)
 //   FocalPatterns    the focus-path pattern language of tasks, matched in linear time
 //   FocalEventBus    in-process named events (AQSEvent's model) and the observation token
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)

@@ -4,7 +4,7 @@ import FocalOpLog
 /// What a node remembers: its latest event, its last ten events, its visibility and
 /// its current values, each with the event that first displayed it.
 ///
-/// The rules (README, "Node state"):
+/// The rules (FocalEngine article "Node state"):
 /// - every event joins the history and becomes the latest event;
 /// - `ana-appeared` / `ana-disappeared` set visibility; on a change to visible the event
 ///   becomes the first-displayed event if there is none, and every current value without

@@ -1,6 +1,6 @@
 import FocalJSON
 
-/// One line of the op log (README, "The op log").
+/// One line of the op log (FocalOpLog article "The op log").
 public enum Op: Sendable, Equatable {
     /// Create a node (or reuse an existing keyed one).
     case register(Registration)

@@ -8,7 +8,7 @@ import FocalDelivery
 import Logging
 
 /// Options for sending results to destinations instead of standard output
-/// (README, "Sending results"). Every number is range-checked before it becomes a
+/// (FocalDelivery article "Sending results"). Every number is range-checked before it becomes a
 /// count or a duration; a bad value is a usage error (exit 2) naming its flag.
 struct DeliveryArguments: ParsableArguments {
     @Option(name: .customLong("deliver"), help: ArgumentHelp(

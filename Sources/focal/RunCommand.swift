@@ -30,8 +30,8 @@ struct RunCommand: AsyncParsableCommand {
             a scenario beyond the limits, named with its file, line and column).
 
             The scenario format (every element, key and step, with an example each, and the \
-            limits) is documented in README.md, section "Scenarios: a user journey on a headless \
-            app"; Examples/scenarios has complete scenarios.
+            limits) is documented in the FocalScenarios article "Scenario files" \
+            (Sources/FocalScenarios/FocalScenarios.docc/ScenarioFiles.md); Examples/scenarios has complete scenarios.
 
             Examples:
               focal run --tasks tasks Examples/scenarios/master-detail.yaml

@@ -18,7 +18,7 @@ public enum TestPostgres {
             """
             \(TestPostgres.variable) is not set: this test needs a PostgreSQL server. Run ./Scripts/test \
             (it starts a throwaway one), or start one and export \
-            \(TestPostgres.variable)=postgres://USER@127.0.0.1:PORT/postgres (README, "Testing")
+            \(TestPostgres.variable)=postgres://USER@127.0.0.1:PORT/postgres (CONTRIBUTING.md, "Testing against PostgreSQL")
             """
         }
     }

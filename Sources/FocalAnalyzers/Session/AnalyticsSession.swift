@@ -3,7 +3,7 @@ import FocalOpLog
 import FocalSimulator
 
 /// One analytics session over a simulated app: it turns what ``Analyzer``s see into the ops of the op log
-/// (README, "The op log") and hands them, in order, to a sink.
+/// (FocalOpLog article "The op log") and hands them, in order, to a sink.
 ///
 /// The session owns everything that must be the same every time a journey is replayed:
 /// - the **time** of each op, read from the simulator's ``VirtualClock``;
