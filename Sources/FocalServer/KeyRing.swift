@@ -15,9 +15,22 @@ import Synchronization
 /// put in an error; only its name is.
 public final class KeyRing: Sendable {
     private struct State {
-        var file: KeysFile
+        var file: KeysFile {
+            didSet { hashes = Self.words(file) }
+        }
+        /// Each key's hash as four words, in the file's order: what every request compares.
+        private(set) var hashes: [SIMD4<UInt64>]
         var buckets: [String: TokenBucket] = [:]
         var reloads = 0
+
+        init(file: KeysFile) {
+            self.file = file
+            hashes = Self.words(file)
+        }
+
+        static func words(_ file: KeysFile) -> [SIMD4<UInt64>] {
+            file.keys.map { KeyRing.words($0.sha256) }
+        }
     }
 
     /// The keys file ``reload()`` reads, if the ring was loaded from one.
@@ -88,19 +101,26 @@ public final class KeyRing: Sendable {
     /// why every entry is compared).
     public func key(for secret: some StringProtocol) -> AuthenticatedKey? {
         guard !secret.isEmpty, secret.utf8.count <= Self.maxKeyLength else { return nil }
-        let hash = APIKey.sha256(secret)
-        let keys = file.keys
+        let hash = Self.words(APIKey.sha256(secret))
+        let (keys, hashes) = state.withLock { ($0.file.keys, $0.hashes) }
         var found = -1
-        for (index, key) in keys.enumerated() {
-            var difference: UInt8 = 0
-            for byte in 0..<32 { difference |= key.sha256[byte] ^ hash[byte] }
-            // Without a branch on the comparison: a mask of all ones when it matched.
-            let mask = (Int(difference) &- 1) >> (Int.bitWidth - 1)
+        for (index, entry) in hashes.enumerated() {
+            // All 32 bytes, every time; then, without a branch, a mask of all ones when they matched.
+            let bits = entry ^ hash
+            let difference = bits[0] | bits[1] | bits[2] | bits[3]
+            let mask = Int(truncatingIfNeeded: ((difference | (0 &- difference)) >> 63) &- 1)
             found = (index & mask) | (found & ~mask)
         }
         guard found >= 0 else { return nil }
         let key = keys[found]
         return AuthenticatedKey(name: key.name, project: key.project, scopes: key.scopes, ring: self)
+    }
+
+    /// 32 bytes as four words.
+    static func words(_ bytes: [UInt8]) -> SIMD4<UInt64> {
+        var words = SIMD4<UInt64>()
+        for index in 0..<32 { words[index / 8] |= UInt64(bytes[index]) << (8 * UInt64(index % 8)) }
+        return words
     }
 
     /// Pays `ops` tokens of the named key's rate limit (nothing when it has none).
