@@ -12,7 +12,8 @@ public struct DeliveryBatch: Sendable, Hashable {
 
     /// The HTTP body of the delivery contract:
     /// `{"batch":[{"messageId":"…","result":…,"event":"…","path":"…","time":…},…]}`, with
-    /// `"session":"…"` after `time` in the items whose result has a session.
+    /// `"session":"…"` after `time` in the items whose result has a session, and
+    /// `"project":"…"` after it in those whose result has a project.
     public func jsonBody() -> [UInt8] {
         var writer = JSONWriter()
         writer.writeRaw("{\"batch\":[")
@@ -51,6 +52,10 @@ public struct DeliveryBatch: Sendable, Hashable {
         if let session = entry.result.session {
             writer.writeRaw(",\"session\":")
             writer.writeString(session)
+        }
+        if let project = entry.result.project {
+            writer.writeRaw(",\"project\":")
+            writer.writeString(project)
         }
         members(&writer)
         writer.writeRaw("}")

@@ -35,6 +35,8 @@ public protocol Outbox: AnyObject, Sendable {
 
     /// Forgets which indexes of `session` were stored: the session ended, and results of a
     /// new session with its id are stored from index 0 on. Results already held stay.
+    /// - Parameter session: the session's ``ResultRecord/sessionKey`` (its id, prefixed by
+    ///   its project outside the default project).
     func forget(session: String) async throws
 
     /// Adds a cursor, at the end of the store, for each destination seen for the first time.

@@ -13,15 +13,15 @@ struct ResultInsertion {
     private let connection: OpaquePointer?
     /// The event, path and result text of the rows being inserted, one after the other.
     private var text: [UInt8] = []
-    /// Where each row's event, path, result and session end in `text`.
-    private var ends: [(event: Int, path: Int, result: Int, session: Int)] = []
+    /// Where each row's event, path, result, session and project end in `text`.
+    private var ends: [(event: Int, path: Int, result: Int, session: Int, project: Int)] = []
     /// How many values one row binds.
-    private static let columns = 8
+    private static let columns = 9
 
     /// Prepares (or reuses) the insert statements on `db`.
     init(_ db: Database) throws {
-        let prefix = "INSERT INTO result (seq, time, event, path, result, size, session, session_index) VALUES "
-        let row = "(?, ?, ?, ?, ?, ?, ?, ?)"
+        let prefix = "INSERT INTO result (seq, time, event, path, result, size, session, session_index, project) VALUES "
+        let row = "(?, ?, ?, ?, ?, ?, ?, ?, ?)"
         singleRow = try db.cachedStatement(sql: prefix + row)
         multipleRows = try db.cachedStatement(
             sql: prefix + repeatElement(row, count: Self.rowsPerStatement).joined(separator: ", "))
@@ -52,7 +52,9 @@ struct ResultInsertion {
             text.append(contentsOf: result.resultJSON.utf8)
             let resultEnd = text.count
             text.append(contentsOf: (result.session ?? "").utf8)
-            ends.append((event, path, resultEnd, text.count))
+            let session = text.count
+            text.append(contentsOf: (result.project ?? "").utf8)
+            ends.append((event, path, resultEnd, session, text.count))
         }
         text.append(0)  // so the buffer has an address even when every string is empty
         let handle = statement.sqliteStatement
@@ -67,7 +69,7 @@ struct ResultInsertion {
                 sqlite3_bind_text(handle, column + 3, base + rowStart, Int32(end.event - rowStart), nil)
                 sqlite3_bind_text(handle, column + 4, base + end.event, Int32(end.path - end.event), nil)
                 sqlite3_bind_text(handle, column + 5, base + end.path, Int32(end.result - end.path), nil)
-                sqlite3_bind_int64(handle, column + 6, Int64(end.session - rowStart))
+                sqlite3_bind_int64(handle, column + 6, Int64(end.project - rowStart))
                 if result.session == nil {
                     sqlite3_bind_null(handle, column + 7)
                 } else {
@@ -78,7 +80,12 @@ struct ResultInsertion {
                 } else {
                     sqlite3_bind_null(handle, column + 8)
                 }
-                rowStart = end.session
+                if result.project == nil {
+                    sqlite3_bind_null(handle, column + 9)
+                } else {
+                    sqlite3_bind_text(handle, column + 9, base + end.session, Int32(end.project - end.session), nil)
+                }
+                rowStart = end.project
             }
             defer { sqlite3_reset(handle) }
             return sqlite3_step(handle)

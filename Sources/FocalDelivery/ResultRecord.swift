@@ -22,21 +22,48 @@ public struct ResultRecord: Sendable, Hashable {
     /// position it already holds once: rebuilding a session re-appends its results
     /// without duplicating them under new message ids.
     public var sessionIndex: Int64?
+    /// The project of the session (`focal serve --keys`: each project has its own sessions);
+    /// destinations receive it as `"project"`, beside `"session"`.
+    public var project: String?
 
     /// A result whose JSON text is already written; `resultJSON` must be valid JSON.
-    public init(resultJSON: String, event: String, path: String, time: Int64, session: String? = nil, sessionIndex: Int64? = nil) {
+    public init(
+        resultJSON: String, event: String, path: String, time: Int64, session: String? = nil, sessionIndex: Int64? = nil,
+        project: String? = nil
+    ) {
         self.resultJSON = resultJSON
         self.event = event
         self.path = path
         self.time = time
         self.session = session
         self.sessionIndex = sessionIndex
+        self.project = project
     }
 
     /// A result holding `result`, written as compact JSON text.
-    public init(result: JSONValue, event: String, path: String, time: Int64, session: String? = nil, sessionIndex: Int64? = nil) {
-        self.init(resultJSON: result.jsonString, event: event, path: path, time: time, session: session, sessionIndex: sessionIndex)
+    public init(
+        result: JSONValue, event: String, path: String, time: Int64, session: String? = nil, sessionIndex: Int64? = nil,
+        project: String? = nil
+    ) {
+        self.init(
+            resultJSON: result.jsonString, event: event, path: path, time: time, session: session, sessionIndex: sessionIndex,
+            project: project)
     }
+
+    /// The project a session belongs to when it names none.
+    public static let defaultProject = "default"
+
+    /// The key under which an outbox keeps the session's index mark (see ``Outbox``) and
+    /// ``Outbox/forget(session:)`` names it: the session itself in the default project
+    /// (or none), `project/session` in another (a server's session ids hold no `/`), so the
+    /// marks stored before projects existed belong to the default project.
+    public static func sessionKey(project: String?, session: String) -> String {
+        guard let project, project != defaultProject else { return session }
+        return project + "/" + session
+    }
+
+    /// ``sessionKey(project:session:)`` of this result, when it has a session.
+    public var sessionKey: String? { session.map { Self.sessionKey(project: project, session: $0) } }
 
     /// The result parsed back into a JSON value.
     public func result() throws(JSONParseError) -> JSONValue {
@@ -44,8 +71,8 @@ public struct ResultRecord: Sendable, Hashable {
     }
 
     /// The size that outbox and batch limits count: the UTF-8 bytes of the result,
-    /// the event, the path and the session.
+    /// the event, the path, the session and the project.
     public var byteCount: Int {
-        resultJSON.utf8.count + event.utf8.count + path.utf8.count + (session?.utf8.count ?? 0)
+        resultJSON.utf8.count + event.utf8.count + path.utf8.count + (session?.utf8.count ?? 0) + (project?.utf8.count ?? 0)
     }
 }

@@ -158,6 +158,15 @@ public final class SQLiteOutbox: Outbox {
         migrator.registerMigration("v4") { db in
             try db.execute(sql: "ALTER TABLE cursor ADD COLUMN since INTEGER")
         }
+        // Each result's project (focal serve --keys); NULL for results from before, which
+        // are delivered as they were (their session marks already belong to the default project).
+        migrator.registerMigration("v5") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE result ADD COLUMN project TEXT;
+                    ALTER TABLE dead_letter ADD COLUMN project TEXT;
+                    """)
+        }
         return migrator
     }
 
@@ -278,7 +287,7 @@ public final class SQLiteOutbox: Outbox {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT seq, time, event, path, result, session, session_index FROM result
+                    SELECT seq, time, event, path, result, session, session_index, project FROM result
                     WHERE seq > ? ORDER BY seq LIMIT ?
                     """,
                 arguments: [cursor, limits.maxCount])
@@ -292,7 +301,7 @@ public final class SQLiteOutbox: Outbox {
             sequence: sequence, messageID: OutboxEntry.messageID(storeID: storeID, sequence: sequence),
             result: ResultRecord(
                 resultJSON: row["result"], event: row["event"], path: row["path"], time: row["time"],
-                session: row["session"], sessionIndex: row["session_index"]))
+                session: row["session"], sessionIndex: row["session_index"], project: row["project"]))
     }
 
     public func acknowledge(through sequence: Int64, for destination: String) async throws {
@@ -309,12 +318,12 @@ public final class SQLiteOutbox: Outbox {
                 try db.execute(
                     sql: """
                         INSERT INTO dead_letter
-                            (destination, reason, seq, time, event, path, result, session, session_index)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            (destination, reason, seq, time, event, path, result, session, session_index, project)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
                         destination, reason, entry.sequence, result.time, result.event, result.path, result.resultJSON,
-                        result.session, result.sessionIndex,
+                        result.session, result.sessionIndex, result.project,
                     ])
             }
             try Self.moveCursor(db, of: destination, to: last.sequence)

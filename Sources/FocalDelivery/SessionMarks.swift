@@ -13,15 +13,16 @@ package struct SessionMarks {
         self.next = next
     }
 
-    /// The sessions of `results` that carry a session index: the marks a store loads.
+    /// The session keys (``ResultRecord/sessionKey``) of `results` that carry a session
+    /// index: the marks a store loads.
     package static func sessions(in results: [ResultRecord]) -> Set<String> {
-        Set(results.lazy.filter { $0.sessionIndex != nil }.compactMap(\.session))
+        Set(results.lazy.filter { $0.sessionIndex != nil }.compactMap(\.sessionKey))
     }
 
     /// The results of `results` to store, in order, moving the marks past them.
     package mutating func keep(_ results: [ResultRecord]) -> [ResultRecord] {
         results.filter { result in
-            guard let session = result.session, let index = result.sessionIndex else { return true }
+            guard let session = result.sessionKey, let index = result.sessionIndex else { return true }
             if let mark = next[session], index < mark { return false }
             next[session] = index + 1
             return true

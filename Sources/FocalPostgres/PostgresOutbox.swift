@@ -27,6 +27,7 @@ public final class PostgresOutbox: Outbox {
     public init(store: PostgresStore) async throws {
         try await store.prepareSchema()
         try await PostgresOutboxMigration.addCursorSince(store)
+        try await PostgresOutboxMigration.addProject(store)
         self.storeID = try await store.withConnection("read the store id") { connection in
             let rows = try await connection.query("SELECT store_id FROM focal_outbox_meta WHERE id = 1", logger: store.logger)
             var id = ""
@@ -50,11 +51,11 @@ public final class PostgresOutbox: Outbox {
             let sizes = kept.map { Int64($0.byteCount) }
             try await connection.query(
                 """
-                INSERT INTO focal_outbox_result (seq, time, event, path, result, size, session, session_index)
-                SELECT s, t, e, p, r, z, nullif(x, ''), nullif(i, -1)
+                INSERT INTO focal_outbox_result (seq, time, event, path, result, size, session, session_index, project)
+                SELECT s, t, e, p, r, z, nullif(x, ''), nullif(i, -1), nullif(j, '')
                 FROM unnest(\(Array(first..<(first + Int64(kept.count)))), \(kept.map(\.time)), \(kept.map(\.event)),
                     \(kept.map(\.path)), \(kept.map(\.resultJSON)), \(sizes), \(kept.map { $0.session ?? "" }),
-                    \(kept.map { $0.sessionIndex ?? -1 })) AS u(s, t, e, p, r, z, x, i)
+                    \(kept.map { $0.sessionIndex ?? -1 }), \(kept.map { $0.project ?? "" })) AS u(s, t, e, p, r, z, x, i, j)
                 """, logger: logger)
             let last = first + Int64(kept.count) - 1
             try await connection.query(
@@ -135,12 +136,12 @@ public final class PostgresOutbox: Outbox {
         let entries = try await store.withConnection("read a batch") { connection in
             let rows = try await connection.query(
                 """
-                SELECT seq, time, event, path, result, session, session_index FROM focal_outbox_result
+                SELECT seq, time, event, path, result, session, session_index, project FROM focal_outbox_result
                 WHERE seq > coalesce((SELECT seq FROM focal_outbox_cursor WHERE destination = \(destination)), 0)
                 ORDER BY seq LIMIT \(limits.maxCount)
                 """, logger: logger)
             var entries: [OutboxEntry] = []
-            for try await row in rows.decode((Int64, Int64, String, String, String, String?, Int64?).self) {
+            for try await row in rows.decode((Int64, Int64, String, String, String, String?, Int64?, String?).self) {
                 entries.append(Self.entry(row, storeID: storeID))
             }
             return entries
@@ -148,14 +149,15 @@ public final class PostgresOutbox: Outbox {
         return limits.prefix(of: entries)
     }
 
-    private typealias ResultRow = (Int64, Int64, String, String, String, String?, Int64?)
+    private typealias ResultRow = (Int64, Int64, String, String, String, String?, Int64?, String?)
 
     private static func entry(_ row: ResultRow, storeID: String) -> OutboxEntry {
-        let (sequence, time, event, path, result, session, sessionIndex) = row
+        let (sequence, time, event, path, result, session, sessionIndex, project) = row
         return OutboxEntry(
             sequence: sequence, messageID: OutboxEntry.messageID(storeID: storeID, sequence: sequence),
             result: ResultRecord(
-                resultJSON: result, event: event, path: path, time: time, session: session, sessionIndex: sessionIndex))
+                resultJSON: result, event: event, path: path, time: time, session: session, sessionIndex: sessionIndex,
+                project: project))
     }
 
     public func acknowledge(through sequence: Int64, for destination: String) async throws {
@@ -175,11 +177,12 @@ public final class PostgresOutbox: Outbox {
             try await connection.query(
                 """
                 INSERT INTO focal_outbox_dead_letter
-                    (destination, reason, seq, time, event, path, result, session, session_index)
-                SELECT \(destination), \(reason), s, t, e, p, r, nullif(x, ''), nullif(i, -1)
+                    (destination, reason, seq, time, event, path, result, session, session_index, project)
+                SELECT \(destination), \(reason), s, t, e, p, r, nullif(x, ''), nullif(i, -1), nullif(j, '')
                 FROM unnest(\(entries.map(\.sequence)), \(results.map(\.time)), \(results.map(\.event)),
                     \(results.map(\.path)), \(results.map(\.resultJSON)), \(results.map { $0.session ?? "" }),
-                    \(results.map { $0.sessionIndex ?? -1 })) WITH ORDINALITY AS u(s, t, e, p, r, x, i, o)
+                    \(results.map { $0.sessionIndex ?? -1 }), \(results.map { $0.project ?? "" }))
+                    WITH ORDINALITY AS u(s, t, e, p, r, x, i, j, o)
                 ORDER BY o
                 """, logger: logger)
             try await Self.moveCursor(connection, of: destination, to: last.sequence, logger: logger)
@@ -191,18 +194,18 @@ public final class PostgresOutbox: Outbox {
         return try await store.withConnection("read dead letters") { connection in
             let rows = try await connection.query(
                 """
-                SELECT id, destination, reason, seq, time, event, path, result, session, session_index
+                SELECT id, destination, reason, seq, time, event, path, result, session, session_index, project
                 FROM focal_outbox_dead_letter WHERE \(destination)::text IS NULL OR destination = \(destination)
                 ORDER BY id LIMIT \(limit)
                 """, logger: logger)
             var letters: [DeadLetter] = []
-            for try await (id, destination, reason, seq, time, event, path, result, session, index) in rows.decode(
-                (Int64, String, String, Int64, Int64, String, String, String, String?, Int64?).self)
+            for try await (id, destination, reason, seq, time, event, path, result, session, index, project) in rows.decode(
+                (Int64, String, String, Int64, Int64, String, String, String, String?, Int64?, String?).self)
             {
                 letters.append(
                     DeadLetter(
                         id: id, destination: destination, reason: reason,
-                        entry: Self.entry((seq, time, event, path, result, session, index), storeID: storeID)))
+                        entry: Self.entry((seq, time, event, path, result, session, index, project), storeID: storeID)))
             }
             return letters
         }

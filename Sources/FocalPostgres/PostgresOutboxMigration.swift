@@ -5,23 +5,46 @@ import PostgresNIO
 /// lacks them when an outbox opens it.
 enum PostgresOutboxMigration {
     /// Adds `focal_outbox_cursor.since` (where a destination's account began, for handing
-    /// one account to another) when it is missing. Under the schema's creation lock, so
-    /// instances starting at once add it once; a store that has it takes no table lock.
-    /// Cursors from before keep it NULL, which a transfer reads as "unknown".
+    /// one account to another) when it is missing. Cursors from before keep it NULL, which
+    /// a transfer reads as "unknown".
     static func addCursorSince(_ store: PostgresStore) async throws {
+        try await addColumns(
+            store, "add the cursors' since column", table: "focal_outbox_cursor", column: "since",
+            statements: ["ALTER TABLE focal_outbox_cursor ADD COLUMN IF NOT EXISTS since bigint"])
+    }
+
+    /// Adds `project` to the results and dead letters (`focal serve --keys`) when it is
+    /// missing. Results from before keep it NULL and are delivered as they were; their
+    /// sessions' marks and journals already belong to the default project (see
+    /// ``FocalDelivery/ResultRecord/sessionKey``).
+    static func addProject(_ store: PostgresStore) async throws {
+        try await addColumns(
+            store, "add the results' project column", table: "focal_outbox_result", column: "project",
+            statements: [
+                "ALTER TABLE focal_outbox_result ADD COLUMN IF NOT EXISTS project text",
+                "ALTER TABLE focal_outbox_dead_letter ADD COLUMN IF NOT EXISTS project text",
+            ])
+    }
+
+    /// Runs `statements` when `table` lacks `column`, under the schema's creation lock, so
+    /// instances starting at once add it once; a store that has it takes no table lock.
+    private static func addColumns(
+        _ store: PostgresStore, _ purpose: String, table: String, column: String, statements: [String]
+    ) async throws {
         let logger = store.logger
-        try await store.transaction("add the cursors' since column") { connection in
+        try await store.transaction(purpose) { connection in
             let rows = try await connection.query(
                 """
                 SELECT count(*) FROM information_schema.columns
-                WHERE table_schema = current_schema() AND table_name = 'focal_outbox_cursor' AND column_name = 'since'
+                WHERE table_schema = current_schema() AND table_name = \(table) AND column_name = \(column)
                 """, logger: logger)
             var present: Int64 = 0
             for try await value in rows.decode(Int64.self) { present = value }
             guard present == 0 else { return }
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.creationLock))", logger: logger)
-            try await connection.query(
-                "ALTER TABLE focal_outbox_cursor ADD COLUMN IF NOT EXISTS since bigint", logger: logger)
+            for statement in statements {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
         }
     }
 }

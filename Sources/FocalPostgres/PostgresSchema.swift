@@ -33,14 +33,14 @@ enum PostgresSchema {
         """
         CREATE TABLE IF NOT EXISTS focal_outbox_result (
             seq bigint PRIMARY KEY, time bigint NOT NULL, event text NOT NULL, path text NOT NULL,
-            result text NOT NULL, size bigint NOT NULL, session text, session_index bigint)
+            result text NOT NULL, size bigint NOT NULL, session text, session_index bigint, project text)
         """,
         "CREATE TABLE IF NOT EXISTS focal_outbox_cursor (destination text PRIMARY KEY, seq bigint NOT NULL)",
         """
         CREATE TABLE IF NOT EXISTS focal_outbox_dead_letter (
             id bigserial PRIMARY KEY, destination text NOT NULL, reason text NOT NULL, seq bigint NOT NULL,
             time bigint NOT NULL, event text NOT NULL, path text NOT NULL, result text NOT NULL,
-            session text, session_index bigint)
+            session text, session_index bigint, project text)
         """,
         "CREATE INDEX IF NOT EXISTS focal_outbox_dead_letter_destination ON focal_outbox_dead_letter (destination, id)",
         // Each session's next result index: outlives the delivered rows (see Outbox).

@@ -13,7 +13,9 @@ import Hummingbird
 /// ```
 ///
 /// The routes carry Focal's own middleware: a request id (`X-Request-ID`), the latency
-/// metric, the JSON error shape for every error and the request deadline. The application
+/// metric, the JSON error shape for every error and the request deadline; with a
+/// ``KeyRing``, an ``Authenticator`` in front of each route that declares a
+/// ``ServerRoute/scope``. The application
 /// must run ``FocalServer/backgroundServices`` (the idle-session reaper and, when there is one, the
 /// delivery pipeline).
 public struct FocalRoutes<Context: RequestContext>: Sendable {
@@ -34,20 +36,29 @@ public struct FocalRoutes<Context: RequestContext>: Sendable {
         }
         let sessions = SessionRoutes<Context>(server: server)
         let health = HealthRoutes<Context>(server: server)
-        routes.on(ServerRoute.postOps, use: sessions.postOps)
-        routes.on(ServerRoute.snapshot, use: sessions.snapshot)
-        routes.on(ServerRoute.deleteSession, use: sessions.delete)
-        routes.on(ServerRoute.health, use: health.health)
-        routes.on(ServerRoute.readiness, use: health.readiness)
-        routes.on(ServerRoute.metrics, use: health.metrics)
+        let keyRing = server.keyRing
+        routes.on(ServerRoute.postOps, keyRing, use: sessions.postOps)
+        routes.on(ServerRoute.snapshot, keyRing, use: sessions.snapshot)
+        routes.on(ServerRoute.deleteSession, keyRing, use: sessions.delete)
+        routes.on(ServerRoute.health, keyRing, use: health.health)
+        routes.on(ServerRoute.readiness, keyRing, use: health.readiness)
+        routes.on(ServerRoute.metrics, keyRing, use: health.metrics)
         return routes
     }
 }
 
 extension RouteCollection {
+    /// Adds `route`, behind an ``Authenticator`` for its scope when there are keys.
     fileprivate func on(
-        _ route: ServerRoute, use handler: @escaping @Sendable (Request, Context) async throws -> Response
+        _ route: ServerRoute, _ keyRing: KeyRing?,
+        use handler: @escaping @Sendable (Request, Context) async throws -> Response
     ) {
-        on(route.routerPath, method: route.httpMethod, use: handler)
+        guard let keyRing, let scope = route.scope else {
+            on(route.routerPath, method: route.httpMethod, use: handler)
+            return
+        }
+        // POST ops pays one op per line, once its body is read.
+        group().add(middleware: Authenticator(keyRing: keyRing, scope: scope, chargesRequest: route != .postOps))
+            .on(route.routerPath, method: route.httpMethod, use: handler)
     }
 }

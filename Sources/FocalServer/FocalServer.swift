@@ -36,6 +36,9 @@ public struct FocalServer: Sendable {
     public let configuration: ServerConfiguration
     /// The server's metrics (`GET /metrics`).
     public let metrics: ServerMetrics
+    /// The keys the API's routes accept, if it has keys (without, every route is open and
+    /// every session is in the default project).
+    public let keyRing: KeyRing?
     let services: SessionServices
     let registry: SessionRegistry
     let readiness = Readiness()
@@ -50,17 +53,22 @@ public struct FocalServer: Sendable {
     ///   - journal: the durable op log of every session, for instances that share sessions
     ///     (see ``SessionJournal``); without one, a session lives in this process only.
     ///   - clock: the clock idle timeouts and request deadlines follow (a manual one in tests).
+    ///   - keyRing: the keys every route but `/healthz` and `/readyz` needs (see
+    ///     ``Authenticator``); a key's project chooses the sessions it reaches.
+    ///   - projects: the engines of each project of `keyRing` other than the default one
+    ///     (whose engines are `pool`), each on its project's tasks directory.
     public init<C: Clock>(
         configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
         journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
-        logger: Logger = Logger(label: "focal.server")
+        logger: Logger = Logger(label: "focal.server"), keyRing: KeyRing? = nil, projects: [String: EnginePool] = [:]
     ) where C.Instant == ContinuousClock.Instant {
         self.configuration = configuration
+        self.keyRing = keyRing
         self.clock = PipelineClock(clock)
         metrics = ServerMetrics()
         executor = EventLoopTaskExecutor(group: pool.eventLoopGroup)
         services = SessionServices(
-            pool: pool, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger,
+            pool: pool, projectPools: projects, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger,
             retryAfterSeconds: configuration.retryAfterSeconds)
         registry = SessionRegistry(
             services: services, maxSessions: configuration.maxSessions,
@@ -138,10 +146,12 @@ public struct FocalServer: Sendable {
 
 extension FocalServer {
     /// The services an application serving ``routes(context:)`` must run: the delivery
-    /// pipeline, when there is one, and the idle-session reaper.
+    /// pipeline, when there is one, the idle-session reaper and, when the key ring was
+    /// loaded from a file, its reload on SIGHUP (``KeyReloadService``).
     public var backgroundServices: [any Service] {
         var list: [any Service] = []
         if let pipeline = services.pipeline { list.append(pipeline) }
+        if let keyRing, keyRing.path != nil { list.append(KeyReloadService(keyRing: keyRing, logger: services.logger)) }
         list.append(
             IdleSessionReaper(
                 registry: registry, idleTimeout: configuration.idleTimeout, clock: clock, metrics: metrics,

@@ -6,30 +6,45 @@ public struct ServerRoute: Sendable, Hashable, CustomStringConvertible {
     public var method: String
     /// The path template, with `{name}` for a parameter.
     public var path: String
+    /// The scope a key needs to call it (see ``Authenticator``); `nil` for a route open to
+    /// anyone (`/healthz`, `/readyz`).
+    public var scope: AuthScope?
 
-    /// The route `method path`, e.g. `GET /healthz`.
-    public init(method: String, path: String) {
+    /// The route `method path`, e.g. `GET /healthz`, needing `scope`.
+    public init(method: String, path: String, scope: AuthScope? = nil) {
         self.method = method
         self.path = path
+        self.scope = scope
     }
 
     /// `POST /v1/sessions/{id}/ops`: applies op-log lines.
-    public static let postOps = ServerRoute(method: "POST", path: "/v1/sessions/{id}/ops")
+    public static let postOps = ServerRoute(method: "POST", path: "/v1/sessions/{id}/ops", scope: .ingest)
     /// `GET /v1/sessions/{id}/snapshot`: the session's tree.
-    public static let snapshot = ServerRoute(method: "GET", path: "/v1/sessions/{id}/snapshot")
+    public static let snapshot = ServerRoute(method: "GET", path: "/v1/sessions/{id}/snapshot", scope: .read)
     /// `DELETE /v1/sessions/{id}`: ends the session.
-    public static let deleteSession = ServerRoute(method: "DELETE", path: "/v1/sessions/{id}")
+    public static let deleteSession = ServerRoute(method: "DELETE", path: "/v1/sessions/{id}", scope: .delete)
     /// `GET /healthz`: liveness.
     public static let health = ServerRoute(method: "GET", path: "/healthz")
     /// `GET /readyz`: readiness (the session store answers, the server is not stopping).
     public static let readiness = ServerRoute(method: "GET", path: "/readyz")
     /// `GET /metrics`: Prometheus text.
-    public static let metrics = ServerRoute(method: "GET", path: "/metrics")
+    public static let metrics = ServerRoute(method: "GET", path: "/metrics", scope: .metrics)
 
     /// Every route the server registers.
     public static let all: [ServerRoute] = [postOps, snapshot, deleteSession, health, readiness, metrics]
 
     public var description: String { "\(method) \(path)" }
+
+    /// Routes are the same when their method and path are: the scope is the route's, not
+    /// part of its name.
+    public static func == (lhs: ServerRoute, rhs: ServerRoute) -> Bool {
+        lhs.method == rhs.method && lhs.path == rhs.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(path)
+    }
 
     /// Whether a request path fits the route's path template (a `{name}` segment fits any
     /// non-empty segment).

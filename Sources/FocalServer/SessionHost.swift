@@ -20,7 +20,8 @@ import Synchronization
 /// ``FocalServer/run(onServerRunning:)``) and the gate orders the requests, where entering
 /// and leaving an actor would put the request back in its thread's queue twice each time.
 final class SessionHost: Sendable {
-    let id: String
+    /// The session's project and id.
+    let key: SessionKey
     private let services: SessionServices
     private let gate = SerialGate()
     /// Read and written only by the request that holds the gate.
@@ -37,10 +38,13 @@ final class SessionHost: Sendable {
         var isClosed = false
     }
 
-    init(id: String, services: SessionServices) {
-        self.id = id
+    init(key: SessionKey, services: SessionServices) {
+        self.key = key
         self.services = services
     }
+
+    /// The session's ``SessionKey/storageKey``: its key in the registry, the journal and the outbox's marks.
+    var id: String { key.storageKey }
 
     /// Whether the host has never applied a line (a lookup that found nothing).
     var isEmpty: Bool { state.withLock { $0.appliedLines == 0 && $0.engine == nil } }
@@ -191,8 +195,8 @@ final class SessionHost: Sendable {
             let isRebuildable = services.journal != nil
             let records = outcome.results.enumerated().map { offset, result in
                 ResultRecord(
-                    resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: id,
-                    sessionIndex: isRebuildable ? first + Int64(offset) : nil)
+                    resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: key.id,
+                    sessionIndex: isRebuildable ? first + Int64(offset) : nil, project: key.project)
             }
             try await services.storeCall(.outboxAppend) { try await pipeline.append(records) }
         }
@@ -201,8 +205,9 @@ final class SessionHost: Sendable {
 
     private func engineSession() throws -> EngineSession {
         if let engine = state.withLock({ $0.engine }), !engine.isClosed { return engine }
+        let pool = try services.pool(for: key.project)
         do {
-            let session = try services.pool.session(id)
+            let session = try pool.session(key.id)
             state.withLock { $0.engine = session }
             return session
         } catch {

@@ -5,6 +5,11 @@
 /// may say where a batch starts in its session's log (`position`); lines the journal
 /// already holds at those positions are skipped, so a batch retried after an instance
 /// died applies once.
+///
+/// A journal names a session by its project and id in one string: the id alone for the
+/// `default` project (so a journal written before projects holds default sessions), and
+/// `project/id` for another (session ids hold no `/`). The journal needs no notion of
+/// projects: two projects' sessions of one id are two keys.
 public protocol SessionJournal: Sendable {
     /// Appends `lines` to `session`'s log.
     ///

@@ -11,6 +11,7 @@ final class SessionRegistry: Sendable {
         var activeRequests = 0
     }
 
+    /// By ``SessionKey/storageKey``.
     private let entries = Mutex<[String: Entry]>([:])
     private let services: SessionServices
     private let maxSessions: Int
@@ -32,10 +33,10 @@ final class SessionRegistry: Sendable {
     /// `body` waited for it is looked up again.
     /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the limit.
     func withHost<T: Sendable>(
-        _ id: String, creating: Bool, _ body: (SessionHost?) async throws -> T
+        _ key: SessionKey, creating: Bool, _ body: (SessionHost?) async throws -> T
     ) async throws -> T {
         while true {
-            let host = try checkOut(id, creating: creating)
+            let host = try checkOut(key, creating: creating)
             defer { if let host { checkIn(host) } }
             do {
                 return try await body(host)
@@ -46,8 +47,8 @@ final class SessionRegistry: Sendable {
     }
 
     /// Removes the session and returns its host, if it was hosted.
-    func remove(_ id: String) -> SessionHost? {
-        entries.withLock { $0.removeValue(forKey: id)?.host }
+    func remove(_ key: SessionKey) -> SessionHost? {
+        entries.withLock { $0.removeValue(forKey: key.storageKey)?.host }
     }
 
     /// Removes `host` if it is still the session's host and no other request uses it.
@@ -79,8 +80,9 @@ final class SessionRegistry: Sendable {
 
     /// Counts a request on the session's host. Its last use is set when the request ends
     /// (``checkIn(_:)``): the reaper leaves a session alone while a request uses it.
-    private func checkOut(_ id: String, creating: Bool) throws(ServerError) -> SessionHost? {
-        try entries.withLock { entries throws(ServerError) -> SessionHost? in
+    private func checkOut(_ key: SessionKey, creating: Bool) throws(ServerError) -> SessionHost? {
+        let id = key.storageKey
+        return try entries.withLock { entries throws(ServerError) -> SessionHost? in
             if let index = entries.index(forKey: id) {
                 entries.values[index].activeRequests += 1
                 return entries.values[index].host
@@ -91,7 +93,7 @@ final class SessionRegistry: Sendable {
                     .serviceUnavailable, "the server hosts its limit of \(maxSessions) sessions (--max-sessions); retry later",
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }
-            let host = SessionHost(id: id, services: services)
+            let host = SessionHost(key: key, services: services)
             entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1)
             return host
         }

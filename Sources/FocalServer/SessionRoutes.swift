@@ -21,9 +21,11 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
 
     /// `POST /v1/sessions/{id}/ops[?position=N]`.
     func postOps(_ request: Request, context: Context) async throws -> Response {
-        let id = try SessionID.validate(context.parameters.require("id"))
+        let id = try Self.session(in: context)
         let position = try Self.position(in: request)
         let batch = OpBatch(try await RequestBodyReader.read(request, limit: maxBodyBytes))
+        // The key's rate limit: one op per line (at least one), paid before anything applies.
+        try AuthenticatedKey.current?.charge(ops: max(1, batch.count))
         // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
         let outcome = try await deadline.run { [registry] in
             try await registry.withHost(id, creating: true) { host in
@@ -41,7 +43,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
 
     /// `GET /v1/sessions/{id}/snapshot?format=xml|json|html`.
     func snapshot(_ request: Request, context: Context) async throws -> Response {
-        let id = try SessionID.validate(context.parameters.require("id"))
+        let id = try Self.session(in: context)
         let format = try Self.format(in: request)
         // With a journal, a session this instance does not host may be rebuilt from it.
         let (text, host) = try await deadline.run { [registry, services] in
@@ -52,25 +54,32 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         guard let text else {
             // Not hosting a session that does not exist anywhere.
             if let host, host.isEmpty { registry.discard(host) }
-            throw ServerError.notFound(session: id)
+            throw ServerError.notFound(session: id.id)
         }
         return Self.response(text, contentType: Self.contentType(of: format))
     }
 
     /// `DELETE /v1/sessions/{id}`.
     func delete(_ request: Request, context: Context) async throws -> Response {
-        let id = try SessionID.validate(context.parameters.require("id"))
+        let id = try Self.session(in: context)
         try await deadline.run { [registry, services] in
             if let host = registry.remove(id) {
                 try await host.close(removingJournal: true)
-            } else if services.journal != nil, try await services.journalCall(.length, { try await $0.length(of: id) }) > 0 {
-                try await services.forget(session: id)
+            } else if services.journal != nil, try await services.journalCall(.length, { try await $0.length(of: id.storageKey) }) > 0 {
+                try await services.forget(session: id.storageKey)
             } else {
-                throw ServerError.notFound(session: id)
+                throw ServerError.notFound(session: id.id)
             }
         }
         context.logger.debug("session ended", metadata: ["focal.session": "\(id)"])
         return Response(status: .noContent)
+    }
+
+    /// The session of the request: the `{id}` of its path, in the project of its key
+    /// (``AuthenticatedKey/current``), the default project without one.
+    private static func session(in context: Context) throws -> SessionKey {
+        let id = try SessionID.validate(context.parameters.require("id"))
+        return SessionKey(project: AuthenticatedKey.current?.project ?? ProjectName.default, id: id)
     }
 
     private static func position(in request: Request) throws(ServerError) -> Int? {

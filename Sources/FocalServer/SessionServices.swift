@@ -4,7 +4,10 @@ import Logging
 
 /// What every hosted session shares: the engines, the outbox, the journal, the metrics.
 struct SessionServices: Sendable {
+    /// The default project's engines, whose threads also serve the connections.
     let pool: EnginePool
+    /// The engines of every other project, by name.
+    let projectPools: [String: EnginePool]
     let pipeline: DeliveryPipeline?
     let journal: (any SessionJournal)?
     let metrics: ServerMetrics
@@ -18,9 +21,21 @@ struct SessionServices: Sendable {
 
     /// Forgets an ended session everywhere it is stored: its journal, and the outbox's
     /// record of the result indexes it stored (so a new session with its id starts at 0).
+    /// - Parameter id: the session's ``SessionKey/storageKey``.
     func forget(session id: String) async throws {
         if journal != nil { try await journalCall(.remove) { try await $0.remove(session: id) } }
         if let pipeline { try await storeCall(.outboxForget) { try await pipeline.outbox.forget(session: id) } }
+    }
+
+    /// The engines of `project`.
+    /// - Throws: ``ServerError`` 500 for a project the server has no engines for (a key
+    ///   ring whose projects are not the server's).
+    func pool(for project: String) throws(ServerError) -> EnginePool {
+        if project == ProjectName.default { return pool }
+        guard let pool = projectPools[project] else {
+            throw ServerError(.internalServerError, "the server has no engines for the project '\(project)'")
+        }
+        return pool
     }
 
     /// Calls the journal (there must be one) through ``storeCall(_:_:)``; a gap is the

@@ -33,7 +33,7 @@ struct Focal: AsyncParsableCommand {
             """,
         subcommands: [
             InitCommand.self, ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self,
-            ServeCommand.self,
+            ServeCommand.self, KeysCommand.self,
         ]
     )
 

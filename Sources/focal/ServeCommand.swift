@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import FocalDelivery
 import FocalEngine
@@ -30,11 +35,18 @@ struct ServeCommand: AsyncParsableCommand {
             --store-timeout. GET /readyz answers 503 while the store does not answer.
 
             With --deliver, every result also goes through the outbox (--store) tagged \
-            with its session and its index among the session's results.
+            with its session, its project and its index among the session's results.
+
+            With --keys FILE, every route but /healthz and /readyz needs \
+            'Authorization: Bearer KEY' with a key of FILE that has the route's scope \
+            (ingest, read, delete, metrics); a key reaches only its project's sessions. \
+            SIGHUP reloads FILE. 'focal keys new' makes a key. Without --keys the server \
+            listens only on a loopback address; --no-auth allows another --host without keys.
 
             Examples:
               focal serve --tasks tasks --port 8080
               focal serve --tasks tasks --port 0 --deliver https://collector.example/v1/batch
+              focal serve --tasks tasks --host 0.0.0.0 --keys keys.json
             """
     )
 
@@ -68,6 +80,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The engine threads (1…256), which also serve the HTTP connections; default: one per core.", valueName: "n"))
     var threads = System.coreCount
 
+    @Option(name: .long, help: ArgumentHelp("The keys file (JSON): the SHA-256 of each key, its scopes, project and rate limit; SIGHUP reloads it.", valueName: "file"))
+    var keys: String?
+
+    @Flag(name: .long, help: "Serve without keys on a --host that is not a loopback address: anyone who reaches the port may call every route.")
+    var noAuth = false
+
     @Option(name: .long, help: ArgumentHelp("The server's log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -81,6 +99,11 @@ struct ServeCommand: AsyncParsableCommand {
         try Self.check(maxSessions, in: EngineConfiguration.maxSessionsRange, flag: "--max-sessions")
         try Self.check(maxBody, in: ServerConfiguration.maxBodyRange, flag: "--max-body")
         try Self.check(threads, in: 1...256, flag: "--threads")
+        if keys != nil, noAuth { throw ValidationError("--keys and --no-auth exclude each other") }
+        if keys == nil, !noAuth, !LoopbackAddress.contains(host) {
+            throw ValidationError(
+                "--host \(host) is not a loopback address: without --keys anyone who reaches it could call every route; give --keys FILE (see 'focal keys new'), or --no-auth to serve without keys anyway")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, not '\(logLevel)'")
         }
@@ -103,16 +126,38 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "focal.server") { StandardErrorLogHandler(label: $0) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        // A SIGHUP before the reload service traps it must not end the server.
+        signal(SIGHUP, SIG_IGN)
+        let keyRing: KeyRing?
+        do {
+            keyRing = try keys.map { path throws(KeysFileError) in try KeyRing(loading: path) }
+        } catch {
+            StandardStream.error.writeError("\(error)")
+            throw ExitCode(2)
+        }
         let pool: EnginePool
+        var projects: [String: EnginePool] = [:]
         do {
             // An engine never refuses a session the server would host.
             var configuration = options.engineConfiguration
             configuration.maxSessions = maxSessions
             pool = try await EnginePool(configuration: configuration, threads: threads)
-        } catch {
+            for (name, tasks) in (keyRing?.file.projects ?? [:]).sorted(by: { $0.key < $1.key }) {
+                configuration.tasksDirectory = tasks
+                do {
+                    projects[name] = try await EnginePool(configuration: configuration, threads: threads)
+                } catch {
+                    for started in projects.values { await started.close() }
+                    await pool.close()
+                    StandardStream.error.writeError("the project '\(name)' of \(keys ?? ""): \(error.message)")
+                    throw ExitCode(2)
+                }
+            }
+        } catch let error as EngineError {
             StandardStream.error.writeError(error.message)
             throw ExitCode(2)
         }
+        logAccess(keyRing, logger: logger)
         // --store postgres://…: the outbox and every session's journal are shared with other instances.
         let shared: SharedStore?
         let pipeline: DeliveryPipeline?
@@ -124,10 +169,12 @@ struct ServeCommand: AsyncParsableCommand {
                 else { try await delivery.makePipeline() }
         } catch {
             await pool.close()
+            for project in projects.values { await project.close() }
             throw error
         }
         let server = FocalServer(
-            configuration: serverConfiguration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger)
+            configuration: serverConfiguration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger,
+            keyRing: keyRing, projects: projects)
         do {
             // Graceful shutdown on SIGTERM and SIGINT, bounded by the exit deadline.
             let exitDeadline = ExitDeadline(after: delivery.drainTimeout + ExitDeadline.grace, logger: logger)
@@ -141,13 +188,38 @@ struct ServeCommand: AsyncParsableCommand {
                 onGracefulShutdown: { exitDeadline.arm() })
         } catch {
             await pool.close()
+            for project in projects.values { await project.close() }
             await shared?.close()
             StandardStream.error.writeError("the server stopped: \(error)")
             throw ExitCode(2)
         }
         await pool.close()
+        for project in projects.values { await project.close() }
         if let pipeline { OutboxSink.report(await pipeline.finish(), store: shared?.store.url ?? delivery.store) }
         await shared?.close()
+    }
+}
+
+extension ServeCommand {
+    /// Says at start who may call the API.
+    private func logAccess(_ keyRing: KeyRing?, logger: Logger) {
+        if let keyRing {
+            let file = keyRing.file
+            logger.info(
+                "keys: every route but /healthz and /readyz needs a key",
+                metadata: [
+                    "focal.keys.file": "\(keyRing.path ?? "")", "focal.keys.count": "\(file.keys.count)",
+                    "focal.keys.projects": "\(file.projects.count + 1)",
+                ])
+        } else if LoopbackAddress.contains(host) {
+            logger.info(
+                "no --keys: listening on a loopback address only, every route open to this machine's processes",
+                metadata: ["focal.host": "\(host)"])
+        } else {
+            logger.warning(
+                "--no-auth: listening without keys on an address others can reach; anyone may call every route",
+                metadata: ["focal.host": "\(host)"])
+        }
     }
 }
 

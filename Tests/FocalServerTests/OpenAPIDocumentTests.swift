@@ -1,4 +1,5 @@
 import FocalServer
+import FocalTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -58,6 +59,33 @@ struct OpenAPIDocumentTests {
         (ServerRoute.deleteSession, 503, { try await $0.send(.delete, "/v1/sessions/doc") }),
         (ServerRoute.readiness, 503, { try await $0.send(.get, "/readyz") }),
     ]
+
+    /// Keys for ``keyProbes``: two with one scope each, one with every scope and a rate
+    /// limit of one op that the clock never refills.
+    static let metricsOnly = TestKey("metrics-only", scopes: ["metrics"])
+    static let ingestOnly = TestKey("ingest-only", scopes: ["ingest"])
+    static let limited = TestKey("limited", scopes: ["ingest", "read", "delete", "metrics"], rateLimit: (opsPerSecond: 0.001, burst: 1))
+
+    typealias Probe = (route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer)
+
+    /// Requests answered 401, 403 and 429 on a server with keys (run in order).
+    static let keyProbes: [Probe] = [ServerRoute.postOps, .snapshot, .deleteSession, .metrics].flatMap(keyProbes(for:))
+
+    static func keyProbes(for route: ServerRoute) -> [Probe] {
+        let path = route.path.replacingOccurrences(of: "{id}", with: "doc")
+        let method = HTTPRequest.Method(route.method)!
+        let withoutScope = route == .metrics ? ingestOnly : metricsOnly
+        let unauthorized: Probe = (route, 401, { client in try await client.send(method, path, body: Ops.root + "\n") })
+        let forbidden: Probe = (route, 403, { client in
+            try await client.send(method, path, headers: withoutScope.headers, body: Ops.root + "\n")
+        })
+        let limitedOut: Probe = (route, 429, { client in
+            // The first request of the key spends its one op.
+            _ = try await client.send(HTTPRequest.Method.get, "/metrics", headers: limited.headers)
+            return try await client.send(method, path, headers: limited.headers, body: Ops.root + "\n")
+        })
+        return [unauthorized, forbidden, limitedOut]
+    }
 
     @Test("a documented path asked with a method it does not take: 405 with Allow and a JSON error, as documented")
     func wrongMethodAnswers405() async throws {
@@ -124,14 +152,15 @@ struct OpenAPIDocumentTests {
             #expect(answer.headers[.contentType] == "application/json", "\(probe.route) \(probe.status)")
             #expect(try answer.json["status"] == .number(Double(probe.status)))
         }
-        if probe.status == 503 { #expect(answer.headers[.retryAfter] != nil, "\(probe.route) 503") }
+        if probe.status == 503 || probe.status == 429 { #expect(answer.headers[.retryAfter] != nil, "\(probe.route) \(probe.status)") }
+        if probe.status == 401 { #expect(answer.headers[.wwwAuthenticate] == "Bearer", "\(probe.route) 401") }
     }
 
     @Test("every documented status is what the running server answers, with a JSON error body")
     func statusesAgree() async throws {
         let documented = try Self.documentedStatuses()
         var probed: [ServerRoute: Set<Int>] = [:]
-        for probe in Self.probes + Self.storeDownProbes { probed[probe.route, default: []].insert(probe.status) }
+        for probe in Self.probes + Self.storeDownProbes + Self.keyProbes { probed[probe.route, default: []].insert(probe.status) }
         #expect(probed == documented)
         try await withServer(ServerConfiguration(maxSessions: 2, maxBodyBytes: 64)) { client, _ in
             for probe in Self.probes { try await Self.check(probe, client) }
@@ -140,6 +169,9 @@ struct OpenAPIDocumentTests {
         await journal.setDown(true)
         try await withServer(journal: journal) { client, _ in
             for probe in Self.storeDownProbes { try await Self.check(probe, client) }
+        }
+        try await withKeyedServer(keys: [Self.metricsOnly, Self.ingestOnly, Self.limited], clock: ManualClock()) { client, _, _ in
+            for probe in Self.keyProbes { try await Self.check(probe, client) }
         }
     }
 }

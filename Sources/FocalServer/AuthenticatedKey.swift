@@ -1,0 +1,31 @@
+/// The key a request was authenticated with, as ``Authenticator`` hands it to the routes
+/// behind it (``current``): its name, project and scopes, never the key itself.
+public struct AuthenticatedKey: Sendable {
+    /// The key's name in the keys file.
+    public var name: String
+    /// The project whose sessions the request reaches.
+    public var project: String
+    /// What the key may do.
+    public var scopes: Set<AuthScope>
+
+    /// The key of the request running now, set by ``Authenticator`` around the routes
+    /// behind it; `nil` without one (sessions then belong to ``ProjectName/default``).
+    @TaskLocal public static var current: AuthenticatedKey?
+
+    /// The key ring whose rate limit the key's requests pay.
+    let ring: KeyRing
+
+    init(name: String, project: String, scopes: Set<AuthScope>, ring: KeyRing) {
+        self.name = name
+        self.project = project
+        self.scopes = scopes
+        self.ring = ring
+    }
+
+    /// Pays `ops` tokens of the key's rate limit, if it has one.
+    /// - Throws: ``ServerError`` 429 with `Retry-After` when the bucket cannot pay now,
+    ///   413 when `ops` is more than the key's burst (it never could).
+    func charge(ops: Int) throws(ServerError) {
+        try ring.charge(keyName: name, ops: ops)
+    }
+}

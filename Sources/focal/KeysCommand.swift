@@ -1,0 +1,90 @@
+import ArgumentParser
+import FocalJSON
+import FocalServer
+
+/// `focal keys`: API keys for `focal serve --keys FILE`.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Make API keys for 'focal serve --keys FILE'.",
+        subcommands: [NewKeyCommand.self]
+    )
+}
+
+/// `focal keys new`: a new random key, printed once, and its entry for the keys file.
+struct NewKeyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Print a new random key (256 bits, URL-safe) and the JSON entry to add to the keys file.",
+        discussion: """
+            Standard output gets two lines: the key, then its entry for the "keys" array of \
+            the keys file, which holds only the key's SHA-256. The key is shown this once and \
+            stored nowhere: give it to the client now. Add the entry to FILE and send the \
+            server SIGHUP (or start it) to accept the key.
+
+            Scopes: ingest (POST ops), read (GET snapshot), delete (DELETE session), metrics \
+            (GET /metrics).
+
+            Example:
+              focal keys new --name ios-app --scopes ingest --project shop --ops-per-second 50 --burst 500
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("The key's name, for logs and metrics (1…64 of A-Z a-z 0-9 - _ .).", valueName: "name"))
+    var name: String
+
+    @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp("What the key may do: ingest, read, delete, metrics (several, or comma-separated).", valueName: "scope"))
+    var scopes: [String]
+
+    @Option(name: .long, help: ArgumentHelp("The project whose sessions the key reaches (default: default).", valueName: "name"))
+    var project: String?
+
+    @Option(name: .long, help: ArgumentHelp("A rate limit: ops per second (0.001…1000000), with --burst.", valueName: "rate"))
+    var opsPerSecond: Double?
+
+    @Option(name: .long, help: ArgumentHelp("A rate limit: the largest burst of ops (1…1000000), with --ops-per-second.", valueName: "n"))
+    var burst: Int?
+
+    /// The scopes as given, split at commas.
+    private var scopeList: [String] {
+        scopes.flatMap { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }
+    }
+
+    func validate() throws {
+        if let problem = ProjectName.problem(with: name) { throw ValidationError("--name \(problem)") }
+        if let project, let problem = ProjectName.problem(with: project) { throw ValidationError("--project \(problem)") }
+        let known = AuthScope.allCases.map(\.rawValue).joined(separator: ", ")
+        guard !scopeList.isEmpty else { throw ValidationError("--scopes needs at least one of \(known)") }
+        for scope in scopeList where AuthScope(rawValue: scope) == nil {
+            throw ValidationError("--scopes: '\(scope)' is not a scope; scopes are \(known)")
+        }
+        guard Set(scopeList).count == scopeList.count else { throw ValidationError("--scopes lists a scope twice") }
+        guard (opsPerSecond == nil) == (burst == nil) else {
+            throw ValidationError("--ops-per-second and --burst go together")
+        }
+        if let opsPerSecond, !(opsPerSecond.isFinite && RateLimit.opsPerSecondRange.contains(opsPerSecond)) {
+            throw ValidationError("--ops-per-second must be a number from 0.001 to 1000000, not \(opsPerSecond)")
+        }
+        if let burst, !RateLimit.burstRange.contains(burst) {
+            throw ValidationError("--burst must be a whole number from 1 to 1000000, not \(burst)")
+        }
+    }
+
+    func run() throws {
+        let key = APIKey.generate()
+        var entry = JSONObject()
+        entry["name"] = .string(name)
+        entry["sha256"] = .string(key.sha256Hex)
+        entry["scopes"] = .array(scopeList.map { .string($0) })
+        if let project { entry["project"] = .string(project) }
+        if let opsPerSecond, let burst {
+            entry["rateLimit"] = ["opsPerSecond": .number(opsPerSecond), "burst": .number(Double(burst))]
+        }
+        StandardStream.output.writeLine(key.secret)
+        StandardStream.output.writeLine(JSONValue.object(entry).jsonString)
+        StandardStream.error.writeLine(
+            "The key (first line) is shown this once: give it to the client now. Add the entry (second line) to the keys file's \"keys\".")
+    }
+}
