@@ -8,6 +8,11 @@ import PostgresNIO
 /// processes never send the same result. The locks go when the connection does: when the
 /// process dies (the server sees the socket close), when the store stops, or when the
 /// connection breaks, after which they are taken again on the next use if free.
+///
+/// Every use of the connection (opening it, taking or releasing a lock) is bounded by the
+/// store's call timeout. A use that times out closes the connection, so the server lets its
+/// locks go rather than keep them for a process that cannot use them, and the next use opens
+/// a new connection and takes the locks again, if free.
 actor DestinationLocks {
     /// The first key of every destination lock ("Focal" in ASCII); the second is the
     /// destination's `hashtext`. Two destinations sharing a hash share a lock, which only
@@ -15,14 +20,16 @@ actor DestinationLocks {
     static let classID: Int32 = 0x466F_6361
 
     private let configuration: PostgresConnection.Configuration
+    private let timeout: Duration
     private let logger: Logger
     private var connection: PostgresConnection?
     private var connecting: Task<PostgresConnection, any Error>?
     private var held: Set<String> = []
     private var isClosed = false
 
-    init(configuration: PostgresConnection.Configuration, logger: Logger) {
+    init(configuration: PostgresConnection.Configuration, timeout: Duration, logger: Logger) {
         self.configuration = configuration
+        self.timeout = timeout
         self.logger = logger
     }
 
@@ -31,22 +38,27 @@ actor DestinationLocks {
         guard !isClosed else { return false }
         let connection = try await liveConnection()
         if held.contains(destination) { return true }
-        let rows = try await connection.query(
-            "SELECT pg_try_advisory_lock(\(Self.classID), hashtext(\(destination)))", logger: logger)
-        var acquired = false
-        for try await value in rows.decode(Bool.self) { acquired = value }
-        if acquired {
-            held.insert(destination)
-            logger.info("delivering to this destination", metadata: ["focal.delivery.destination": "\(destination)"])
+        let acquired = try await bounded("take a destination lock", on: connection) { [logger] connection in
+            let rows = try await connection.query(
+                "SELECT pg_try_advisory_lock(\(Self.classID), hashtext(\(destination)))", logger: logger)
+            var acquired = false
+            for try await value in rows.decode(Bool.self) { acquired = value }
+            return acquired
         }
-        return acquired
+        // The connection may have been lost while the query ran: a lock taken on it went with it.
+        guard acquired, connection === self.connection else { return false }
+        held.insert(destination)
+        logger.info("delivering to this destination", metadata: ["focal.delivery.destination": "\(destination)"])
+        return true
     }
 
     /// Releases `destination`'s lock, if held.
     func release(_ destination: String) async throws {
         guard held.remove(destination) != nil, let connection, !connection.isClosed else { return }
-        try await connection.query(
-            "SELECT pg_advisory_unlock(\(Self.classID), hashtext(\(destination)))", logger: logger)
+        try await bounded("release a destination lock", on: connection) { [logger] connection in
+            try await connection.query(
+                "SELECT pg_advisory_unlock(\(Self.classID), hashtext(\(destination)))", logger: logger)
+        }
     }
 
     /// Closes the connection, releasing every lock; the locks are never taken again.
@@ -58,25 +70,59 @@ actor DestinationLocks {
         connection = nil
     }
 
-    /// The lock connection, opened again (with no lock held) when it broke.
+    /// Runs `body` on the lock connection within the call timeout; at the timeout the
+    /// connection is closed and forgotten with its locks.
+    private func bounded<T: Sendable>(
+        _ operation: String, on connection: PostgresConnection,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        do {
+            return try await StoreCall.bounded(operation, by: timeout, expire: { Task { try? await connection.close() } }) {
+                try await body(connection)
+            }
+        } catch {
+            lose(connection, because: "\(PostgresStore.translate(error, operation: operation))")
+            throw error
+        }
+    }
+
+    /// Forgets `connection` and the locks held on it, when it is still the lock connection.
+    private func lose(_ connection: PostgresConnection, because reason: String) {
+        guard connection === self.connection else { return }
+        logger.warning(
+            "lost the destination locks' connection; taking the locks again on the next use",
+            metadata: ["focal.error": "\(reason)"])
+        self.connection = nil
+        held = []
+        Task { try? await connection.close() }
+    }
+
+    /// The lock connection, opened again (with no lock held) when it broke; opening it is
+    /// bounded by the call timeout.
     private func liveConnection() async throws -> PostgresConnection {
         if let connection, !connection.isClosed { return connection }
-        if connection != nil {
-            logger.warning("lost the destination locks' connection; taking the locks again")
-            connection = nil
-            held = []
-        }
+        if let connection { lose(connection, because: "the connection closed") }
         let task =
             connecting
             ?? Task { [configuration, logger] in
-                try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+                let opened = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+                if Task.isCancelled {
+                    try? await opened.close()
+                    throw CancellationError()
+                }
+                return opened
             }
         connecting = task
-        defer { connecting = nil }
-        let opened = try await task.value
+        defer { if connecting == task { connecting = nil } }
+        let opened = try await StoreCall.bounded("connect for the destination locks", by: timeout, expire: { task.cancel() }) {
+            try await task.value
+        }
         if isClosed {
             try? await opened.close()
             throw CancellationError()
+        }
+        if let connection, !connection.isClosed, connection !== opened {
+            return connection  // another caller opened one meanwhile (from the same task: the same connection)
         }
         connection = opened
         return opened

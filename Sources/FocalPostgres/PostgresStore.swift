@@ -61,7 +61,7 @@ public final class PostgresStore: Service {
         self.client = PostgresClient(configuration: configuration, backgroundLogger: poolLogger)
         self.logger = logger
         self.connectionConfiguration = parsed.connectionConfiguration
-        self.locks = DestinationLocks(configuration: parsed.connectionConfiguration, logger: logger)
+        self.locks = DestinationLocks(configuration: parsed.connectionConfiguration, timeout: callTimeout, logger: logger)
     }
 
     /// Runs the connection pool until graceful shutdown or cancellation, then closes every

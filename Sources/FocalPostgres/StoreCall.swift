@@ -17,17 +17,28 @@ struct StoreCall: Sendable {
         _ operation: String, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let leased = LeasedConnection()
+        return try await Self.bounded(operation, by: timeout, expire: leased.expire) { [client] in
+            try await client.withConnection { connection in
+                try leased.begin(connection)
+                defer { leased.end() }
+                return try await body(connection)
+            }
+        }
+    }
+
+    /// Runs `work` in a task of its own and returns what it returns, or, when `timeout`
+    /// passes first, calls `expire` (which makes the work fail soon, say by closing its
+    /// connection), cancels the work and throws ``PostgresStoreError/timeout(operation:after:)``:
+    /// the call returns at its timeout even when the driver never fails a query whose
+    /// connection died. Cancelling the caller cancels the work.
+    static func bounded<T: Sendable>(
+        _ operation: String, by timeout: Duration, expire: @escaping @Sendable () -> Void,
+        _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let (answers, answer) = AsyncStream<Result<T, any Error>?>.makeStream()
-        // The work in a task of its own: the call returns at the timeout even when the
-        // driver never fails a query whose connection died (the task then ends with it).
-        let work = Task {
+        let task = Task {
             do {
-                let value = try await client.withConnection { connection in
-                    try leased.begin(connection)
-                    defer { leased.end() }
-                    return try await body(connection)
-                }
-                answer.yield(.success(value))
+                answer.yield(.success(try await work()))
             } catch {
                 answer.yield(.failure(error))
             }
@@ -41,14 +52,14 @@ struct StoreCall: Sendable {
             var iterator = answers.makeAsyncIterator()
             return await iterator.next() ?? nil
         } onCancel: {
-            work.cancel()
+            task.cancel()
             answer.finish()
         }
         if let first { return try first.get() }
         try Task.checkCancellation()
         // The timeout came first: stop waiting for a connection, fail the query.
-        leased.expire()
-        work.cancel()
+        expire()
+        task.cancel()
         throw PostgresStoreError.timeout(operation: operation, after: timeout)
     }
 }
@@ -74,7 +85,7 @@ private final class LeasedConnection: Sendable {
     }
 
     /// Closes the connection in use, if any; a connection leased later is refused.
-    func expire() {
+    @Sendable func expire() {
         let connection = state.withLock { state in
             state.isExpired = true
             return state.connection

@@ -178,6 +178,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             // Graceful shutdown on SIGTERM and SIGINT, bounded by the exit deadline.
             let exitDeadline = ExitDeadline(after: delivery.drainTimeout + ExitDeadline.grace, logger: logger)
+            exitDeadline.watch()
             try await server.run(
                 onServerRunning: { address in
                     let ip = address.ipAddress ?? "?"
