@@ -27,7 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
             GET /readyz fails at once, no new connections, requests in flight finish \
             (each within --request-timeout), the outbox drains for at most \
             --drain-timeout seconds, exit status 0. Whatever is stuck, the process exits \
-            at most 10 seconds after --drain-timeout has passed since the signal (exit \
+            at most 5 seconds after --drain-timeout has passed since the signal (exit \
             status 1; everything stored stays stored). Exit status 2 when it could not start.
 
             A request not done within --request-timeout answers 503 with Retry-After; so \
