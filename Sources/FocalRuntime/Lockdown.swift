@@ -27,6 +27,11 @@ import CJavaScriptCore
 /// - **`RegExp`'s legacy static properties** (`RegExp.$1`, `RegExp.lastMatch`,
 ///   `RegExp.input`…) are removed: they hold the last match of any session.
 ///
+/// One gap: the static functions of a JavaScriptCore C API class (the methods of node
+/// objects, on the prototype JavaScriptCore makes for the class) stay configurable whatever
+/// `Object.freeze` does, so `Object.defineProperty` can still replace one; such a prototype
+/// is closed to new properties and to assignment only.
+///
 /// After ``lockDown(alsoFreezing:)`` the runtime's globals cannot change: make every
 /// global (``setGlobal(_:_:)``) before it.
 extension JSRuntime {
