@@ -18,4 +18,8 @@ JS_EXPORT void JSContextGroupClearExecutionTimeLimit(JSContextGroupRef group);
 // per-type counts, which is why it walks the heap).
 JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 
+// Exported but private (JavaScriptCore/API/JSContextRefPrivate.h upstream): a full
+// collection, now (JSGarbageCollect only hints that one would be welcome).
+JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
+
 #endif

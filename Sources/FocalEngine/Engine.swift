@@ -14,7 +14,15 @@ import FocalRuntime
 /// the default session; every other session is created by its first op and released
 /// by an `end` op or ``endSession(_:)``. Sessions never see each other's nodes, ids or
 /// task state (a task file's top-level variables), but they share the compiled tasks,
-/// so a session costs little. Results, errors and snapshots go to the ``observer``
+/// so a session costs little.
+///
+/// Sessions cannot touch each other through JavaScript either: task files and the modules
+/// they require are strict (an undeclared assignment is a `ReferenceError`), every session
+/// has its own instance of each module (exports and top-level variables), and before any
+/// task code runs the engine freezes the global object, the intrinsics and the prototypes
+/// of node and event objects (``FocalRuntime/JSRuntime/lockDown(alsoFreezing:)``), so a
+/// write to `globalThis`, `Array.prototype` or `Function.prototype` throws instead of
+/// reaching another session. Only compiled code is shared; no mutable value is. Results, errors and snapshots go to the ``observer``
 /// synchronously, in order. Errors never stop the engine. Events on nodes that no task
 /// can match never enter JavaScript.
 ///
@@ -54,6 +62,13 @@ public final class Engine {
             scripts = try TaskScripts(runtime: runtime, tasksDirectory: configuration.tasksDirectory, watchesFiles: configuration.debug)
         } catch {
             throw EngineError(.taskFileFailed, error.message, script: error)
+        }
+        do throws(ScriptError) {
+            // Every global now exists: from here on no session can change what another sees. `match`
+            // is frozen as a root: its global is a getter that gives it only while a file loads.
+            try runtime.lockDown(alsoFreezing: binding.sharedPrototypes + [scripts.match.object].compactMap { $0 })
+        } catch {
+            throw EngineError(.taskFileFailed, "the engine could not freeze its shared JavaScript objects: \(error)", script: error)
         }
         scripts.coverage = configuration.patternCoverage
         defaultSession = SessionState(id: nil, engine: self)

@@ -42,6 +42,15 @@ final class NodeBinding {
         return JSRuntime.makeClass(&definition)
     }()
 
+    /// The prototypes JavaScriptCore made for the node and event classes, which every node
+    /// and event object of every session inherits from (frozen by the engine's lockdown).
+    var sharedPrototypes: [JSObjectRef] {
+        [Self.nodeClass, Self.eventClass].compactMap { jsClass in
+            let sample = JSObjectMake(runtime.context, jsClass, nil)
+            return runtime.object(JSObjectGetPrototype(runtime.context, sample))
+        }
+    }
+
     /// A handle on the node at `index`.
     func makeNode(_ index: Int32) -> JSObjectRef {
         let generation = tree[index].generation

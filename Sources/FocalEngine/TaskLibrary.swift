@@ -9,8 +9,8 @@ import FocalRuntime
 /// belong to the session; the `match` function and the result wrapper are the engine's
 /// (see ``TaskScripts``).
 ///
-/// `index.js` and namespace files (`A.B` → `A/B.js`) are evaluated as CommonJS modules
-/// with a global `match` that exists only while a task file is being evaluated. A
+/// `index.js` and namespace files (`A.B` → `A/B.js`) are evaluated as strict CommonJS
+/// modules with a global `match` that exists only while a task file is being evaluated. A
 /// missing file is normal and silent; a file that fails keeps the tasks it registered
 /// before failing, and the failure is reported with file and line. Each bad `match`
 /// call is reported and skipped, so one evaluation reports every bad pattern.
@@ -98,9 +98,7 @@ final class TaskLibrary {
         let before = tasks.count
         loading = file
         scripts.loading = self
-        runtime.setGlobal("match", scripts.match.value)
         defer {
-            runtime.setGlobal("match", nil)
             scripts.loading = nil
             loading = nil
         }

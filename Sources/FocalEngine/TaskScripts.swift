@@ -11,7 +11,8 @@ import FocalRuntime
 /// the text it returns is what Focal writes.
 final class TaskScripts {
     let runtime: JSRuntime
-    /// The `match` function tasks call while a task file is being evaluated.
+    /// The `match` function tasks call while a task file is being evaluated (the global
+    /// `match` is `undefined` at any other time; a saved reference throws when called).
     private(set) var match: ProtectedValue!
     /// Wraps a task function so that one call into JavaScript runs the task and turns
     /// its result into JSON text (or `undefined`).
@@ -58,6 +59,21 @@ final class TaskScripts {
         jsonWrapper = runtime.protect(wrap)
         runtime.setGlobal("results", results)
         match = try makeMatch()
+        try defineMatchGlobal()
+    }
+
+    /// Defines the global `match` as a getter that gives the `match` function while a task
+    /// file is being evaluated and `undefined` otherwise: the global object is frozen once
+    /// the engine starts (see ``Engine``), so `match` cannot come and go as a property.
+    private func defineMatchGlobal() throws(ScriptError) {
+        let getter = runtime.makeFunction(name: "match") { [unowned self] _, _ throws(ScriptError) in
+            self.loading == nil ? nil : self.match.value
+        }
+        let source = "(function (get) { Object.defineProperty(globalThis, 'match', { get: get, enumerable: false, configurable: false }); })"
+        guard let define = runtime.object(try runtime.evaluate(source, sourceURL: "<focal>")) else {
+            throw ScriptError(name: "Error", message: "could not define match()")
+        }
+        _ = try runtime.call(define, arguments: [getter])
     }
 
     /// What the wrapper noticed about the last result it wrote (a `Map` written as `{}`,

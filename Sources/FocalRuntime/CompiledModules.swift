@@ -161,8 +161,10 @@ public final class CompiledModules {
         return starts.count == 1 ? starts[0] + 1 : nil
     }
 
-    /// The text before a module file's first character when it is compiled.
-    static let wrapperOpening = "(function (exports, require, module, __filename, __dirname) { "
+    /// The text before a module file's first character when it is compiled. Its directive
+    /// makes every module strict: an assignment to an undeclared name is a `ReferenceError`
+    /// at its line, not a global that other sessions of the runtime would see.
+    static let wrapperOpening = "(function (exports, require, module, __filename, __dirname) { 'use strict'; "
 
     /// The text of each module file as last compiled, by display path (for ``locate(_:)``).
     private var sources: [String: SourceText] = [:]

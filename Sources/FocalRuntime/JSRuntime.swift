@@ -44,7 +44,10 @@ public final class JSRuntime {
     /// heap beyond it is terminated and reported as a ``ScriptError`` whose
     /// `isHeapLimit` is true; the runtime stays usable (what the script still references
     /// from globals stays allocated). The heap is checked at every tick of the time limit,
-    /// so a script can overshoot by what it allocates in one tick. Clamped to
+    /// so a script can overshoot by what it allocates in one tick. After a call is stopped
+    /// for the heap, a full collection runs, and only a call that grows the heap past both
+    /// the limit and what that collection left is stopped for it: a later call is never
+    /// blamed for garbage or values an earlier one left. Clamped to
     /// ``JavaScriptCoreOptions/minimumHeapLimit``...``JavaScriptCoreOptions/maximumHeapLimit``.
     public var heapLimit: Int {
         get { watchdog.heapLimit }
@@ -206,9 +209,11 @@ public final class JSRuntime {
         }
         watchdog.clearReason()
         if reason == .heap {
+            let sizeAtTermination = watchdog.heapSizeAtTermination
+            watchdog.collectAfterHeapTermination(context)
             return ScriptError(
                 name: "HeapLimitError",
-                message: "\(what) used more than the heap limit of \(heapLimit >> 20) MiB (\(watchdog.heapSizeAtTermination >> 20) MiB) and was terminated",
+                message: "\(what) used more than the heap limit of \(heapLimit >> 20) MiB (\(sizeAtTermination >> 20) MiB) and was terminated",
                 isHeapLimit: true)
         }
         return ScriptError(

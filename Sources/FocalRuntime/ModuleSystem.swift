@@ -6,7 +6,12 @@ import CJavaScriptCore
 /// a module is cached before it runs, so circular requires see partial exports, and a
 /// module that throws is removed from the cache. A `.json` file is parsed as JSON.
 /// Modules see `module`, `exports`, `require` (with `require.resolve`), `__filename`
-/// and `__dirname`. Stack traces and errors name files relative to the root.
+/// and `__dirname`, and run in strict mode (`'use strict'` is implied). Stack traces and
+/// errors name files relative to the root.
+///
+/// Every module system has its own module objects and runs each file itself, so a
+/// module's exports and the variables of its top level belong to one module system (one
+/// session of an engine); only the compiled code is shared (see ``CompiledModules``).
 public final class ModuleSystem {
     unowned let runtime: JSRuntime
     /// The files this module system loads, shared with the other module systems of its runtime.

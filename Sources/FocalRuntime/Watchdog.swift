@@ -37,6 +37,11 @@ final class Watchdog {
     var heapLimit: Int
     /// The heap size seen when the heap limit was crossed.
     private(set) var heapSizeAtTermination = 0
+    /// What a full collection right after the last heap-limit termination left: the values
+    /// still referenced. A later call is stopped for the heap only when the heap is over
+    /// both the limit and this, so values an earlier call left behind (or the garbage of
+    /// the call that was stopped) are never blamed on a call that does not allocate.
+    private var retainedAfterTermination = 0
     private var lastHeapCheck: Double = 0
     private let reason = Atomic<UInt8>(Reason.none.rawValue)
 
@@ -99,7 +104,15 @@ final class Watchdog {
         guard now - lastHeapCheck >= 0.05 else { return nil }
         lastHeapCheck = now
         let size = Self.heapSize(context)
-        return size > heapLimit ? size : nil
+        return size > max(heapLimit, retainedAfterTermination) ? size : nil
+    }
+
+    /// After a heap-limit termination: collects the garbage the stopped call left (a call
+    /// that allocates nothing would never make the collector run, and that garbage would
+    /// count against every later call) and notes what stays referenced.
+    func collectAfterHeapTermination(_ context: JSContextRef) {
+        JSSynchronousGarbageCollectForDebugging(context)
+        retainedAfterTermination = Self.heapSize(context)
     }
 
     /// This runtime's JavaScript heap size in bytes.

@@ -171,7 +171,10 @@ struct TreeTests {
 
     @Test("after the root is deregistered the tree is empty and a new root may register; tasks still fire")
     func newRoot() throws {
-        let harness = try EngineHarness(["index.js": "globalThis.loads = (globalThis.loads || 0) + 1;\nmatch('/ev', n => [n.nodeName, loads]);"])
+        let harness = try EngineHarness([
+            "loads.js": "let loads = 0;\nmodule.exports = () => ++loads;",
+            "index.js": "const loads = require('./loads')();\nmatch('/ev', n => [n.nodeName, loads]);",
+        ])
         harness.apply(Self.deregistrationTree)
         harness.apply(deregister(root))
         #expect(harness.engine.nodeCount == 0)
