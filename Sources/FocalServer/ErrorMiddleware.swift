@@ -5,7 +5,7 @@ import Logging
 /// Turns every error a route throws into a ``ServerError`` answer with a JSON body:
 /// Hummingbird's own keep their status, except that a path the API has asked with a method
 /// it does not take is a 405 with `Allow` rather than the router's 404; anything else is a
-/// 500.
+/// 500 whose body says no more than that (the error itself is in the log, never in the answer).
 ///
 /// Every error answer is logged: a client's (4xx) at debug, the server's (5xx) as an error, rate-limited (the 1st,
 /// 2nd, 4th… failure at error level, the others at debug) so a failing dependency does not flood the log; the
@@ -45,7 +45,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError:
             return ServerError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
         default:
-            return ServerError(.internalServerError, "internal error: \(error)")
+            return ServerError(.internalServerError, "internal error: the server's log has the details")
         }
     }
 }

@@ -1,6 +1,7 @@
 import FocalDelivery
 import FocalEngine
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -43,8 +44,10 @@ public struct FocalServer: Sendable {
     let registry: SessionRegistry
     let readiness = Readiness()
     private let clock: PipelineClock
-    /// The engine threads as a task executor: requests' work runs there (see ``run(onServerRunning:onGracefulShutdown:)``).
+    /// The HTTP threads as a task executor: requests run there (see ``run(onServerRunning:onGracefulShutdown:)``).
     private let executor: EventLoopTaskExecutor
+    /// The open connections, against the connection limits.
+    let connections: ConnectionLimiter
 
     /// A server on `pool`.
     /// - Parameters:
@@ -66,13 +69,15 @@ public struct FocalServer: Sendable {
         self.keyRing = keyRing
         self.clock = PipelineClock(clock)
         metrics = ServerMetrics()
-        executor = EventLoopTaskExecutor(group: pool.eventLoopGroup)
+        executor = EventLoopTaskExecutor(group: EventLoopGroupProvider.singleton.eventLoopGroup)
+        connections = ConnectionLimiter(
+            maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
         services = SessionServices(
             pool: pool, projectPools: projects, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger,
             retryAfterSeconds: configuration.retryAfterSeconds)
         registry = SessionRegistry(
             services: services, maxSessions: configuration.maxSessions,
-            retryAfterSeconds: configuration.retryAfterSeconds, clock: self.clock)
+            maxSessionsPerClient: configuration.maxSessionsPerClient, retryAfterSeconds: configuration.retryAfterSeconds, clock: self.clock)
     }
 
     /// The number of sessions hosted now.
@@ -85,18 +90,34 @@ public struct FocalServer: Sendable {
 
     /// The Hummingbird application serving the API; `onServerRunning` is told the address
     /// it listens on (the real port when the configuration's port is 0). Its connections are
-    /// on the engine pool's threads; ``run(onServerRunning:onGracefulShutdown:)`` also runs its tasks there.
+    /// on threads of their own, not the engine pool's: `/healthz`, `/readyz` and `/metrics`
+    /// answer while every engine runs a long task. Every connection goes through the HTTP
+    /// edge (``EdgeHTTPChannel``: connection limits, deadlines, `Host`) and every request
+    /// through the `Host` check (``AllowedHosts``).
     public func makeApplication(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
-        let router = Router()
-        for middleware in edgeMiddleware(context: BasicRequestContext.self) { router.add(middleware: middleware) }
-        router.addRoutes(routes(context: BasicRequestContext.self).collection(withEdgeMiddleware: false))
+        let router = Router(context: EdgeRequestContext.self)
+        for middleware in edgeMiddleware(context: EdgeRequestContext.self) { router.add(middleware: middleware) }
+        router.add(
+            middleware: HostCheckMiddleware(
+                allowed: AllowedHosts(listeningOn: configuration.host, configured: configuration.allowedHosts)))
+        router.addRoutes(routes(context: EdgeRequestContext.self).collection(withEdgeMiddleware: false))
         let logger = services.logger
-        // Connections on the engine threads (see run(onServerRunning:onGracefulShutdown:)).
+        let http1 = HTTP1Channel.Configuration(
+            idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes))
+        let limits = EdgeConnectionHandler.Limits(
+            headerTimeout: TimeAmount(configuration.headerTimeout),
+            minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
+            retryAfterSeconds: configuration.retryAfterSeconds, maxHeaderBytes: configuration.maxHeaderBytes)
+        let limiter = connections
         return Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.connectionIdleTimeout))),
+            server: HTTPServerBuilder { responder in
+                EdgeHTTPChannel(inner: HTTP1Channel(responder: responder, configuration: http1), limits: limits, limiter: limiter)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),
             services: backgroundServices,
@@ -105,14 +126,14 @@ public struct FocalServer: Sendable {
                 logger.info("listening", metadata: ["focal.address": "\(address)"])
                 await onServerRunning(address)
             },
-            eventLoopGroupProvider: .shared(services.pool.eventLoopGroup),
+            eventLoopGroupProvider: .singleton,
             logger: logger)
     }
 
     /// Runs ``makeApplication(onServerRunning:)``'s application until SIGTERM or SIGINT,
     /// then shuts it down gracefully, with its tasks (every connection and request)
-    /// preferring the engine threads: a request whose connection and session share a
-    /// thread is read, applied and answered without changing threads.
+    /// preferring the HTTP threads: a request is read and answered on its connection's
+    /// thread, and only its engine work goes to an engine thread.
     ///
     /// - Parameter onGracefulShutdown: called once, at once, when SIGTERM or SIGINT starts
     ///   the graceful shutdown (`focal serve` arms its exit deadline there).
@@ -122,7 +143,7 @@ public struct FocalServer: Sendable {
     ) async throws {
         let application = ApplicationService(
             application: makeApplication(onServerRunning: onServerRunning), readiness: readiness,
-            onGracefulShutdown: onGracefulShutdown)
+            connections: connections, drainTimeout: configuration.drainTimeout, onGracefulShutdown: onGracefulShutdown)
         try await withTaskExecutorPreference(executor) {
             let group = ServiceGroup(
                 configuration: .init(
@@ -165,6 +186,8 @@ extension FocalServer {
 private struct ApplicationService<Application: ApplicationProtocol>: Service {
     let application: Application
     let readiness: Readiness
+    let connections: ConnectionLimiter
+    let drainTimeout: Duration
     let onGracefulShutdown: @Sendable () -> Void
 
     func run() async throws {
@@ -172,6 +195,7 @@ private struct ApplicationService<Application: ApplicationProtocol>: Service {
             try await application.run()
         } onGracefulShutdown: {
             readiness.markStopping()
+            connections.drain(within: drainTimeout)
             onGracefulShutdown()
         }
     }

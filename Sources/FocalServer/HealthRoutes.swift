@@ -8,11 +8,13 @@ struct HealthRoutes<Context: RequestContext>: Sendable {
     let services: SessionServices
     let readiness: Readiness
     let deadline: RequestDeadline
+    let connections: ConnectionLimiter
 
     init(server: FocalServer) {
         registry = server.registry
         services = server.services
         readiness = server.readiness
+        connections = server.connections
         deadline = server.deadline
     }
 
@@ -37,6 +39,7 @@ struct HealthRoutes<Context: RequestContext>: Sendable {
     /// keeps its last value (the pipeline logs outbox failures itself) and the scrape goes on.
     func metrics(_ request: Request, context: Context) async throws -> Response {
         metrics.sessionsLive.set(registry.count)
+        metrics.connectionsOpen.set(connections.openConnections)
         if let pipeline = services.pipeline {
             do {
                 metrics.outboxDepth.set(try await pipeline.outbox.totals().count)

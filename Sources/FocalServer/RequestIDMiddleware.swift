@@ -33,7 +33,7 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// The next id: the process's request count, mixed with its seed (no system call per
     /// request, unlike drawing from the system's random generator).
-    private static func generate() -> String {
+    static func generate() -> String {
         let count = generatedIDs.add(1, ordering: .relaxed).newValue
         let (seed0, seed1) = idSeed
         let high = mix(count &+ seed0)

@@ -26,6 +26,26 @@ public struct ServerConfiguration: Sendable {
     /// outbox) may take before the request answers 503 with `Retry-After`; the work is then
     /// cancelled and the session left ready for the next request.
     public var requestTimeout: Duration
+    /// The names a request's `Host` may carry (see ``AllowedHosts``): empty, the names that
+    /// fit ``host`` (loopback names for a loopback address); `*` allows any.
+    public var allowedHosts: [String] = []
+    /// The most sessions one client (its address) may hold; one more answers 429.
+    public var maxSessionsPerClient = 1_000
+    /// The most connections open at once; past it (or ``maxConnectionsPerClient``) a
+    /// connection is served only the probes, from a small reserve (see ``ConnectionLimiter``).
+    public var maxConnections = 10_000
+    /// The most connections open at once from one client address.
+    public var maxConnectionsPerClient = 1_000
+    /// How long a client has to send a request's head (from the connection's start or the
+    /// previous answer), and the window over which a body's rate is measured.
+    public var headerTimeout: Duration = .seconds(10)
+    /// The slowest request body taken, in bytes a second over each ``headerTimeout`` window.
+    public var minimumBodyBytesPerSecond = 1_024
+    /// The largest request head (request line and header fields), in bytes; a larger one answers 431.
+    public var maxHeaderBytes = 16 << 10
+    /// At graceful shutdown, how long a request may still take to read its body before its
+    /// connection is cut (`focal serve` uses `--drain-timeout`).
+    public var drainTimeout: Duration = .seconds(30)
 
     /// Accepted ports.
     public static let portRange = 0...65_535
@@ -39,6 +59,14 @@ public struct ServerConfiguration: Sendable {
     public static let connectionIdleTimeoutRange = Duration.milliseconds(1)...Duration.seconds(3_600)
     /// Accepted request timeouts: a millisecond to an hour.
     public static let requestTimeoutRange = Duration.milliseconds(1)...Duration.seconds(3_600)
+    /// Accepted connection limits (in all and per client).
+    public static let maxConnectionsRange = 1...1_000_000
+    /// Accepted header timeouts: a millisecond to 10 minutes.
+    public static let headerTimeoutRange = Duration.milliseconds(1)...Duration.seconds(600)
+    /// Accepted minimum body rates, in bytes a second (0: no minimum).
+    public static let minimumBodyRateRange = 0...(1 << 30)
+    /// Accepted head sizes: 1 KiB to 1 MiB.
+    public static let maxHeaderBytesRange = 1_024...(1 << 20)
 
     /// A configuration listening on `host:port` with the default limits: 10,000 sessions,
     /// 16 MiB bodies, sessions ended after 5 minutes without a request, connections closed
@@ -75,6 +103,20 @@ public struct ServerConfiguration: Sendable {
         }
         guard Self.requestTimeoutRange.contains(requestTimeout) else {
             throw ServerConfigurationError(setting: "requestTimeout", message: "must be from 1 ms to 1 hour, not \(requestTimeout)")
+        }
+        try Self.check(maxSessionsPerClient, in: EngineConfiguration.maxSessionsRange, "maxSessionsPerClient")
+        try Self.check(maxConnections, in: Self.maxConnectionsRange, "maxConnections")
+        try Self.check(maxConnectionsPerClient, in: Self.maxConnectionsRange, "maxConnectionsPerClient")
+        guard Self.headerTimeoutRange.contains(headerTimeout) else {
+            throw ServerConfigurationError(setting: "headerTimeout", message: "must be from 1 ms to 10 minutes, not \(headerTimeout)")
+        }
+        try Self.check(minimumBodyBytesPerSecond, in: Self.minimumBodyRateRange, "minimumBodyBytesPerSecond")
+        try Self.check(maxHeaderBytes, in: Self.maxHeaderBytesRange, "maxHeaderBytes")
+        guard (Duration.zero...Duration.seconds(7 * 86_400)).contains(drainTimeout) else {
+            throw ServerConfigurationError(setting: "drainTimeout", message: "must be from 0 to 7 days, not \(drainTimeout)")
+        }
+        guard allowedHosts.allSatisfy({ !$0.isEmpty }) else {
+            throw ServerConfigurationError(setting: "allowedHosts", message: "must not hold an empty name")
         }
     }
 

@@ -21,11 +21,16 @@ import Synchronization
 /// | `focal_request_deadline_exceeded_total` | counter | requests answered 503 at their deadline (`--request-timeout`) |
 /// | `focal_store_call_duration_seconds{operation}` | histogram | session store calls (journal, outbox) |
 /// | `focal_store_errors_total{operation}` | counter | failed session store calls (each answered 503) |
+/// | `focal_connections_open` | gauge | HTTP connections open now (`focal serve`'s application) |
+/// | `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_cpu_seconds_total` | gauges, counter | the process (see ``ProcessMetrics``) |
+///
+/// Every metric has a `# HELP` line (``MetricHelp``).
 public final class ServerMetrics: Sendable {
     /// The registry the metrics are kept in; ``exposition()`` writes it.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     let sessionsLive: Meter
+    let connectionsOpen: Meter
     let outboxDepth: Meter
     let ops: CoreMetrics.Counter
     let results: CoreMetrics.Counter
@@ -57,6 +62,7 @@ public final class ServerMetrics: Sendable {
         self.registry = registry
         self.factory = factory
         sessionsLive = Meter(label: "focal_sessions_live", factory: factory)
+        connectionsOpen = Meter(label: "focal_connections_open", factory: factory)
         outboxDepth = Meter(label: "focal_outbox_depth", factory: factory)
         ops = CoreMetrics.Counter(label: "focal_ops_total", factory: factory)
         results = CoreMetrics.Counter(label: "focal_results_total", factory: factory)
@@ -116,9 +122,10 @@ public final class ServerMetrics: Sendable {
         timer.recordNanoseconds(duration.nanoseconds)
     }
 
-    /// The metrics in Prometheus's text format.
+    /// The metrics in Prometheus's text format, each with its `# HELP` line
+    /// (``MetricHelp``), then the process's own (``ProcessMetrics``).
     public func exposition() -> String {
-        registry.emitToString()
+        MetricHelp.annotate(registry.emitToString()) + ProcessMetrics.exposition()
     }
 }
 

@@ -51,6 +51,9 @@ final class SessionHost: Sendable {
 
     private var appliedLines: Int { state.withLock { $0.appliedLines } }
 
+    /// The op lines the session has applied (error lines included).
+    var appliedLineCount: Int { appliedLines }
+
     private var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// Applies a request's lines. `position` is how many of the session's lines the client

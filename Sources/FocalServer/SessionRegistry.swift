@@ -1,7 +1,8 @@
 import FocalDelivery
 import Synchronization
 
-/// The sessions the server hosts, at most ``ServerConfiguration/maxSessions``, with when
+/// The sessions the server hosts, at most ``ServerConfiguration/maxSessions`` and at most
+/// ``ServerConfiguration/maxSessionsPerClient`` per client (``SessionQuota``), with when
 /// each was last used and how many requests are using it now (the idle reaper ends only
 /// sessions nobody is using).
 final class SessionRegistry: Sendable {
@@ -9,16 +10,21 @@ final class SessionRegistry: Sendable {
         let host: SessionHost
         var lastUsed: ContinuousClock.Instant
         var activeRequests = 0
+        /// The client that created the session, counted in the quota.
+        var owner: String
     }
 
     /// By ``SessionKey/storageKey``.
     private let entries = Mutex<[String: Entry]>([:])
+    /// Taken only inside `entries`' lock.
+    private let quota: Mutex<SessionQuota>
     private let services: SessionServices
     private let maxSessions: Int
     private let retryAfterSeconds: Int
     private let clock: PipelineClock
 
-    init(services: SessionServices, maxSessions: Int, retryAfterSeconds: Int, clock: PipelineClock) {
+    init(services: SessionServices, maxSessions: Int, maxSessionsPerClient: Int, retryAfterSeconds: Int, clock: PipelineClock) {
+        quota = Mutex(SessionQuota(limit: maxSessionsPerClient))
         self.services = services
         self.maxSessions = maxSessions
         self.retryAfterSeconds = retryAfterSeconds
@@ -29,14 +35,15 @@ final class SessionRegistry: Sendable {
     var count: Int { entries.withLock { $0.count } }
 
     /// Runs `body` with the session's host, creating the host when `creating` (`nil` is
-    /// passed when the session is not hosted and `creating` is false). A host ended while
-    /// `body` waited for it is looked up again.
-    /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the limit.
+    /// passed when the session is not hosted and `creating` is false) on behalf of `client`
+    /// (see ``ClientIdentity``). A host ended while `body` waited for it is looked up again.
+    /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the
+    ///   server's limit, 429 with `Retry-After` when it would exceed the client's.
     func withHost<T: Sendable>(
-        _ key: SessionKey, creating: Bool, _ body: (SessionHost?) async throws -> T
+        _ key: SessionKey, creating: Bool, client: String = "unknown", _ body: (SessionHost?) async throws -> T
     ) async throws -> T {
         while true {
-            let host = try checkOut(key, creating: creating)
+            let host = try checkOut(key, creating: creating, client: client)
             defer { if let host { checkIn(host) } }
             do {
                 return try await body(host)
@@ -48,7 +55,11 @@ final class SessionRegistry: Sendable {
 
     /// Removes the session and returns its host, if it was hosted.
     func remove(_ key: SessionKey) -> SessionHost? {
-        entries.withLock { $0.removeValue(forKey: key.storageKey)?.host }
+        entries.withLock { entries -> SessionHost? in
+            guard let entry = entries.removeValue(forKey: key.storageKey) else { return nil }
+            quota.withLock { $0.release(entry.owner) }
+            return entry.host
+        }
     }
 
     /// Removes `host` if it is still the session's host and no other request uses it.
@@ -56,7 +67,24 @@ final class SessionRegistry: Sendable {
         entries.withLock { entries in
             if let entry = entries[host.id], entry.host === host, entry.activeRequests == 0 {
                 entries[host.id] = nil
+                quota.withLock { $0.release(entry.owner) }
             }
+        }
+    }
+
+    /// Removes `host` if it is still the session's host, no other request uses it and it
+    /// holds only the `lines` of one batch of nothing but errors (which created it): no
+    /// state is kept for nothing. Returns whether it was removed (the caller then closes it).
+    func discardIfHoldingOnly(_ host: SessionHost, lines: Int) -> Bool {
+        entries.withLock { entries in
+            guard let entry = entries[host.id], entry.host === host, entry.activeRequests == 0,
+                host.appliedLineCount == lines
+            else {
+                return false
+            }
+            entries[host.id] = nil
+            quota.withLock { $0.release(entry.owner) }
+            return true
         }
     }
 
@@ -70,6 +98,7 @@ final class SessionRegistry: Sendable {
                 if entry.activeRequests == 0, entry.lastUsed <= cutoff {
                     ended.append(entry.host)
                     entries[id] = nil
+                    quota.withLock { $0.release(entry.owner) }
                 } else {
                     oldest = min(oldest ?? entry.lastUsed, entry.lastUsed)
                 }
@@ -80,7 +109,7 @@ final class SessionRegistry: Sendable {
 
     /// Counts a request on the session's host. Its last use is set when the request ends
     /// (``checkIn(_:)``): the reaper leaves a session alone while a request uses it.
-    private func checkOut(_ key: SessionKey, creating: Bool) throws(ServerError) -> SessionHost? {
+    private func checkOut(_ key: SessionKey, creating: Bool, client: String) throws(ServerError) -> SessionHost? {
         let id = key.storageKey
         return try entries.withLock { entries throws(ServerError) -> SessionHost? in
             if let index = entries.index(forKey: id) {
@@ -93,8 +122,15 @@ final class SessionRegistry: Sendable {
                     .serviceUnavailable, "the server hosts its limit of \(maxSessions) sessions (--max-sessions); retry later",
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }
+            guard quota.withLock({ $0.admit(client) }) else {
+                let limit = quota.withLock { $0.limit }
+                throw ServerError(
+                    .tooManyRequests,
+                    "this client holds its limit of \(limit) sessions (--max-sessions-per-client); end one or retry later",
+                    headers: [.retryAfter: String(retryAfterSeconds)])
+            }
             let host = SessionHost(key: key, services: services)
-            entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1)
+            entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1, owner: client)
             return host
         }
     }

@@ -19,18 +19,29 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     /// The most lines a `position` may say were sent before.
     static var positionLimit: Int { 1 << 52 }
 
-    /// `POST /v1/sessions/{id}/ops[?position=N]`.
+    /// `POST /v1/sessions/{id}/ops[?position=N]`. A request without a body answers 400 and
+    /// one of another media type 415, creating nothing; a batch that applies no line (all
+    /// errors) answers its errors and leaves no session behind that it created.
     func postOps(_ request: Request, context: Context) async throws -> Response {
         let id = try Self.session(in: context)
         let position = try Self.position(in: request)
-        let batch = OpBatch(try await RequestBodyReader.read(request, limit: maxBodyBytes))
+        try BodyMediaType.check(request)
+        let body = try await RequestBodyReader.read(request, limit: maxBodyBytes, logger: context.logger)
+        guard !body.isEmpty else { throw ServerError.badRequest("the request has no body: send op-log lines, one per line") }
+        let batch = OpBatch(body)
         // The key's rate limit: one op per line (at least one), paid before anything applies.
         try AuthenticatedKey.current?.charge(ops: max(1, batch.count))
+        let client = ClientIdentity.of(context)
         // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
-        let outcome = try await deadline.run { [registry] in
-            try await registry.withHost(id, creating: true) { host in
-                try await host!.apply(batch, at: position)
+        let (outcome, host) = try await deadline.run { [registry] in
+            try await registry.withHost(id, creating: true, client: client) { host in
+                (try await host!.apply(batch, at: position), host!)
             }
+        }
+        if outcome.skipped == 0, outcome.results.isEmpty, outcome.errors.count + outcome.omittedErrors >= batch.count,
+            registry.discardIfHoldingOnly(host, lines: outcome.applied)
+        {
+            try? await host.close(removingJournal: false)
         }
         context.logger.debug(
             "ops applied",
@@ -56,7 +67,9 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
             if let host, host.isEmpty { registry.discard(host) }
             throw ServerError.notFound(session: id.id)
         }
-        return Self.response(text, contentType: Self.contentType(of: format))
+        var response = Self.response(text, contentType: Self.contentType(of: format))
+        if format == .html { response.headers.append(contentsOf: HTMLPageHeaders.fields(for: text)) }
+        return response
     }
 
     /// `DELETE /v1/sessions/{id}`.

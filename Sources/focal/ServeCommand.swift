@@ -43,6 +43,14 @@ struct ServeCommand: AsyncParsableCommand {
             SIGHUP reloads FILE. 'focal keys new' makes a key. Without --keys the server \
             listens only on a loopback address; --no-auth allows another --host without keys.
 
+            The HTTP edge (Docs/openapi.yaml; FocalServer's "The HTTP edge"): bodies must \
+            be application/x-ndjson (415 otherwise), Host one of --allowed-host or the \
+            names of --host (421 otherwise), a client holds at most \
+            --max-sessions-per-client sessions (429) and --max-connections-per-client \
+            connections; a request head must arrive within --header-timeout and a body \
+            at --min-body-rate at least. At SIGTERM a body still arriving after \
+            --drain-timeout is cut.
+
             Examples:
               focal serve --tasks tasks --port 8080
               focal serve --tasks tasks --port 0 --deliver https://collector.example/v1/batch
@@ -77,7 +85,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The largest request body (1…16777216 bytes); larger answer 413.", valueName: "bytes"))
     var maxBody = 16 << 20
 
-    @Option(name: .long, help: ArgumentHelp("The engine threads (1…256), which also serve the HTTP connections; default: one per core.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("A name the Host header may carry (repeat for several; '*' for any); default: the names of --host (loopback names for a loopback address). Others answer 421.", valueName: "name"))
+    var allowedHost: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The most sessions one client address may hold (1…10000000); more answer 429.", valueName: "n"))
+    var maxSessionsPerClient = 1_000
+
+    @Option(name: .long, help: ArgumentHelp("The most connections open at once (1…1000000; lowered to the file limit less 256); past it only /healthz, /readyz and /metrics are served.", valueName: "n"))
+    var maxConnections = 10_000
+
+    @Option(name: .long, help: ArgumentHelp("The most connections open at once from one client address (1…1000000).", valueName: "n"))
+    var maxConnectionsPerClient = 1_000
+
+    @Option(name: .long, help: ArgumentHelp("Close a connection that has not sent a request head within this time of opening or of its last answer (0.001…600 seconds); also the window of --min-body-rate.", valueName: "seconds"))
+    var headerTimeout: Double = 10
+
+    @Option(name: .long, help: ArgumentHelp("Close a connection whose request body arrives slower than this over a --header-timeout window (0…1073741824 bytes a second; 0: no minimum).", valueName: "bytes"))
+    var minBodyRate = 1_024
+
+    @Option(name: .long, help: ArgumentHelp("The engine threads (1…256); HTTP is served on threads of its own. Default: one per core.", valueName: "n"))
     var threads = System.coreCount
 
     @Option(name: .long, help: ArgumentHelp("The keys file (JSON): the SHA-256 of each key, its scopes, project and rate limit; SIGHUP reloads it.", valueName: "file"))
@@ -104,6 +130,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--host \(host) is not a loopback address: without --keys anyone who reaches it could call every route; give --keys FILE (see 'focal keys new'), or --no-auth to serve without keys anyway")
         }
+        try Self.check(maxSessionsPerClient, in: EngineConfiguration.maxSessionsRange, flag: "--max-sessions-per-client")
+        try Self.check(maxConnections, in: ServerConfiguration.maxConnectionsRange, flag: "--max-connections")
+        try Self.check(maxConnectionsPerClient, in: ServerConfiguration.maxConnectionsRange, flag: "--max-connections-per-client")
+        try DeliveryArguments.check(headerTimeout, in: 0.001...600, flag: "--header-timeout")
+        try Self.check(minBodyRate, in: ServerConfiguration.minimumBodyRateRange, flag: "--min-body-rate")
+        guard allowedHost.allSatisfy({ !$0.isEmpty }) else { throw ValidationError("--allowed-host must not be empty") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, not '\(logLevel)'")
         }
@@ -116,11 +148,19 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     var serverConfiguration: ServerConfiguration {
-        ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, maxSessions: maxSessions, maxBodyBytes: maxBody,
             idleTimeout: DeliveryArguments.duration(idleTimeout),
             connectionIdleTimeout: DeliveryArguments.duration(connectionIdleTimeout),
             requestTimeout: DeliveryArguments.duration(requestTimeout))
+        configuration.allowedHosts = allowedHost
+        configuration.maxSessionsPerClient = maxSessionsPerClient
+        configuration.maxConnections = maxConnections
+        configuration.maxConnectionsPerClient = maxConnectionsPerClient
+        configuration.headerTimeout = DeliveryArguments.duration(headerTimeout)
+        configuration.minimumBodyBytesPerSecond = minBodyRate
+        configuration.drainTimeout = DeliveryArguments.duration(delivery.drainTimeout)
+        return configuration
     }
 
     func run() async throws {
@@ -172,8 +212,15 @@ struct ServeCommand: AsyncParsableCommand {
             for project in projects.values { await project.close() }
             throw error
         }
+        // As many connections as the file limit allows, less a reserve for everything else.
+        var configuration = serverConfiguration
+        if let soft = FileLimit.raise() {
+            configuration.maxConnections = min(configuration.maxConnections, FileLimit.connections(under: soft))
+            logger.info(
+                "file limit", metadata: ["focal.max-fds": "\(soft)", "focal.max-connections": "\(configuration.maxConnections)"])
+        }
         let server = FocalServer(
-            configuration: serverConfiguration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger,
+            configuration: configuration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger,
             keyRing: keyRing, projects: projects)
         do {
             // Graceful shutdown on SIGTERM and SIGINT, bounded by the exit deadline.

@@ -98,7 +98,9 @@ struct JournalRebuildTests {
             // The journal keeps the very bytes applied: a line that is not UTF-8 is refused whole.
             var body = ByteBuffer(string: Ops.item(0) + "\n")
             body.writeBytes([0x22, 0xFF, 0x22, 0x0A])
-            let invalid = try await client.execute(uri: "/v1/sessions/g/ops", method: .post, body: body) { $0 }
+            let invalid = try await client.execute(
+                uri: "/v1/sessions/g/ops", method: .post, headers: [.contentType: "application/x-ndjson"], body: body
+            ) { $0 }
             #expect(invalid.status == .badRequest)
             #expect(String(buffer: invalid.body).contains("line 2 is not valid UTF-8"))
             #expect(await journal.count(of: "g") == 1)

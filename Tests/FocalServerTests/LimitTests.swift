@@ -12,14 +12,17 @@ struct LimitTests {
     func bodyTooLarge() async throws {
         try await withServer(ServerConfiguration(maxBodyBytes: 1000)) { client, server in
             let fits = String(repeating: " ", count: 999) + "\n"
-            #expect(try await client.send(.post, "/v1/sessions/big/ops", body: fits).status == .ok)
-            let answer = try await client.send(.post, "/v1/sessions/big/ops", body: String(repeating: " ", count: 1001))
+            let ndjson: HTTPFields = [.contentType: "application/x-ndjson"]
+            #expect(try await client.send(.post, "/v1/sessions/big/ops", headers: ndjson, body: fits).status == .ok)
+            let answer = try await client.send(
+                .post, "/v1/sessions/big/ops", headers: ndjson, body: String(repeating: " ", count: 1001))
             #expect(answer.status == .contentTooLarge)
             #expect(answer.error?.contains("1000 bytes") == true)
             // Streamed in chunks without a length: refused once the limit is crossed.
             let port = try #require(client.port)
             var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/sessions/big/ops")
             request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/x-ndjson")
             let (chunks, writer) = AsyncStream.makeStream(of: ByteBuffer.self)
             for _ in 0..<20 { writer.yield(ByteBuffer(string: String(repeating: " ", count: 100))) }
             writer.finish()

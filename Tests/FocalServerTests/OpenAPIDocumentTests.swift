@@ -37,7 +37,8 @@ struct OpenAPIDocumentTests {
         (ServerRoute.postOps, 200, { try await $0.post([Ops.root], to: "doc") }),
         (ServerRoute.postOps, 400, { try await $0.post([Ops.root], to: "bad%20id") }),
         (ServerRoute.postOps, 409, { try await $0.post([Ops.root], to: "doc", position: 5) }),
-        (ServerRoute.postOps, 413, { try await $0.send(.post, "/v1/sessions/doc/ops", body: String(repeating: " ", count: 65)) }),
+        (ServerRoute.postOps, 413, { try await $0.send(.post, "/v1/sessions/doc/ops", headers: ndjson, body: String(repeating: " ", count: 65)) }),
+        (ServerRoute.postOps, 415, { try await $0.send(.post, "/v1/sessions/doc/ops", headers: [.contentType: "text/plain"], body: Ops.root) }),
         (ServerRoute.snapshot, 200, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=html") }),
         (ServerRoute.snapshot, 400, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=svg") }),
         (ServerRoute.snapshot, 404, { try await $0.send(.get, "/v1/sessions/nobody/snapshot") }),
@@ -51,6 +52,17 @@ struct OpenAPIDocumentTests {
         (ServerRoute.deleteSession, 400, { try await $0.send(.delete, "/v1/sessions/..") }),
         (ServerRoute.deleteSession, 404, { try await $0.send(.delete, "/v1/sessions/doc") }),
         (ServerRoute.readiness, 200, { try await $0.send(.get, "/readyz") }),
+    ]
+
+    /// The `Content-Type` of op-log lines.
+    static let ndjson: HTTPFields = [.contentType: "application/x-ndjson"]
+
+    /// Requests answered on a server that lets a client hold one session.
+    static let quotaProbes: [(route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer)] = [
+        (ServerRoute.postOps, 429, { client in
+            _ = try await client.post([Ops.root], to: "first")
+            return try await client.post([Ops.root], to: "second")
+        }),
     ]
 
     /// Requests answered 503 on a server whose session store is down.
@@ -160,10 +172,17 @@ struct OpenAPIDocumentTests {
     func statusesAgree() async throws {
         let documented = try Self.documentedStatuses()
         var probed: [ServerRoute: Set<Int>] = [:]
-        for probe in Self.probes + Self.storeDownProbes + Self.keyProbes { probed[probe.route, default: []].insert(probe.status) }
+        for probe in Self.probes + Self.storeDownProbes + Self.keyProbes + Self.quotaProbes {
+            probed[probe.route, default: []].insert(probe.status)
+        }
         #expect(probed == documented)
         try await withServer(ServerConfiguration(maxSessions: 2, maxBodyBytes: 64)) { client, _ in
             for probe in Self.probes { try await Self.check(probe, client) }
+        }
+        var quota = ServerConfiguration()
+        quota.maxSessionsPerClient = 1
+        try await withServer(quota) { client, _ in
+            for probe in Self.quotaProbes { try await Self.check(probe, client) }
         }
         let journal = MemoryJournal()
         await journal.setDown(true)

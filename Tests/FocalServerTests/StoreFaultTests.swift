@@ -61,6 +61,7 @@ struct StoreFaultTests {
             // Two connections of their own (the test client's one connection would queue them).
             var post = HTTPClientRequest(url: base + "/ops?position=1")
             post.method = .POST
+            post.headers.add(name: "Content-Type", value: "application/x-ndjson")
             post.body = .bytes(ByteBuffer(string: Ops.record("a") + "\n"))
             async let stuck = HTTPClient.shared.execute(post, timeout: .seconds(60))
             await journal.waitForHangingCall()

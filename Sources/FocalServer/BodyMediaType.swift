@@ -1,0 +1,58 @@
+import Hummingbird
+
+/// The media types and encodings `POST /v1/sessions/{id}/ops` takes: the body must say it is
+/// op-log lines, so that a web page cannot post a form or plain text into a server (a
+/// cross-site request with another type needs a CORS preflight, which the server does not
+/// grant).
+///
+/// Accepted `Content-Type`s: `application/x-ndjson` and `application/jsonl`, case-insensitive,
+/// with no parameter but `charset=utf-8` (any case, quoted or not). Anything else, or none,
+/// answers 415. A `Content-Encoding` other than `identity` (`gzip` included) answers 415 too:
+/// bodies are read as they are sent.
+enum BodyMediaType {
+    /// The accepted media types, lower case.
+    static let accepted = ["application/x-ndjson", "application/jsonl"]
+
+    /// Checks the request's `Content-Type` and `Content-Encoding`.
+    /// - Throws: ``ServerError`` 415 saying what is accepted.
+    static func check(_ request: Request) throws(ServerError) {
+        if let encoding = request.headers[.contentEncoding], !isIdentity(encoding) {
+            throw ServerError(
+                .unsupportedMediaType,
+                "the body's Content-Encoding must be identity (not compressed), not '\(encoding.prefix(64))'")
+        }
+        guard let type = request.headers[.contentType], isAccepted(type) else {
+            let sent = request.headers[.contentType].map { "'\($0.prefix(128))'" } ?? "none"
+            throw ServerError(
+                .unsupportedMediaType,
+                "the body's Content-Type must be \(accepted.joined(separator: " or ")) (charset utf-8), not \(sent)",
+                headers: [.accept: accepted.joined(separator: ", ")])
+        }
+    }
+
+    /// Whether a `Content-Type` value names an accepted type with no parameter but UTF-8.
+    static func isAccepted(_ value: String) -> Bool {
+        let parts = value.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingWhitespace().lowercased() }
+        guard let type = parts.first, accepted.contains(type) else { return false }
+        return parts.dropFirst().allSatisfy { parameter in
+            guard let equals = parameter.firstIndex(of: "=") else { return false }
+            let name = parameter[..<equals].trimmingWhitespace()
+            var value = parameter[parameter.index(after: equals)...].trimmingWhitespace()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return name == "charset" && (value == "utf-8" || value == "utf8")
+        }
+    }
+
+    private static func isIdentity(_ value: String) -> Bool {
+        value.split(separator: ",").allSatisfy { $0.trimmingWhitespace().lowercased() == "identity" }
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> String {
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = firstIndex(where: { !isBlank($0) }), let end = lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(self[start...end])
+    }
+}

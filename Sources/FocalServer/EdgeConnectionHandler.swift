@@ -1,0 +1,258 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// What every connection goes through between the HTTP/1 parser and Hummingbird, for a
+/// client that is slow, hostile or simply old:
+///
+/// - **Head deadline**: a request's head must be complete within ``Limits/headerTimeout``
+///   of the connection opening or of the previous answer; else the connection is closed.
+/// - **Body rate**: while a body arrives, every ``Limits/headerTimeout`` window must bring
+///   at least ``Limits/minimumBodyBytesPerSecond`` bytes a second; else the connection is
+///   closed (the request, still reading its body, ends with 400).
+/// - **Host**: an HTTP/1.1 request without `Host` answers 400.
+/// - **Expect**: `Expect: 100-continue` is answered `100 Continue` at once; any other
+///   expectation answers 417.
+/// - **HTTP/1.0** (and `Connection: close`): the connection is closed after the answer
+///   unless the request asked for keep-alive.
+/// - **Unparsable heads**: a head over the parser's limits answers 431, any other parse
+///   error before a body 400, with the JSON error shape and a request id.
+/// - **Drain**: at shutdown (``Drain``), an idle connection is closed at once and a request
+///   still reading its body when the drain timeout has passed is cut.
+/// - **Probes only** (a connection over the limits, see ``ConnectionLimiter``): only
+///   `/healthz`, `/readyz` and `/metrics` are served; anything else answers 503.
+final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The deadlines of a connection.
+    struct Limits: Sendable {
+        /// The time a client has to send a request's head, and the window of the body rate.
+        var headerTimeout: TimeAmount
+        /// The slowest body accepted, in bytes a second over each window.
+        var minimumBodyBytesPerSecond: Int
+        /// The `Retry-After` of a 503, in seconds.
+        var retryAfterSeconds: Int
+        /// The largest head, in bytes (the parser's limit), for the 431 message.
+        var maxHeaderBytes: Int
+    }
+
+    /// The server is stopping: requests in flight have `timeout` to finish reading their body.
+    struct Drain: Sendable {
+        var timeout: TimeAmount
+    }
+
+    private let limits: Limits
+    private let probesOnly: Bool
+    private let logger: Logger
+    private var headTimer: Scheduled<Void>?
+    private var bodyTimer: Scheduled<Void>?
+    private var bodyBytesInWindow = 0
+    /// Requests whose head arrived and whose answer has not ended (more than one when pipelined).
+    private var requestsOpen = 0
+    /// The request's body is arriving.
+    private var readingBody = false
+    /// This handler answered the request itself: its parts go no further.
+    private var answeredHere = false
+    private var closeAfterAnswer = false
+
+    init(limits: Limits, probesOnly: Bool, logger: Logger) {
+        self.limits = limits
+        self.probesOnly = probesOnly
+        self.logger = logger
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { armHeadTimer(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        armHeadTimer(context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancelTimers()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        cancelTimers()
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(var head):
+            headTimer?.cancel()
+            headTimer = nil
+            requestsOpen += 1
+            readingBody = true
+            bodyBytesInWindow = 0
+            if !head.isKeepAlive { closeAfterAnswer = true }
+            if let refusal = refusal(of: head) {
+                answeredHere = true
+                closeAfterAnswer = true
+                answer(context, refusal, version: head.version)
+                return
+            }
+            if head.headers.contains(name: "expect") {
+                // Only 100-continue is left here (see refusal(of:)).
+                head.headers.remove(name: "expect")
+                context.writeAndFlush(
+                    wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
+            armBodyTimer(context)
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+        case let .body(buffer):
+            bodyBytesInWindow += buffer.readableBytes
+            guard !answeredHere else { return }
+            context.fireChannelRead(data)
+        case .end:
+            readingBody = false
+            bodyTimer?.cancel()
+            bodyTimer = nil
+            guard !answeredHere else { return }
+            context.fireChannelRead(data)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case var .head(head) where closeAfterAnswer && head.status.code >= 200:
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            requestsOpen = max(0, requestsOpen - 1)
+            if closeAfterAnswer {
+                let written = promise ?? context.eventLoop.makePromise()
+                let channel = context.channel
+                written.futureResult.whenComplete { _ in channel.close(promise: nil) }
+                context.write(data, promise: written)
+            } else {
+                if requestsOpen == 0 { armHeadTimer(context) }
+                context.write(data, promise: promise)
+            }
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard let drain = event as? Drain else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        guard requestsOpen > 0 else {
+            context.close(promise: nil)
+            return
+        }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: drain.timeout) {
+            let (handler, context) = bound.value
+            guard handler.readingBody else { return }
+            handler.logger.debug("connection closed: its request was still reading its body at the drain timeout")
+            context.close(promise: nil)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A body the parser cannot read goes on to the request reading it (it answers 400).
+        guard let parserError = error as? HTTPParserError, requestsOpen == 0 else {
+            context.fireErrorCaught(error)
+            return
+        }
+        logger.debug("unparsable request head", metadata: ["focal.error": "\(parserError)"])
+        requestsOpen += 1
+        answeredHere = true
+        closeAfterAnswer = true
+        let refusal =
+            parserError == .headerOverflow
+            ? ServerError(
+                .requestHeaderFieldsTooLarge,
+                "the request's head is larger than the limit of \(limits.maxHeaderBytes) bytes")
+            : ServerError.badRequest("the request is not valid HTTP/1.1")
+        answer(context, refusal, version: .http1_1)
+    }
+
+    /// The answer this handler gives a request itself, if any.
+    private func refusal(of head: HTTPRequestHead) -> ServerError? {
+        if probesOnly, !Self.isProbe(head.uri) {
+            return ServerError(
+                .serviceUnavailable, "the server holds its limit of connections (--max-connections, --max-connections-per-client); retry later",
+                headers: [.retryAfter: String(limits.retryAfterSeconds)])
+        }
+        if head.version == .http1_1, !head.headers.contains(name: "host") {
+            return .badRequest("an HTTP/1.1 request must carry a Host header")
+        }
+        let expectations = head.headers[canonicalForm: "expect"]
+        if !expectations.isEmpty, expectations.contains(where: { $0.lowercased() != "100-continue" }) {
+            return ServerError(.expectationFailed, "the server meets no expectation but 100-continue")
+        }
+        return nil
+    }
+
+    private static func isProbe(_ uri: String) -> Bool {
+        let path = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return path == "/healthz" || path == "/readyz" || path == "/metrics"
+    }
+
+    /// Writes `error` as a JSON answer that closes the connection.
+    private func answer(_ context: ChannelHandlerContext, _ error: ServerError, version: HTTPVersion) {
+        let body = ByteBuffer(string: error.body + "\n")
+        var headers = HTTPHeaders()
+        for field in error.headers { headers.add(name: field.name.rawName, value: field.value) }
+        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "content-length", value: String(body.readableBytes))
+        headers.add(name: "x-request-id", value: RequestIDMiddleware<EdgeRequestContext>.generate())
+        headers.add(name: "connection", value: "close")
+        let status = HTTPResponseStatus(statusCode: Int(error.status.code))
+        logger.debug("request refused", metadata: ["focal.status": "\(status.code)", "focal.error": "\(error.message)"])
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: version, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    private func armHeadTimer(_ context: ChannelHandlerContext) {
+        headTimer?.cancel()
+        let channel = context.channel
+        let (logger, timeout) = (logger, limits.headerTimeout)
+        headTimer = context.eventLoop.scheduleTask(in: timeout) {
+            logger.debug("connection closed: no request head within the header timeout", metadata: ["focal.timeout": "\(timeout)"])
+            channel.close(promise: nil)
+        }
+    }
+
+    private func armBodyTimer(_ context: ChannelHandlerContext) {
+        bodyTimer?.cancel()
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        bodyTimer = context.eventLoop.scheduleTask(in: limits.headerTimeout) {
+            let (handler, context) = bound.value
+            handler.checkBodyRate(context)
+        }
+    }
+
+    private func checkBodyRate(_ context: ChannelHandlerContext) {
+        guard readingBody else { return }
+        let window = limits.headerTimeout.nanoseconds
+        let minimum = Int64(limits.minimumBodyBytesPerSecond) * window / 1_000_000_000
+        guard Int64(bodyBytesInWindow) >= minimum else {
+            logger.debug(
+                "connection closed: the body arrives too slowly",
+                metadata: ["focal.received": "\(bodyBytesInWindow)", "focal.minimum": "\(minimum)"])
+            context.close(promise: nil)
+            return
+        }
+        bodyBytesInWindow = 0
+        armBodyTimer(context)
+    }
+
+    private func cancelTimers() {
+        headTimer?.cancel()
+        headTimer = nil
+        bodyTimer?.cancel()
+        bodyTimer = nil
+    }
+}

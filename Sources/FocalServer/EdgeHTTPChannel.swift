@@ -1,0 +1,44 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Hummingbird's HTTP/1.1 channel with Focal's edge in front of every connection: the
+/// connection limits (``ConnectionLimiter``) and an ``EdgeConnectionHandler`` between the
+/// HTTP parser and Hummingbird (deadlines, `Host`, `Expect`, HTTP/1.0, oversized heads).
+struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
+    typealias Value = HTTP1Channel.Value
+
+    let inner: HTTP1Channel
+    let limits: EdgeConnectionHandler.Limits
+    let limiter: ConnectionLimiter
+
+    var responder: HTTPChannelHandler.Responder { inner.responder }
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        let client = channel.remoteAddress?.ipAddress ?? "unknown"
+        let admission = limiter.open(client, channel)
+        channel.closeFuture.whenComplete { [limiter] _ in limiter.close(client, admission, channel) }
+        guard case .refused = admission else {
+            let probesOnly = if case .probesOnly = admission { true } else { false }
+            if probesOnly {
+                logger.debug("connection over the limits: probes only", metadata: ["focal.client": "\(client)"])
+            }
+            return inner.setup(channel: channel, logger: logger).flatMapThrowing { [limits] value in
+                let pipeline = channel.pipeline.syncOperations
+                let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+                try pipeline.addHandler(
+                    EdgeConnectionHandler(limits: limits, probesOnly: probesOnly, logger: logger), position: .after(decoder))
+                return value
+            }
+        }
+        logger.debug("connection refused: over the limits and the reserve", metadata: ["focal.client": "\(client)"])
+        channel.close(promise: nil)
+        return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await inner.handle(value: value, logger: logger)
+    }
+}

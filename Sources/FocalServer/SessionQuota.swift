@@ -1,0 +1,32 @@
+/// How many sessions each client may hold at once (``ServerConfiguration/maxSessionsPerClient``),
+/// keyed by a client identity string: the client's address today (an authenticated key's
+/// name may key it instead). A request that would create one more answers 429 with
+/// `Retry-After`, so that one client cannot fill the server's session table.
+///
+/// A value type kept under the ``SessionRegistry``'s lock, counted with its sessions.
+struct SessionQuota: Sendable {
+    /// The most sessions one client may hold.
+    let limit: Int
+    private var counts: [String: Int] = [:]
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// The sessions `client` holds now.
+    func count(of client: String) -> Int { counts[client, default: 0] }
+
+    /// Counts one more session for `client`, or returns false when it holds its limit.
+    mutating func admit(_ client: String) -> Bool {
+        let count = counts[client, default: 0]
+        guard count < limit else { return false }
+        counts[client] = count + 1
+        return true
+    }
+
+    /// Counts one session of `client` less.
+    mutating func release(_ client: String) {
+        guard let count = counts[client] else { return }
+        counts[client] = count > 1 ? count - 1 : nil
+    }
+}

@@ -1,0 +1,69 @@
+import AsyncHTTPClient
+import FocalJSON
+import Foundation
+import Glibc
+import NIOCore
+import Testing
+
+@Suite("focal serve: shutdown at the edge")
+struct ShutdownEdgeTests {
+    @Test("SIGTERM while a body stalls: the connection is cut at the drain timeout and the server exits 0")
+    func stalledBodyIsCut() async throws {
+        let tasks = try TasksDirectory()
+        // The body rate window (--header-timeout) is far past the exit deadline (drain + 5 s): only the drain cuts.
+        let server = try await ServeProcess([
+            "--tasks", tasks.path, "--log-level", "debug", "--drain-timeout", "1", "--header-timeout", "600",
+            "--connection-idle-timeout", "600",
+        ])
+        let connection = try RawConnection(port: server.port)
+        connection.send(
+            "POST /v1/sessions/stalled/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: 100000\r\n\r\n{\"op\"")
+        #expect(await server.waitForLog("request started"))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(await server.waitForLog("Signal caught"))
+        // New connections are refused at once; the stalled one is cut, and the process exits cleanly.
+        #expect(server.waitUntilRefusingConnections(), "the listening socket stays open after SIGTERM")
+        #expect(connection.waitUntilClosed())
+        #expect(await server.exitStatus() == 0)
+    }
+}
+
+@Suite("focal serve: edge flags")
+struct EdgeFlagTests {
+    @Test("edge flags out of range are refused with exit 2, naming the flag", arguments: [
+        (["--max-sessions-per-client", "0"], "--max-sessions-per-client"), (["--max-connections", "0"], "--max-connections"),
+        (["--max-connections-per-client", "1000001"], "--max-connections-per-client"),
+        (["--header-timeout", "0"], "--header-timeout"), (["--header-timeout", "601"], "--header-timeout"),
+        (["--min-body-rate", "-1"], "--min-body-rate"), (["--allowed-host", ""], "--allowed-host"),
+    ])
+    func flagRanges(_ flags: [String], _ name: String) async throws {
+        let tasks = try TasksDirectory()
+        let (status, errors) = try ServeCommandTests.run(["serve", "--tasks", tasks.path] + flags)
+        #expect(status == 2)
+        #expect(errors.contains(name), "\(errors)")
+    }
+
+    @Test("the file limit is raised at start and logged with the connection limit it allows")
+    func fileLimit() async throws {
+        let tasks = try TasksDirectory()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        var limit = rlimit()
+        #expect(getrlimit(resource, &limit) == 0)
+        // The server inherits a soft limit below its hard one, and raises it.
+        var lowered = limit
+        lowered.rlim_cur = min(limit.rlim_max, 512)
+        #expect(setrlimit(resource, &lowered) == 0)
+        let started = await Result { try await ServeProcess(["--tasks", tasks.path, "--max-connections", "1000000"]) }
+        #expect(setrlimit(resource, &limit) == 0)
+        let server = try started.get()
+        #expect(await server.waitForLog("focal.max-fds=\(limit.rlim_max)"))
+        #expect(await server.stop() == 0)
+    }
+}
+
+extension Result where Failure == any Error {
+    fileprivate init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
