@@ -6,6 +6,8 @@
 
 focal_schemathesis() {
   local venv=.build/schemathesis
+  # Debian's python3 makes virtual environments only with python3-venv (ensurepip).
+  python3 -c 'import ensurepip' 2>/dev/null || focal_apt_install python3-venv
   [ -x "$venv/bin/st" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q schemathesis; }
   local dir
   dir=$(mktemp -d)
