@@ -61,7 +61,9 @@ struct AuthTests {
             // Each scope opens its route (in order: the session exists, is read, is deleted).
             for route in routes {
                 let key = keys.first { $0.scopes[0] == route.scope }!
-                let answer = try await client.send(route.method, route.path, headers: key.headers, body: Ops.root + "\n")
+                var headers = key.headers
+                headers[.contentType] = "application/x-ndjson"
+                let answer = try await client.send(route.method, route.path, headers: headers, body: Ops.root + "\n")
                 #expect([.ok, .noContent].contains(answer.status), "\(route.path): \(answer.text)")
             }
         }

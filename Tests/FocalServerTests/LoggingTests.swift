@@ -13,7 +13,8 @@ struct ServerLoggingTests {
         let capture = LogCapture()
         try await withServer(logger: capture.logger(level: .debug, label: "focal.server")) { client, _ in
             let answer = try await client.send(
-                .post, "/v1/sessions/logged/ops", headers: [HTTPField.Name("X-Request-ID")!: "trace-me"], body: Ops.root + "\n")
+                .post, "/v1/sessions/logged/ops",
+                headers: [HTTPField.Name("X-Request-ID")!: "trace-me", .contentType: "application/x-ndjson"], body: Ops.root + "\n")
             #expect(answer.status == .ok)
             await capture.waitFor(message: "ops applied")
             let record = try #require(capture.logged.first { $0.message == "ops applied" })

@@ -94,7 +94,9 @@ struct OpenAPIDocumentTests {
         let limitedOut: Probe = (route, 429, { client in
             // The first request of the key spends its one op.
             _ = try await client.send(HTTPRequest.Method.get, "/metrics", headers: limited.headers)
-            return try await client.send(method, path, headers: limited.headers, body: Ops.root + "\n")
+            var headers = limited.headers
+            headers[.contentType] = "application/x-ndjson"
+            return try await client.send(method, path, headers: headers, body: Ops.root + "\n")
         })
         return [unauthorized, forbidden, limitedOut]
     }

@@ -13,7 +13,8 @@ public final class LogCapture: Sendable {
     private let entries = Mutex<[Entry]>([])
     public init() {}
 
-    private let waiters = Mutex<[(message: String, continuation: CheckedContinuation<Void, Never>)]>([])
+    private let waiters = Mutex<[(id: Int, message: String, continuation: CheckedContinuation<Void, Never>)]>([])
+    private let nextWaiter = Mutex(0)
 
     /// A logger writing into this capture, showing `level` and above.
     public func logger(level: Logger.Level, label: String = "focal.delivery") -> Logger {
@@ -25,12 +26,28 @@ public final class LogCapture: Sendable {
     /// What was logged, oldest first.
     public var logged: [Entry] { entries.withLock { $0 } }
 
-    /// Returns once `message` has been logged (woken by the log call itself).
-    public func waitFor(message: String) async {
+    /// Returns once `message` has been logged (woken by the log call itself), or after
+    /// `timeout` (a deadline, never a synchronisation: the caller's assertions on `logged`
+    /// then fail instead of the test hanging).
+    public func waitFor(message: String, timeout: Duration = .seconds(60)) async {
+        let id = nextWaiter.withLock { value in
+            value += 1
+            return value
+        }
+        let deadline = Task {
+            try await Task.sleep(for: timeout)
+            let expired = waiters.withLock { waiters in
+                let expired = waiters.filter { $0.id == id }.map(\.continuation)
+                waiters.removeAll { $0.id == id }
+                return expired
+            }
+            expired.forEach { $0.resume() }
+        }
+        defer { deadline.cancel() }
         await withCheckedContinuation { continuation in
             let isLogged = waiters.withLock { waiters in
                 if entries.withLock({ $0.contains { $0.message == message } }) { return true }
-                waiters.append((message, continuation))
+                waiters.append((id, message, continuation))
                 return false
             }
             if isLogged { continuation.resume() }
