@@ -44,12 +44,24 @@ final class NodeBinding {
 
     /// The prototypes JavaScriptCore made for the node and event classes, which every node
     /// and event object of every session inherits from (frozen by the engine's lockdown).
-    var sharedPrototypes: [JSObjectRef] {
-        [Self.nodeClass, Self.eventClass].compactMap { jsClass in
+    ///
+    /// JavaScriptCore caches a class's prototype only weakly: once no object of the class is
+    /// alive, the prototype is collected and a new, unfrozen one is made for the next object.
+    /// The binding keeps them (protected) for as long as it lives, so the frozen ones stay
+    /// the ones every node and event inherits from, and the references handed out stay valid.
+    private(set) lazy var sharedPrototypes: [JSObjectRef] = {
+        var prototypes: [JSObjectRef] = []
+        for jsClass in [Self.nodeClass, Self.eventClass] {
             let sample = JSObjectMake(runtime.context, jsClass, nil)
-            return runtime.object(JSObjectGetPrototype(runtime.context, sample))
+            guard let prototype = runtime.object(JSObjectGetPrototype(runtime.context, sample)) else { continue }
+            prototypeRoots.append(runtime.protect(prototype))
+            prototypes.append(prototype)
         }
-    }
+        return prototypes
+    }()
+
+    /// Keeps ``sharedPrototypes`` alive.
+    private var prototypeRoots: [ProtectedValue] = []
 
     /// A handle on the node at `index`.
     func makeNode(_ index: Int32) -> JSObjectRef {

@@ -49,9 +49,18 @@ extension JSRuntime {
             return JSObjectMakeArray(context, values.count, &values, nil)
         }
         guard let array else { throw ScriptError(name: "Error", message: "could not list the objects to freeze") }
+        // The lockdown is the runtime's own code of fixed size, not a task: it runs under a
+        // bound of its own (it takes milliseconds, seconds only under JavaScriptCore's GC
+        // stress options), then the task time limit is back.
+        let taskLimit = timeLimit
+        timeLimit = max(taskLimit, Self.lockdownTimeLimit)
+        defer { timeLimit = taskLimit }
         let count = number(try call(lockDown, arguments: [array])) ?? 0
         return Int(count)
     }
+
+    /// The time bound of the lockdown itself.
+    static let lockdownTimeLimit = Duration.seconds(120)
 
     private static let lockdownSource = """
         (function (roots) {
