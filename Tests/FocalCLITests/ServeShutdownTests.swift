@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Foundation
 import Glibc
 import Testing
@@ -152,23 +153,7 @@ private final class ServedFocal: @unchecked Sendable {
 
     /// A TCP connection to the server whose reads give up after the safety limit.
     func connect() throws -> Int32 {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            close(socket)
-            throw failure
-        }
-        var timeout = timeval(tv_sec: Int(Self.limit), tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        return socket
+        try LoopbackSocket.dial(port: port, readTimeout: Int(Self.limit)).get()
     }
 
     /// Appends what `handle` delivers to the process's standard output or error, on a thread of its own.

@@ -97,37 +97,17 @@ final class ServeProcess: Sendable {
         return lines
     }
 
-    /// A TCP socket connected to the server's port, or the `errno` of the failed attempt.
-    private func dial() -> Result<Int32, POSIXError> {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return .failure(POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            close(socket)
-            return .failure(failure)
-        }
-        return .success(socket)
-    }
-
     /// Dials until the server refuses the connection, as it does once its listening socket is closed. A connection
     /// the server still accepts meanwhile is held until the server closes it (a shutting-down server closes the
     /// connections it accepts), so each attempt waits for an event of the server's, not for time or the scheduler;
     /// false after `attempts` dials or when a dial fails otherwise.
     func waitUntilRefusingConnections(attempts: Int = 100) -> Bool {
         for _ in 0..<attempts {
-            switch dial() {
+            switch LoopbackSocket.dial(port: port) {
             case .failure(let error):
                 return error.code == .ECONNREFUSED
             case .success(let socket):
-                var timeout = timeval(tv_sec: 30, tv_usec: 0)
-                setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                LoopbackSocket.setReadTimeout(of: socket, seconds: 30)
                 let closed = Self.waitUntilClosed(socket)
                 close(socket)
                 guard closed else { return false }
@@ -138,10 +118,7 @@ final class ServeProcess: Sendable {
 
     /// A TCP connection to the server whose reads give up after 30 seconds.
     func connect() throws -> Int32 {
-        let socket = try dial().get()
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        return socket
+        try LoopbackSocket.dial(port: port, readTimeout: 30).get()
     }
 
     /// Reads from `socket` until the server closes the connection; false when it is still
