@@ -21,7 +21,7 @@ import Synchronization
 /// await pool.close()
 /// ```
 public final class EnginePool: Sendable {
-    private let group: MultiThreadedEventLoopGroup
+    private let threads: EngineThreadGroup
     private let workers: [EngineWorker]
     private let registry = Mutex(Registry())
 
@@ -30,18 +30,19 @@ public final class EnginePool: Sendable {
         var isClosed = false
     }
 
-    /// Starts `threads` engines (by default one per core), each on a thread of its own.
+    /// Starts `threads` engines (by default one per core, at most
+    /// ``EngineThreadGroup/maxThreads``), each on a thread of its own.
     /// - Throws: ``EngineError`` when an engine cannot start (a missing tasks directory).
     public init(configuration: EngineConfiguration, threads: Int = System.coreCount) async throws(EngineError) {
-        let count = min(max(threads, 1), 256)
-        group = MultiThreadedEventLoopGroup(numberOfThreads: count)
+        self.threads = EngineThreadGroup(count: threads)
         var workers: [EngineWorker] = []
         do throws(EngineError) {
-            for _ in 0..<count {
-                workers.append(try await EngineWorker(configuration: configuration, loop: group.next()))
+            for _ in 0..<self.threads.count {
+                workers.append(try await self.threads.makeWorker(configuration: configuration))
             }
         } catch {
-            try? await group.shutdownGracefully()
+            for worker in workers { await worker.release() }
+            await self.threads.shutdown()
             throw error
         }
         self.workers = workers
@@ -54,7 +55,7 @@ public final class EnginePool: Sendable {
     /// handling on them, so that a request does not change threads on its way to an
     /// engine and back; anything run there delays the engine's JavaScript, so nothing
     /// that blocks belongs there. The pool shuts the group down in ``close()``.
-    public var eventLoopGroup: any EventLoopGroup { group }
+    public var eventLoopGroup: any EventLoopGroup { threads.eventLoopGroup }
 
     /// The number of sessions handed out and not closed.
     public var sessionCount: Int { registry.withLock { $0.sessions.count } }
@@ -91,7 +92,7 @@ public final class EnginePool: Sendable {
         guard !wasClosed else { return }
         for session in sessions { await session.close() }
         for worker in workers { await worker.release() }
-        try? await group.shutdownGracefully()
+        await threads.shutdown()
     }
 
     /// Forgets a closed session, unless its id was handed out again since.

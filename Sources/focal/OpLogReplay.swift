@@ -30,19 +30,19 @@ struct OpLogReplay: Sendable {
     private let label: String?
     /// Where errors, snapshots and console lines go.
     private let diagnostics: StandardStream
-    /// Where the loop runs with several engines, when the threads have a driver; otherwise on the first engine.
+    /// Where the loop runs with several engines, when the command has a driver; otherwise on the first engine.
     private let driver: ReplayDriver?
 
-    /// Starts `engines` engines with `configuration` on `threads`; when one cannot start,
-    /// says why and exits with 2.
     /// Whether the end of the input ends every session (recording its end event), as in
     /// `focal replay`; `focal snapshot` shows the tree as the log leaves it, sessions still live
     /// (as a server's snapshot of the same session does).
     let endsSessions: Bool
 
+    /// Starts `engines` engines with `configuration` on `threads`, the loop over several on
+    /// `driver` when given; when an engine cannot start, says why and exits with 2.
     init(
-        threads: EngineThreads, engines: Int = 1, configuration: EngineConfiguration, label: String? = nil,
-        diagnostics: StandardStream = .error, endsSessions: Bool = true
+        threads: EngineThreadGroup, driver: ReplayDriver? = nil, engines: Int = 1, configuration: EngineConfiguration,
+        label: String? = nil, diagnostics: StandardStream = .error, endsSessions: Bool = true
     ) async throws {
         var workers: [EngineWorker] = []
         var collectors: [ReplayCollector] = []
@@ -51,7 +51,7 @@ struct OpLogReplay: Sendable {
             var own = configuration
             own.consoleLogger = collector.consoleLogger
             own.logger = collector.engineLogger
-            workers.append(try await threads.makeWorker(own))
+            workers.append(try await threads.makeWorkerOrExit(own))
             collectors.append(collector)
         }
         self.workers = workers
@@ -60,7 +60,7 @@ struct OpLogReplay: Sendable {
         self.label = label
         self.diagnostics = diagnostics
         self.endsSessions = endsSessions
-        driver = workers.count > 1 ? threads.driver : nil
+        self.driver = workers.count > 1 ? driver : nil
     }
 
     /// Replays the log at `path` (standard input when `nil`) to its end and finishes the

@@ -77,13 +77,19 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let threads = EngineThreads(count: files.count > 1 ? min(jobs, files.count) : jobs, withDriver: files.count <= 1 && jobs > 1)
-        defer { Task { await threads.shutdown() } }
+        let threads = EngineThreadGroup(count: files.count > 1 ? min(jobs, files.count) : jobs)
+        let driver = files.count <= 1 && jobs > 1 ? ReplayDriver() : nil
+        defer {
+            Task {
+                await threads.shutdown()
+                await driver?.shutdown()
+            }
+        }
         var configuration = options.engineConfiguration
         configuration.maxSessions = maxSessions
         if files.count <= 1 {
             let path = files.first.flatMap { $0 == "-" ? nil : $0 }
-            let replay = try await OpLogReplay(threads: threads, engines: jobs, configuration: configuration)
+            let replay = try await OpLogReplay(threads: threads, driver: driver, engines: jobs, configuration: configuration)
             let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
             let store = delivery.store
             throw try await replay.replay(path: path) {
@@ -95,7 +101,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     /// Replays every file on its own engine, `jobs` at a time. Each file's results and
     /// errors are spooled to temporary files and written out in the order of `files`.
-    private func replayConcurrently(_ files: [String], threads: EngineThreads, configuration: EngineConfiguration) async throws -> ExitCode {
+    private func replayConcurrently(_ files: [String], threads: EngineThreadGroup, configuration: EngineConfiguration) async throws -> ExitCode {
         let statuses = try await withThrowingTaskGroup(of: (Int, ExitCode, Spool).self) { group in
             var next = 0
             var finished: [Int: (ExitCode, Spool)] = [:]

@@ -1,13 +1,20 @@
 import NIOCore
+import NIOPosix
 
 /// An actor on a thread of its own, where a replay over several engines runs its loop: it hands each engine its
 /// batches and writes what they produced. Results are written with blocking calls, which do not belong on Swift's
 /// cooperative pool, and an engine that also did this work would fall behind the others.
 actor ReplayDriver {
-    nonisolated let loop: any EventLoop
+    private nonisolated let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    private nonisolated let loop: any EventLoop
 
-    init(loop: any EventLoop) {
-        self.loop = loop
+    init() {
+        loop = group.next()
+    }
+
+    /// Stops the driver's thread.
+    nonisolated func shutdown() async {
+        try? await group.shutdownGracefully()
     }
 
     nonisolated var unownedExecutor: UnownedSerialExecutor {

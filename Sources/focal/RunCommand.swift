@@ -5,6 +5,7 @@ import Darwin
 #endif
 import ArgumentParser
 import FocalDelivery
+import FocalEngine
 import FocalOpLog
 import FocalScenarios
 
@@ -56,9 +57,9 @@ struct RunCommand: AsyncParsableCommand {
     var scenario: String
 
     func run() async throws {
-        let threads = EngineThreads(count: 1)
+        let threads = EngineThreadGroup(count: 1)
         defer { Task { await threads.shutdown() } }
-        let worker = try await threads.makeWorker(options.engineConfiguration)
+        let worker = try await threads.makeWorkerOrExit(options.engineConfiguration)
         let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
         let (store, path, emitOplog, snapshot, format) = (delivery.store, scenario, emitOplog, snapshot, format)
         // The simulator and the engine run together on the engine's thread.

@@ -1,0 +1,39 @@
+import NIOCore
+import NIOPosix
+
+/// The threads engines run on: JavaScript never runs on Swift's cooperative pool, so
+/// every ``EngineWorker`` is pinned to a thread (an event loop) of this group.
+///
+/// ``EnginePool`` starts one worker per thread and spreads sessions over them; a
+/// command that replays files starts workers as it needs them with
+/// ``makeWorker(configuration:)``, several per thread when it replays more files than it
+/// has threads.
+public final class EngineThreadGroup: Sendable {
+    /// The most threads a group starts, whatever it is asked for.
+    public static let maxThreads = 256
+
+    private let group: MultiThreadedEventLoopGroup
+    /// The number of threads.
+    public let count: Int
+
+    /// Starts `count` threads, clamped to 1 through ``maxThreads``.
+    public init(count: Int) {
+        self.count = min(max(count, 1), Self.maxThreads)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: self.count)
+    }
+
+    /// The threads, as event loops; anything run there delays the engines' JavaScript.
+    public var eventLoopGroup: any EventLoopGroup { group }
+
+    /// An engine on the next thread, round robin.
+    /// - Throws: ``EngineError`` when the engine cannot start (a missing tasks directory).
+    public func makeWorker(configuration: EngineConfiguration) async throws(EngineError) -> EngineWorker {
+        try await EngineWorker(configuration: configuration, loop: group.next())
+    }
+
+    /// Stops the threads. Release the workers first (``EngineWorker/release()``), so that
+    /// each engine is released on its own thread.
+    public func shutdown() async {
+        try? await group.shutdownGracefully()
+    }
+}
