@@ -1,5 +1,5 @@
+import FocalCore
 import FocalPostgres
-import FocalServer
 import FocalTestSupport
 import Testing
 
