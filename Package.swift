@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "FocalRuntime",
             dependencies: [
-                "CJavaScriptCore", "FocalJSON",
+                "CJavaScriptCore", "FocalCore", "FocalJSON",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -162,32 +162,55 @@ let package = Package(
         .testTarget(
             name: "FocalScenariosTests",
             dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON", "FocalTestSupport"]),
-        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalCore", "FocalJSON", "FocalTestSupport"]),
+        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalCore", "FocalJSON", "FocalEventBusTestSupport"]),
+        // Test support, split so that a test target links only what it tests: the small helpers
+        // (logs, clocks, processes, the `focal` binary), the event recorder, the loopback
+        // collector (Hummingbird) and the throwaway PostgreSQL (PostgresNIO).
         .target(
             name: "FocalTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/FocalTestSupport"
+        ),
+        .target(
+            name: "FocalEventBusTestSupport", dependencies: ["FocalCore", "FocalEventBus", "FocalJSON"], path: "Tests/FocalEventBusTestSupport"),
+        .target(
+            name: "FocalReceiverTestSupport",
             dependencies: [
-                "FocalCore", "FocalJSON", "FocalEventBus", "FocalPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "FocalJSON", "FocalTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/FocalTestSupport"
+            path: "Tests/FocalReceiverTestSupport"
+        ),
+        .target(
+            name: "FocalPostgresTestSupport",
+            dependencies: [
+                "FocalPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/FocalPostgresTestSupport"
         ),
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
+                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalEventBusTestSupport", "FocalReceiverTestSupport",
+                "FocalPostgresTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport"]),
+        .testTarget(
+            name: "FocalCLITests",
+            dependencies: [
+                "FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalReceiverTestSupport", "FocalPostgresTestSupport",
+            ]),
         .testTarget(
             name: "FocalServerTests",
             dependencies: [
-                "FocalServer", "FocalCore", "FocalEngine", "FocalDelivery", "FocalTestSupport", "FocalJSON",
+                "FocalServer", "FocalCore", "FocalEngine", "FocalDelivery", "FocalTestSupport", "FocalReceiverTestSupport", "FocalJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -201,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "FocalPostgresTests",
             dependencies: [
-                "FocalPostgres", "FocalCore", "FocalDelivery", "FocalTestSupport",
+                "FocalPostgres", "FocalCore", "FocalDelivery", "FocalPostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
