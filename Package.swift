@@ -4,10 +4,11 @@ import PackageDescription
 // Focal: headless UI simulation and focus-path analytics with JavaScript tasks.
 //
 // One target per concern; dependencies only point "down" this list:
+//   FocalCore        shared vocabulary: SessionID, SessionJournal, ObservationToken, shared limits
 //   FocalJSON        JSON values, a fast parser and writer
 //   FocalOpLog       the op-log wire format (FocalOpLog.docc/OpLogFormat.md)
 //   FocalPatterns    the focus-path pattern language of tasks, matched in linear time
-//   FocalEventBus    in-process named events (AQSEvent's model) and the observation token
+//   FocalEventBus    in-process named events (AQSEvent's model)
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
 //   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
 //   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, sessions
@@ -22,6 +23,7 @@ let package = Package(
     name: "Focal",
     products: [
         .executable(name: "focal", targets: ["focal"]),
+        .library(name: "FocalCore", targets: ["FocalCore"]),
         .library(name: "FocalJSON", targets: ["FocalJSON"]),
         .library(name: "FocalOpLog", targets: ["FocalOpLog"]),
         .library(name: "FocalPatterns", targets: ["FocalPatterns"]),
@@ -51,8 +53,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
+        .target(name: "FocalCore"),
         .target(name: "FocalJSON"),
-        .target(name: "FocalOpLog", dependencies: ["FocalJSON"]),
+        .target(name: "FocalOpLog", dependencies: ["FocalCore", "FocalJSON"]),
         .target(name: "FocalPatterns"),
         .systemLibrary(
             name: "CJavaScriptCore",
@@ -62,21 +65,21 @@ let package = Package(
         .target(
             name: "FocalRuntime",
             dependencies: [
-                "CJavaScriptCore", "FocalJSON",
+                "CJavaScriptCore", "FocalCore", "FocalJSON",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "FocalEngine",
             dependencies: [
-                "FocalRuntime", "FocalOpLog", "FocalJSON", "FocalPatterns", "CJavaScriptCore",
+                "FocalCore", "FocalRuntime", "FocalOpLog", "FocalJSON", "FocalPatterns", "CJavaScriptCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
-        .target(name: "FocalSimulator", dependencies: ["FocalEventBus", "FocalJSON"]),
-        .target(name: "FocalAnalyzers", dependencies: ["FocalSimulator", "FocalEventBus", "FocalOpLog", "FocalJSON"]),
+        .target(name: "FocalSimulator", dependencies: ["FocalCore", "FocalJSON"]),
+        .target(name: "FocalAnalyzers", dependencies: ["FocalCore", "FocalSimulator", "FocalOpLog", "FocalJSON"]),
         .target(
             name: "FocalScenarios",
             dependencies: [
@@ -84,11 +87,11 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        .target(name: "FocalEventBus", dependencies: ["FocalJSON"]),
+        .target(name: "FocalEventBus", dependencies: ["FocalCore", "FocalJSON"]),
         .target(
             name: "FocalDelivery",
             dependencies: [
-                "FocalJSON", "FocalEventBus", "FocalPatterns",
+                "FocalCore", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -101,7 +104,7 @@ let package = Package(
         .target(
             name: "FocalServer",
             dependencies: [
-                "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime",
+                "FocalCore", "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -118,7 +121,7 @@ let package = Package(
         .target(
             name: "FocalPostgres",
             dependencies: [
-                "FocalDelivery", "FocalServer",
+                "FocalCore", "FocalDelivery",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -127,8 +130,8 @@ let package = Package(
         .executableTarget(
             name: "focal",
             dependencies: [
-                "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON", "FocalServer",
-                "FocalPostgres",
+                "FocalCore", "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON",
+                "FocalServer", "FocalPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -144,14 +147,14 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
-        .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog", "FocalJSON"]),
+        .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog", "FocalCore", "FocalJSON"]),
         .testTarget(name: "FocalPatternsTests", dependencies: ["FocalPatterns"]),
         .testTarget(
             name: "FocalRuntimeTests",
             dependencies: ["FocalRuntime", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalPatterns", "FocalTestSupport"]),
-        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalSimulatorTestSupport", "FocalEventBus", "FocalJSON"]),
+        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalCore", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalPatterns", "FocalTestSupport"]),
+        .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalSimulatorTestSupport", "FocalCore", "FocalJSON"]),
         .testTarget(
             name: "FocalAnalyzersTests",
             dependencies: ["FocalAnalyzers", "FocalEngine", "FocalSimulator", "FocalSimulatorTestSupport", "FocalOpLog", "FocalJSON"]),
@@ -159,32 +162,55 @@ let package = Package(
         .testTarget(
             name: "FocalScenariosTests",
             dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON", "FocalTestSupport"]),
-        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalJSON", "FocalTestSupport"]),
+        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalCore", "FocalJSON", "FocalEventBusTestSupport"]),
+        // Test support, split so that a test target links only what it tests: the small helpers
+        // (logs, clocks, processes, the `focal` binary), the event recorder, the loopback
+        // collector (Hummingbird) and the throwaway PostgreSQL (PostgresNIO).
         .target(
             name: "FocalTestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/FocalTestSupport"
+        ),
+        .target(
+            name: "FocalEventBusTestSupport", dependencies: ["FocalCore", "FocalEventBus", "FocalJSON"], path: "Tests/FocalEventBusTestSupport"),
+        .target(
+            name: "FocalReceiverTestSupport",
             dependencies: [
-                "FocalJSON", "FocalEventBus", "FocalPostgres",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "FocalJSON", "FocalTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/FocalTestSupport"
+            path: "Tests/FocalReceiverTestSupport"
+        ),
+        .target(
+            name: "FocalPostgresTestSupport",
+            dependencies: [
+                "FocalPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/FocalPostgresTestSupport"
         ),
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
+                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalEventBusTestSupport", "FocalReceiverTestSupport",
+                "FocalPostgresTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "FocalCLITests", dependencies: ["FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport"]),
+        .testTarget(
+            name: "FocalCLITests",
+            dependencies: [
+                "FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalReceiverTestSupport", "FocalPostgresTestSupport",
+            ]),
         .testTarget(
             name: "FocalServerTests",
             dependencies: [
-                "FocalServer", "FocalEngine", "FocalDelivery", "FocalTestSupport", "FocalJSON",
+                "FocalServer", "FocalCore", "FocalEngine", "FocalDelivery", "FocalTestSupport", "FocalReceiverTestSupport", "FocalJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -198,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "FocalPostgresTests",
             dependencies: [
-                "FocalPostgres", "FocalServer", "FocalDelivery", "FocalTestSupport",
+                "FocalPostgres", "FocalCore", "FocalDelivery", "FocalPostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

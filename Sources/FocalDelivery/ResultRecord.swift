@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 
 /// One task result as the outbox records it and destinations receive it: the result
@@ -50,20 +51,13 @@ public struct ResultRecord: Sendable, Hashable {
             project: project)
     }
 
-    /// The project a session belongs to when it names none.
-    public static let defaultProject = "default"
-
-    /// The key under which an outbox keeps the session's index mark (see ``Outbox``) and
-    /// ``Outbox/forget(session:)`` names it: the session itself in the default project
-    /// (or none), `project/session` in another (a server's session ids hold no `/`), so the
-    /// marks stored before projects existed belong to the default project.
-    public static func sessionKey(project: String?, session: String) -> String {
-        guard let project, project != defaultProject else { return session }
-        return project + "/" + session
+    /// ``FocalCore/SessionKey/storageKey`` of this result, when it has a session: the key under
+    /// which an outbox keeps the session's index mark (see ``Outbox``) and
+    /// ``Outbox/forget(session:)`` names it. A result without a project belongs to the
+    /// default project.
+    public var sessionKey: String? {
+        session.map { SessionKey(project: project ?? ProjectName.default, id: $0).storageKey }
     }
-
-    /// ``sessionKey(project:session:)`` of this result, when it has a session.
-    public var sessionKey: String? { session.map { Self.sessionKey(project: project, session: $0) } }
 
     /// The result parsed back into a JSON value.
     public func result() throws(JSONParseError) -> JSONValue {

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 import FocalOpLog
 import FocalRuntime
@@ -52,7 +53,7 @@ public final class Engine {
     public init(configuration: EngineConfiguration, observer: (any EngineObserver)? = nil) throws(EngineError) {
         self.configuration = configuration
         self.observer = observer
-        maxSessions = min(max(configuration.maxSessions, EngineConfiguration.maxSessionsRange.lowerBound), EngineConfiguration.maxSessionsRange.upperBound)
+        maxSessions = min(max(configuration.maxSessions, FocalLimits.maxSessionsRange.lowerBound), FocalLimits.maxSessionsRange.upperBound)
         runtime = JSRuntime(timeLimit: configuration.timeLimit, globalObjectClass: NodeBinding.globalClass)
         runtime.installConsole(logger: configuration.consoleLogger)
         binding = NodeBinding(runtime: runtime)

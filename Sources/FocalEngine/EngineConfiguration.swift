@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FocalCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -25,11 +26,9 @@ public struct EngineConfiguration: Sendable {
     public var patternCoverage: PatternCoverage?
     /// The most sessions one engine hosts at once, the default session not counted; an op
     /// that would start one more is reported and not applied. Clamped to
-    /// ``maxSessionsRange``.
+    /// ``FocalCore/FocalLimits/maxSessionsRange``.
     public var maxSessions: Int
 
-    /// Accepted session limits.
-    public static let maxSessionsRange = 1...10_000_000
     /// The default session limit: 100,000 sessions (about 2 GB at ~20 KB each).
     public static let defaultMaxSessions = 100_000
 

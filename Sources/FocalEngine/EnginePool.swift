@@ -1,3 +1,4 @@
+import FocalCore
 import FocalOpLog
 import NIOCore
 import NIOPosix
@@ -30,8 +31,8 @@ public final class EnginePool: Sendable {
         var isClosed = false
     }
 
-    /// Starts `threads` engines (by default one per core, at most
-    /// ``EngineThreadGroup/maxThreads``), each on a thread of its own.
+    /// Starts `threads` engines (by default one per core, clamped to
+    /// `FocalLimits.engineThreadsRange`), each on a thread of its own.
     /// - Throws: ``EngineError`` when an engine cannot start (a missing tasks directory).
     public init(configuration: EngineConfiguration, threads: Int = System.coreCount) async throws(EngineError) {
         self.threads = EngineThreadGroup(count: threads)
@@ -62,11 +63,12 @@ public final class EnginePool: Sendable {
 
     /// The session named `id`, created on first use.
     /// - Throws: ``EnginePoolError/closed`` after ``close()``; ``EnginePoolError/invalidSessionID(_:)``
-    ///   for an empty id or one longer than ``OpLogLimits/sessionLength`` bytes.
+    ///   for an id that is not a ``FocalCore/SessionID``.
     public func session(_ id: String) throws(EnginePoolError) -> EngineSession {
-        guard !id.isEmpty else { throw .invalidSessionID("it is empty") }
-        guard id.utf8.count <= OpLogLimits.sessionLength else {
-            throw .invalidSessionID("it is longer than \(OpLogLimits.sessionLength) bytes")
+        do {
+            _ = try SessionID(id)
+        } catch {
+            throw .invalidSessionID("it \(error)")
         }
         return try registry.withLock { registry throws(EnginePoolError) in
             guard !registry.isClosed else { throw .closed }

@@ -2,7 +2,7 @@
 public enum EnginePoolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The pool or the session was closed; no more work is accepted.
     case closed
-    /// A session id must be a non-empty string of at most ``FocalOpLog/OpLogLimits/sessionLength`` bytes.
+    /// A session id must be a ``FocalCore/SessionID``: 1 to ``FocalCore/SessionID/maxLength`` bytes.
     case invalidSessionID(String)
 
     public var description: String {

@@ -1,3 +1,4 @@
+import FocalCore
 import NIOCore
 import NIOPosix
 
@@ -9,16 +10,14 @@ import NIOPosix
 /// ``makeWorker(configuration:)``, several per thread when it replays more files than it
 /// has threads.
 public final class EngineThreadGroup: Sendable {
-    /// The most threads a group starts, whatever it is asked for.
-    public static let maxThreads = 256
-
     private let group: MultiThreadedEventLoopGroup
     /// The number of threads.
     public let count: Int
 
-    /// Starts `count` threads, clamped to 1 through ``maxThreads``.
+    /// Starts `count` threads, clamped to `FocalLimits.engineThreadsRange`.
     public init(count: Int) {
-        self.count = min(max(count, 1), Self.maxThreads)
+        let range = FocalLimits.engineThreadsRange
+        self.count = min(max(count, range.lowerBound), range.upperBound)
         group = MultiThreadedEventLoopGroup(numberOfThreads: self.count)
     }
 

@@ -1,3 +1,4 @@
+import FocalCore
 import Synchronization
 
 /// Listens to a bus, lets through only whitelisted event names and hands them to a

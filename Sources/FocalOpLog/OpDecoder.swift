@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 
 /// Decodes op-log lines into ops.
@@ -256,9 +257,12 @@ private struct Fields {
     func makeEntry(defaultSession: String?) throws(OpLogError) -> OpLogEntry {
         let session = try optional("session", session, "a non-empty string")
         if let session {
-            guard !session.isEmpty else { throw OpLogError("'session' must be a non-empty string") }
-            guard session.utf8.count <= OpLogLimits.sessionLength else {
-                throw OpLogError("'session' is longer than the limit of \(OpLogLimits.sessionLength) bytes")
+            do throws(SessionIDError) {
+                _ = try SessionID(session)
+            } catch .empty {
+                throw OpLogError("'session' must be a non-empty string")
+            } catch {
+                throw OpLogError("'session' is longer than the limit of \(SessionID.maxLength) bytes")
             }
         }
         let op = try makeOp()

@@ -7,8 +7,6 @@
 public enum OpLogLimits {
     /// The longest line, in bytes (16 MiB).
     public static let lineLength = 16 << 20
-    /// The longest session id, in bytes.
-    public static let sessionLength = 256
     /// The longest node name, event name or namespace, in bytes.
     public static let nameLength = 1024
     /// The most keys a keyed id may have after its owner.

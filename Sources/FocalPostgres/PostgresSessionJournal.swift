@@ -1,4 +1,4 @@
-import FocalServer
+import FocalCore
 import Logging
 import PostgresNIO
 

@@ -1,4 +1,4 @@
-import FocalServer
+import FocalCore
 import Foundation
 import Logging
 import PostgresNIO

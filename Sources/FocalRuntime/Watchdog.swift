@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CJavaScriptCore
+import FocalCore
 import Synchronization
 
 /// Enforces a runtime's time limit and heap limit.
@@ -100,7 +101,7 @@ final class Watchdog {
 
     private func heapSizeIfOverLimit(_ context: JSContextRef) -> Int? {
         if let resident = Self.residentBytes(), resident < heapLimit { return nil }
-        let now = Self.monotonicSeconds()
+        let now = monotonicSeconds()
         guard now - lastHeapCheck >= 0.05 else { return nil }
         lastHeapCheck = now
         let size = Self.heapSize(context)
@@ -140,12 +141,6 @@ final class Watchdog {
         #else
         return nil
         #endif
-    }
-
-    private static func monotonicSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -1,3 +1,5 @@
+import FocalCore
+
 /// The key a request was authenticated with, as ``Authenticator`` hands it to the routes
 /// behind it (``current``): its name, project and scopes, never the key itself.
 public struct AuthenticatedKey: Sendable {

@@ -1,3 +1,4 @@
+import FocalCore
 import Synchronization
 
 /// Whether the server should take new traffic (`GET /readyz`): not while it is stopping.

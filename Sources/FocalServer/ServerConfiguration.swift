@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalOpLog
 
@@ -91,7 +92,7 @@ public struct ServerConfiguration: Sendable {
     public func validate() throws(ServerConfigurationError) {
         guard !host.isEmpty else { throw ServerConfigurationError(setting: "host", message: "must not be empty") }
         try Self.check(port, in: Self.portRange, "port")
-        try Self.check(maxSessions, in: EngineConfiguration.maxSessionsRange, "maxSessions")
+        try Self.check(maxSessions, in: FocalLimits.maxSessionsRange, "maxSessions")
         try Self.check(maxBodyBytes, in: Self.maxBodyRange, "maxBodyBytes")
         guard Self.idleTimeoutRange.contains(idleTimeout) else {
             throw ServerConfigurationError(setting: "idleTimeout", message: "must be from 1 ms to 7 days, not \(idleTimeout)")
@@ -104,7 +105,7 @@ public struct ServerConfiguration: Sendable {
         guard Self.requestTimeoutRange.contains(requestTimeout) else {
             throw ServerConfigurationError(setting: "requestTimeout", message: "must be from 1 ms to 1 hour, not \(requestTimeout)")
         }
-        try Self.check(maxSessionsPerClient, in: EngineConfiguration.maxSessionsRange, "maxSessionsPerClient")
+        try Self.check(maxSessionsPerClient, in: FocalLimits.maxSessionsRange, "maxSessionsPerClient")
         try Self.check(maxConnections, in: Self.maxConnectionsRange, "maxConnections")
         try Self.check(maxConnectionsPerClient, in: Self.maxConnectionsRange, "maxConnectionsPerClient")
         guard Self.headerTimeoutRange.contains(headerTimeout) else {

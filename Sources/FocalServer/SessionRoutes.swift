@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalOpLog
 import Hummingbird

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocalCore
 import FocalJSON
 import FocalServer
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FocalCore
 
 /// A one-line progress report on standard error while a file is replayed to a terminal.
 struct Progress {
@@ -22,7 +23,7 @@ struct Progress {
         }
         name = path
         total = Int(info.st_size)
-        started = Self.now()
+        started = monotonicSeconds()
         lastShown = started
     }
 
@@ -30,7 +31,7 @@ struct Progress {
 
     /// Redraws the line, at most five times a second.
     mutating func show() {
-        let now = Self.now()
+        let now = monotonicSeconds()
         guard now - lastShown >= 0.2 else { return }
         lastShown = now
         let percent = min(100, done * 100 / max(total, 1))
@@ -46,11 +47,5 @@ struct Progress {
         guard visible else { return }
         StandardStream.error.write("\r\u{1B}[K")
         StandardStream.error.flush()
-    }
-
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }

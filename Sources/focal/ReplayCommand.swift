@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FocalCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -64,8 +65,10 @@ struct ReplayCommand: AsyncParsableCommand {
     var files: [String] = []
 
     func validate() throws {
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be a whole number from 1 to 256") }
-        guard EngineConfiguration.maxSessionsRange.contains(maxSessions) else {
+        guard FocalLimits.engineThreadsRange.contains(jobs) else {
+            throw ValidationError("--jobs must be a whole number from 1 to \(FocalLimits.engineThreadsRange.upperBound)")
+        }
+        guard FocalLimits.maxSessionsRange.contains(maxSessions) else {
             throw ValidationError("--max-sessions must be a whole number from 1 to 10000000, not \(maxSessions)")
         }
         if files.count > 1, delivery.isDelivering {

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import FocalCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -122,15 +123,15 @@ struct ServeCommand: AsyncParsableCommand {
         try DeliveryArguments.check(connectionIdleTimeout, in: 0.001...3_600, flag: "--connection-idle-timeout")
         try DeliveryArguments.check(requestTimeout, in: 0.001...3_600, flag: "--request-timeout")
         try DeliveryArguments.check(storeTimeout, in: 0.001...3_600, flag: "--store-timeout")
-        try Self.check(maxSessions, in: EngineConfiguration.maxSessionsRange, flag: "--max-sessions")
+        try Self.check(maxSessions, in: FocalLimits.maxSessionsRange, flag: "--max-sessions")
         try Self.check(maxBody, in: ServerConfiguration.maxBodyRange, flag: "--max-body")
-        try Self.check(threads, in: 1...256, flag: "--threads")
+        try Self.check(threads, in: FocalLimits.engineThreadsRange, flag: "--threads")
         if keys != nil, noAuth { throw ValidationError("--keys and --no-auth exclude each other") }
         if keys == nil, !noAuth, !LoopbackAddress.contains(host) {
             throw ValidationError(
                 "--host \(host) is not a loopback address: without --keys anyone who reaches it could call every route; give --keys FILE (see 'focal keys new'), or --no-auth to serve without keys anyway")
         }
-        try Self.check(maxSessionsPerClient, in: EngineConfiguration.maxSessionsRange, flag: "--max-sessions-per-client")
+        try Self.check(maxSessionsPerClient, in: FocalLimits.maxSessionsRange, flag: "--max-sessions-per-client")
         try Self.check(maxConnections, in: ServerConfiguration.maxConnectionsRange, flag: "--max-connections")
         try Self.check(maxConnectionsPerClient, in: ServerConfiguration.maxConnectionsRange, flag: "--max-connections-per-client")
         try DeliveryArguments.check(headerTimeout, in: 0.001...600, flag: "--header-timeout")

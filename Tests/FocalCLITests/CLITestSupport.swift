@@ -4,18 +4,6 @@ import Foundation
 import Synchronization
 import Testing
 
-/// The repository's root directory.
-let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-
-/// The `focal` binary: `$FOCAL_BIN`, or the one built next to this test bundle, or `.build/debug/focal`.
-let focalBinary: String = {
-    if let path = ProcessInfo.processInfo.environment["FOCAL_BIN"] { return path }
-    let here = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-    let sibling = here.appendingPathComponent("focal").path
-    if FileManager.default.isExecutableFile(atPath: sibling) { return sibling }
-    return repositoryRoot + "/.build/debug/focal"
-}()
-
 /// How a finished `focal` run went.
 struct RunResult: CustomStringConvertible {
     var status: Int32

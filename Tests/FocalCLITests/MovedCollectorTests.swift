@@ -1,5 +1,5 @@
 import FocalJSON
-import FocalTestSupport
+import FocalReceiverTestSupport
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
 import FocalDelivery
 import FocalPostgres
-import FocalTestSupport
+import FocalPostgresTestSupport
+import FocalReceiverTestSupport
 import Foundation
 import Testing
 

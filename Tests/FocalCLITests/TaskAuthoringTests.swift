@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Foundation
 import Testing
 

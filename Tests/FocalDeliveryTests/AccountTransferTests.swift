@@ -1,5 +1,4 @@
 import FocalDelivery
-import FocalTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,5 @@
 import FocalDelivery
-import FocalTestSupport
+import FocalReceiverTestSupport
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import FocalDelivery
 import FocalEventBus
+import FocalEventBusTestSupport
 import FocalJSON
-import FocalTestSupport
 import Foundation
 import Testing
 

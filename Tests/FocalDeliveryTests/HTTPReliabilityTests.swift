@@ -1,5 +1,6 @@
 import FocalDelivery
 import FocalJSON
+import FocalReceiverTestSupport
 import FocalTestSupport
 import Testing
 

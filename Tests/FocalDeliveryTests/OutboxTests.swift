@@ -1,5 +1,6 @@
 import FocalDelivery
 import FocalPostgres
+import FocalPostgresTestSupport
 import FocalTestSupport
 import Foundation
 import GRDB

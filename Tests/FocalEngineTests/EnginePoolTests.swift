@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -209,9 +210,9 @@ struct EnginePoolTests {
     func sessionIDs() async throws {
         try await Self.withPool(threads: 1) { pool in
             #expect(throws: EnginePoolError.self) { try pool.session("") }
-            #expect(throws: EnginePoolError.self) { try pool.session(String(repeating: "x", count: OpLogLimits.sessionLength + 1)) }
-            let longest = try pool.session(String(repeating: "x", count: OpLogLimits.sessionLength))
-            #expect(longest.id.utf8.count == OpLogLimits.sessionLength)
+            #expect(throws: EnginePoolError.self) { try pool.session(String(repeating: "x", count: SessionID.maxLength + 1)) }
+            let longest = try pool.session(String(repeating: "x", count: SessionID.maxLength))
+            #expect(longest.id.utf8.count == SessionID.maxLength)
         }
     }
 }

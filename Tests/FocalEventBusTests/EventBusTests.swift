@@ -1,5 +1,6 @@
+import FocalCore
 import FocalEventBus
-import FocalTestSupport
+import FocalEventBusTestSupport
 import FocalJSON
 import Synchronization
 import Testing

@@ -1,5 +1,5 @@
 import FocalEventBus
-import FocalTestSupport
+import FocalEventBusTestSupport
 import Testing
 
 @Suite struct EventRecorderTests {

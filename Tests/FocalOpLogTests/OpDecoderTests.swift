@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 import FocalOpLog
 import Testing
@@ -56,7 +57,7 @@ struct OpDecoderTests {
         let name = String(repeating: "n", count: OpLogLimits.nameLength)
         let key = String(repeating: "k", count: OpLogLimits.keyLength)
         let keys = Array(repeating: "\"\(key)\"", count: OpLogLimits.keyCount).joined(separator: ",")
-        let session = String(repeating: "s", count: OpLogLimits.sessionLength)
+        let session = String(repeating: "s", count: SessionID.maxLength)
         let atLimit = #"{"op":"register","node":[7,\#(keys)],"parent":null,"name":"\#(name)","namespace":"\#(name)","session":"\#(session)"}"#
         let entry = try #require(try OpDecoder.decodeEntry(atLimit))
         #expect(entry.session == session)
@@ -74,7 +75,7 @@ struct OpDecoderTests {
             (#"{"op":"register","node":1,"parent":null,"name":"\#(name)n"}"#, "'name' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
             (#"{"op":"register","node":1,"parent":null,"name":"r","namespace":"\#(name)n"}"#, "'namespace' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
             (#"{"op":"record","node":1,"event":"\#(name)n"}"#, "'event' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
-            (#"{"op":"record","node":1,"event":"e","session":"\#(session)s"}"#, "'session' is longer than the limit of \(OpLogLimits.sessionLength) bytes"),
+            (#"{"op":"record","node":1,"event":"e","session":"\#(session)s"}"#, "'session' is longer than the limit of \(SessionID.maxLength) bytes"),
         ]
         for (line, message) in over {
             #expect(throws: OpLogError(message)) { try OpDecoder.decodeEntry(line) }

@@ -1,6 +1,6 @@
+import FocalCore
 import FocalPostgres
-import FocalServer
-import FocalTestSupport
+import FocalPostgresTestSupport
 import Testing
 
 /// Needs FOCAL_TEST_POSTGRES_URL (`./Scripts/test` sets it); fails without it.

@@ -1,6 +1,6 @@
 import FocalDelivery
 import FocalPostgres
-import FocalTestSupport
+import FocalPostgresTestSupport
 import Foundation
 import Logging
 import PostgresNIO

@@ -2,10 +2,9 @@ import FocalTestSupport
 import Foundation
 import Testing
 
-/// `focal run` and `focal test`, through the built binary (`$FOCAL_BIN`, or `focal` next to the test bundle).
+/// `focal run` and `focal test`, through the built binary (``FocalTestSupport/focalBinary``).
 @Suite struct CommandLineTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let root = repositoryRoot
 
     /// What a finished `focal` process left.
     struct Finished {
@@ -17,11 +16,8 @@ import Testing
 
     /// Runs `focal` with `arguments` in `directory` (the repository by default), killing it after 60 seconds.
     func focal(_ arguments: [String], in directory: String = root) throws -> Finished {
-        let binary = ProcessInfo.processInfo.environment["FOCAL_BIN"]
-            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("focal").path
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: focalBinary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let files = try TemporaryDirectory(files: ["out": "", "err": ""])

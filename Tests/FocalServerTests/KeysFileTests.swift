@@ -1,3 +1,4 @@
+import FocalCore
 import FocalServer
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalServer
 
 /// A session journal in memory, shared by the server instances of one test, whose store a

@@ -1,17 +1,11 @@
 import AsyncHTTPClient
 import FocalJSON
+import FocalReceiverTestSupport
 import FocalTestSupport
 import Foundation
 import Glibc
 import NIOCore
 import Testing
-
-/// The `focal` binary built next to this test bundle (or `$FOCAL_BIN`).
-let focalBinary: String = {
-    if let path = ProcessInfo.processInfo.environment["FOCAL_BIN"] { return path }
-    return URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        .appendingPathComponent("focal").path
-}()
 
 /// A `focal serve` process: started with `--port 0`, it is ready once it printed the
 /// address it listens on. Its standard error is read line by line (``waitForLog(_:)``).

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Glibc
 import NIOCore

@@ -1,5 +1,5 @@
 import Testing
-import FocalEventBus
+import FocalCore
 import FocalSimulator
 
 @Suite struct LargeListTests {

@@ -1,5 +1,5 @@
 import Testing
-import FocalEventBus
+import FocalCore
 import FocalJSON
 import FocalSimulator
 

@@ -1,4 +1,4 @@
-import FocalEventBus
+import FocalCore
 import FocalSimulator
 
 /// Reports the simulator events of one responder on an analyzer's node: visibility (when imported), control

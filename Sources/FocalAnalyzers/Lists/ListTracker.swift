@@ -1,4 +1,4 @@
-import FocalEventBus
+import FocalCore
 import FocalJSON
 import FocalOpLog
 import FocalSimulator

@@ -1,4 +1,4 @@
-import FocalEventBus
+import FocalCore
 import FocalSimulator
 
 /// The events attached to one responder, and the observations that tell its detector what happens to it.

@@ -1,4 +1,4 @@
-import FocalEventBus
+import FocalCore
 import FocalJSON
 
 /// An object whose properties can be observed by name, like Key-Value Observing.

@@ -1,4 +1,4 @@
-import FocalEventBus
+import FocalCore
 
 /// The handlers registered on one object for one kind of notification, called in registration order.
 ///

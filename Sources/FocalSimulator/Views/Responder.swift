@@ -1,4 +1,4 @@
-import FocalEventBus
+import FocalCore
 
 /// An object that can receive touches, become first responder and be observed: the base of applications,
 /// windows, views and view controllers.

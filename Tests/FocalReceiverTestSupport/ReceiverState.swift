@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Synchronization
 
 /// What a ``LoopbackReceiver`` knows: its behaviour, its random generator, and what it

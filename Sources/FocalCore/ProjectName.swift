@@ -1,5 +1,5 @@
 /// The name of a project: a namespace of sessions with its own tasks directory (see
-/// ``KeysFile``). A key belongs to one project and reaches only that project's sessions.
+/// `KeysFile` in FocalServer). A key belongs to one project and reaches only that project's sessions.
 ///
 /// A name (of a project or of a key) is 1 to ``maxLength`` bytes of ASCII letters, digits
 /// and `-` `_` `.`: it goes into logs, metrics and, for a project, before a `/` in the

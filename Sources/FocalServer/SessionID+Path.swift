@@ -1,0 +1,13 @@
+import FocalCore
+
+extension SessionID {
+    /// The id a URL path segment names (see ``FocalCore/SessionID/init(pathSegment:)``).
+    /// - Throws: ``ServerError`` (400) saying what is wrong with it.
+    static func validate(_ segment: String) throws(ServerError) -> String {
+        do {
+            return try SessionID(pathSegment: segment).rawValue
+        } catch {
+            throw .badRequest("the session id \(error)")
+        }
+    }
+}
