@@ -88,22 +88,33 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    /// Removes the sessions unused since `cutoff` that no request is using, and returns
-    /// them with the earliest last use among the sessions that stay.
-    func removeIdle(before cutoff: ContinuousClock.Instant) -> (ended: [SessionHost], oldestUse: ContinuousClock.Instant?) {
+    /// Removes `host` if it is still the session's host, whoever is waiting for it: it
+    /// ended, and a request that waited for it looks the session up again.
+    func removeEnded(_ host: SessionHost) {
         entries.withLock { entries in
-            var ended: [SessionHost] = []
+            if let entry = entries[host.id], entry.host === host {
+                entries[host.id] = nil
+                quota.withLock { $0.release(entry.owner) }
+            }
+        }
+    }
+
+    /// The sessions unused since `cutoff` that no request is using, each counted as in use
+    /// (a request for it waits until the caller ends it or hands it back with
+    /// ``checkIn(_:)``), with the earliest last use among the other sessions.
+    func checkOutIdle(before cutoff: ContinuousClock.Instant) -> (idle: [SessionHost], oldestUse: ContinuousClock.Instant?) {
+        entries.withLock { entries in
+            var idle: [SessionHost] = []
             var oldest: ContinuousClock.Instant?
-            for (id, entry) in entries {
-                if entry.activeRequests == 0, entry.lastUsed <= cutoff {
-                    ended.append(entry.host)
-                    entries[id] = nil
-                    quota.withLock { $0.release(entry.owner) }
+            for index in entries.indices {
+                if entries.values[index].activeRequests == 0, entries.values[index].lastUsed <= cutoff {
+                    entries.values[index].activeRequests = 1
+                    idle.append(entries.values[index].host)
                 } else {
-                    oldest = min(oldest ?? entry.lastUsed, entry.lastUsed)
+                    oldest = min(oldest ?? entries.values[index].lastUsed, entries.values[index].lastUsed)
                 }
             }
-            return (ended, oldest)
+            return (idle, oldest)
         }
     }
 
@@ -135,7 +146,8 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    private func checkIn(_ host: SessionHost) {
+    /// Ends a use of the session's host (a request's, or the reaper's) and sets its last use.
+    func checkIn(_ host: SessionHost) {
         let now = clock.now
         entries.withLock { entries in
             guard let index = entries.index(forKey: host.id), entries.values[index].host === host else { return }
