@@ -40,7 +40,7 @@ final class SessionRegistry: Sendable {
     /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the
     ///   server's limit, 429 with `Retry-After` when it would exceed the client's.
     func withHost<T: Sendable>(
-        _ key: SessionKey, creating: Bool, client: String = "unknown", _ body: (SessionHost?) async throws -> T
+        _ key: SessionKey, creating: Bool, client: String = "address:unknown", _ body: (SessionHost?) async throws -> T
     ) async throws -> T {
         while true {
             let host = try checkOut(key, creating: creating, client: client)
@@ -137,13 +137,19 @@ final class SessionRegistry: Sendable {
                 let limit = quota.withLock { $0.limit }
                 throw ServerError(
                     .tooManyRequests,
-                    "this client holds its limit of \(limit) sessions (--max-sessions-per-client); end one or retry later",
+                    "this client (\(Self.describe(client))) holds its limit of \(limit) sessions (--max-sessions-per-client); end one or retry later",
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }
             let host = SessionHost(key: key, services: services)
             entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1, owner: client)
             return host
         }
+    }
+
+    /// A client identity (``ClientIdentity``) as an answer names it: `key 'NAME'` or `address IP`.
+    private static func describe(_ client: String) -> String {
+        if client.hasPrefix("key:") { return "key '\(client.dropFirst(4))'" }
+        return client.hasPrefix("address:") ? "address \(client.dropFirst(8))" : client
     }
 
     /// Ends a use of the session's host (a request's, or the reaper's) and sets its last use.
