@@ -137,4 +137,53 @@ struct SessionEndTests {
             #expect(server.sessionCount == 0)
         }
     }
+
+    @Test("the outbox refuses the end's results: DELETE answers 503, the session answers 503 meanwhile, the retry stores them once")
+    func outboxRefusesTheEnd() async throws {
+        let outbox = RefusingOutbox()
+        try await outbox.register(destinations: ["probe"])
+        let pipeline = try await DeliveryPipeline(outbox: outbox, destinations: [])
+        try await withServer(ServerConfiguration(retryAfterSeconds: 2), tasks: Self.tasks, pipeline: pipeline) { client, server in
+            _ = try await client.post(Ops.session(items: 1), to: "o")
+            outbox.setRefusing(true)
+            let refused = try await client.send(.delete, "/v1/sessions/o")
+            #expect(refused.status == .serviceUnavailable)
+            #expect(refused.headers[.retryAfter] == "2")
+            #expect(server.sessionCount == 1)
+            // The end was recorded and waits for the store: no line applies after it.
+            let waiting = try await client.post([Ops.tap(0)], to: "o")
+            #expect(waiting.status == .serviceUnavailable)
+            #expect(waiting.headers[.retryAfter] == "2")
+            outbox.setRefusing(false)
+            #expect(try await client.send(.delete, "/v1/sessions/o").status == .noContent)
+            #expect(server.sessionCount == 0)
+            let records = try await Self.stored(outbox.stored)
+            #expect(try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [["ended": "deleted", "time": 3, "count": 1]])
+        }
+    }
+
+    @Test("the outbox refuses an idle session's end: the session stays, and the reaper's next round stores the end once")
+    func outboxRefusesTheIdleEnd() async throws {
+        let clock = ManualClock()
+        let outbox = RefusingOutbox()
+        try await outbox.register(destinations: ["probe"])
+        let pipeline = try await DeliveryPipeline(outbox: outbox, destinations: [])
+        try await withServer(ServerConfiguration(idleTimeout: .seconds(60)), tasks: Self.tasks, pipeline: pipeline, clock: clock) {
+            client, server in
+            _ = try await client.post(Ops.session(items: 1), to: "i")
+            outbox.setRefusing(true)
+            await clock.waitForSleepers(until: clock.now + .seconds(60))
+            clock.advance(by: .seconds(61))
+            // The end fails; the reaper hands the session back and sleeps until it is idle again.
+            await clock.waitForSleepers(until: clock.now + .seconds(60))
+            #expect(server.sessionCount == 1)
+            #expect(try await Self.stored(outbox.stored).count == 1)
+            outbox.setRefusing(false)
+            clock.advance(by: .seconds(61))
+            await clock.waitForSleepers(until: clock.now + .seconds(60))
+            #expect(server.sessionCount == 0)
+            let records = try await Self.stored(outbox.stored)
+            #expect(try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [["ended": "idle-timeout", "time": 3, "count": 1]])
+        }
+    }
 }
