@@ -142,10 +142,11 @@ final class SessionHost: Sendable {
     /// instance moved on is rebuilt first for `.deleted`, and left alone (the host is only
     /// dropped) for `.idleTimeout`, since it is in use elsewhere.
     ///
-    /// When a store call fails the end's results stay with the host (or, with a journal, in
-    /// the journal, to be produced again with the same `sessionIndex`): the call throws a 503,
-    /// requests to the session answer 503 until the next ``end(reason:whenEnded:)`` (the
-    /// client's retried `DELETE`, the reaper's next round) stores them and finishes.
+    /// When reading the journal fails, nothing was recorded and the session stays as it was.
+    /// When a later store call fails (storing the end's results, forgetting the session), the
+    /// results stay with the host: the call throws a 503, and the session's requests answer 503
+    /// until the next ``end(reason:whenEnded:)`` (the client's retried `DELETE`, the reaper's
+    /// next round) stores them, once, and finishes.
     /// - Returns: `false` when there was no session to end (nothing applied, empty journal).
     func end(reason: SessionEndReason, whenEnded: () -> Void) async throws -> Bool {
         try await gate.enter()
