@@ -37,6 +37,9 @@ final class SessionHost: Sendable {
         /// The results the session has produced: the `sessionIndex` of the next one.
         var resultCount: Int64 = 0
         var isClosed = false
+        /// Set once the engine recorded the session's end: what its tasks produced then and the
+        /// outbox has not taken yet (empty once it has, while the session is not yet forgotten).
+        var pendingEnd: [ResultRecord]?
     }
 
     init(key: SessionKey, services: SessionServices) {
@@ -65,7 +68,7 @@ final class SessionHost: Sendable {
     func apply(_ batch: OpBatch, at position: Int?) async throws -> BatchOutcome {
         try await gate.enter()
         defer { gate.leave() }
-        guard !isClosed else { throw SessionHostError.closed }
+        try checkOpen()
         return try await resettingOnFailure {
             var outcome = BatchOutcome()
             if services.journal != nil {
@@ -98,7 +101,7 @@ final class SessionHost: Sendable {
     func snapshot(format: SnapshotFormat) async throws -> String? {
         try await gate.enter()
         defer { gate.leave() }
-        guard !isClosed else { throw SessionHostError.closed }
+        try checkOpen()
         return try await resettingOnFailure { () async throws -> String? in
             if services.journal != nil {
                 let length = try await services.journalCall(.length) { try await $0.length(of: id) }
@@ -113,8 +116,8 @@ final class SessionHost: Sendable {
         }
     }
 
-    /// Ends the session after the requests before it; with `removingJournal`, forgets its
-    /// journal log too.
+    /// Closes the session after the requests before it, recording nothing (a session that
+    /// holds nothing but errors); with `removingJournal`, forgets its journal log too.
     func close(removingJournal: Bool) async throws {
         try await gate.enter()
         defer { gate.leave() }
@@ -128,6 +131,90 @@ final class SessionHost: Sendable {
         guard wasOpen else { return }
         await engine?.close()
         if removingJournal { try await services.forget(session: id) }
+    }
+
+    /// Ends the session as a user's session ends (see <doc:RunningTheServer#Ending-a-session>),
+    /// after the requests before it: the engine records its end event on
+    /// its root with `reason`, what the tasks produce goes to the outbox like any result, and
+    /// only then is the session forgotten (its journal and the outbox's mark) and the host
+    /// closed; `whenEnded` runs before a request waiting for the host sees it closed.
+    ///
+    /// With a journal the end comes after every line the journal holds: a session another
+    /// instance moved on is rebuilt first for `.deleted`, and left alone (the host is only
+    /// dropped) for `.idleTimeout`, since it is in use elsewhere.
+    ///
+    /// When reading the journal fails, nothing was recorded and the session stays as it was.
+    /// When a later store call fails (storing the end's results, forgetting the session), the
+    /// results stay with the host: the call throws a 503, and the session's requests answer 503
+    /// until the next ``end(reason:whenEnded:)`` (the client's retried `DELETE`, the reaper's
+    /// next round) stores them, once, and finishes.
+    /// - Returns: `false` when there was no session to end (nothing applied, empty journal).
+    func end(reason: SessionEndReason, whenEnded: () -> Void) async throws -> Bool {
+        try await gate.enter()
+        defer { gate.leave() }
+        guard !isClosed else { return true }
+        if state.withLock({ $0.pendingEnd }) == nil {
+            if services.journal != nil {
+                let length = try await resettingOnFailure {
+                    try await services.journalCall(.length) { try await $0.length(of: id) }
+                }
+                if length != appliedLines {
+                    guard reason == .deleted else {
+                        // Idle here, in use elsewhere (or ended there): not this instance's to end.
+                        await closeEngine()
+                        whenEnded()
+                        return false
+                    }
+                    try await resettingOnFailure { try await rebuild(upTo: length) }
+                }
+            }
+            guard let engine = state.withLock({ $0.engine }), !engine.isClosed else {
+                await closeEngine()
+                whenEnded()
+                return appliedLines > 0
+            }
+            let outcome: ApplyOutcome
+            do {
+                outcome = try await engine.end(reason: reason)
+            } catch {
+                throw unavailable(error)
+            }
+            services.metrics.record(outcome)
+            state.withLock { state in
+                state.pendingEnd = records(for: outcome.results, first: state.resultCount)
+                state.resultCount += Int64(outcome.results.count)
+                state.engine = nil
+            }
+        }
+        let pending = state.withLock { $0.pendingEnd } ?? []
+        if let pipeline = services.pipeline, !pending.isEmpty {
+            try await services.storeCall(.outboxAppend) { try await pipeline.append(pending) }
+            state.withLock { $0.pendingEnd = [] }
+        }
+        try await services.forget(session: id)
+        state.withLock { $0.isClosed = true }
+        whenEnded()
+        return true
+    }
+
+    /// Throws when the host was ended (``SessionHostError/closed``: the caller looks the
+    /// session up again) or is ending (503: its end waits for the store).
+    private func checkOpen() throws {
+        let (closed, ending) = state.withLock { ($0.isClosed, $0.pendingEnd != nil) }
+        if closed { throw SessionHostError.closed }
+        if ending { throw services.unavailable("the session is ending and its end waits for the session store; retry later") }
+    }
+
+    /// Closes the engine session (recording nothing) and marks the host closed.
+    private func closeEngine() async {
+        let engine = state.withLock { state in
+            defer {
+                state.isClosed = true
+                state.engine = nil
+            }
+            return state.engine
+        }
+        await engine?.close()
     }
 
     /// Runs `body`; when it fails (or its request was cancelled) and the session has a
@@ -193,18 +280,23 @@ final class SessionHost: Sendable {
         }
         services.metrics.record(outcome)
         if let pipeline = services.pipeline, !outcome.results.isEmpty {
-            // The index lets the outbox store a rebuilt session's results once; without a
-            // journal a session is never rebuilt, and a new session with an ended one's id
-            // (after an idle timeout or a restart) must not be taken for it.
-            let isRebuildable = services.journal != nil
-            let records = outcome.results.enumerated().map { offset, result in
-                ResultRecord(
-                    resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: key.id,
-                    sessionIndex: isRebuildable ? first + Int64(offset) : nil, project: key.project)
-            }
+            let records = records(for: outcome.results, first: first)
             try await services.storeCall(.outboxAppend) { try await pipeline.append(records) }
         }
         return outcome
+    }
+
+    /// The outbox records of `results`, the first being the session's result number `first`.
+    private func records(for results: [TaskResult], first: Int64) -> [ResultRecord] {
+        // The index lets the outbox store a rebuilt session's results once; without a
+        // journal a session is never rebuilt, and a new session with an ended one's id
+        // (after an idle timeout or a restart) must not be taken for it.
+        let isRebuildable = services.journal != nil
+        return results.enumerated().map { offset, result in
+            ResultRecord(
+                resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: key.id,
+                sessionIndex: isRebuildable ? first + Int64(offset) : nil, project: key.project)
+        }
     }
 
     private func engineSession() throws -> EngineSession {

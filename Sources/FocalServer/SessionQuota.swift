@@ -1,6 +1,6 @@
 /// How many sessions each client may hold at once (``ServerConfiguration/maxSessionsPerClient``),
-/// keyed by a client identity string: the client's address today (an authenticated key's
-/// name may key it instead). A request that would create one more answers 429 with
+/// keyed by a client identity string (``ClientIdentity``): the authenticated key's name,
+/// else the client's address. A request that would create one more answers 429 with
 /// `Retry-After`, so that one client cannot fill the server's session table.
 ///
 /// A value type kept under the ``SessionRegistry``'s lock, counted with its sessions.

@@ -41,7 +41,7 @@ final class SessionRegistry: Sendable {
     /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the
     ///   server's limit, 429 with `Retry-After` when it would exceed the client's.
     func withHost<T: Sendable>(
-        _ key: SessionKey, creating: Bool, client: String = "unknown", _ body: (SessionHost?) async throws -> T
+        _ key: SessionKey, creating: Bool, client: String = "address:unknown", _ body: (SessionHost?) async throws -> T
     ) async throws -> T {
         while true {
             let host = try checkOut(key, creating: creating, client: client)
@@ -89,22 +89,33 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    /// Removes the sessions unused since `cutoff` that no request is using, and returns
-    /// them with the earliest last use among the sessions that stay.
-    func removeIdle(before cutoff: ContinuousClock.Instant) -> (ended: [SessionHost], oldestUse: ContinuousClock.Instant?) {
+    /// Removes `host` if it is still the session's host, whoever is waiting for it: it
+    /// ended, and a request that waited for it looks the session up again.
+    func removeEnded(_ host: SessionHost) {
         entries.withLock { entries in
-            var ended: [SessionHost] = []
+            if let entry = entries[host.id], entry.host === host {
+                entries[host.id] = nil
+                quota.withLock { $0.release(entry.owner) }
+            }
+        }
+    }
+
+    /// The sessions unused since `cutoff` that no request is using, each counted as in use
+    /// (a request for it waits until the caller ends it or hands it back with
+    /// ``checkIn(_:)``), with the earliest last use among the other sessions.
+    func checkOutIdle(before cutoff: ContinuousClock.Instant) -> (idle: [SessionHost], oldestUse: ContinuousClock.Instant?) {
+        entries.withLock { entries in
+            var idle: [SessionHost] = []
             var oldest: ContinuousClock.Instant?
-            for (id, entry) in entries {
-                if entry.activeRequests == 0, entry.lastUsed <= cutoff {
-                    ended.append(entry.host)
-                    entries[id] = nil
-                    quota.withLock { $0.release(entry.owner) }
+            for index in entries.indices {
+                if entries.values[index].activeRequests == 0, entries.values[index].lastUsed <= cutoff {
+                    entries.values[index].activeRequests = 1
+                    idle.append(entries.values[index].host)
                 } else {
-                    oldest = min(oldest ?? entry.lastUsed, entry.lastUsed)
+                    oldest = min(oldest ?? entries.values[index].lastUsed, entries.values[index].lastUsed)
                 }
             }
-            return (ended, oldest)
+            return (idle, oldest)
         }
     }
 
@@ -127,7 +138,7 @@ final class SessionRegistry: Sendable {
                 let limit = quota.withLock { $0.limit }
                 throw ServerError(
                     .tooManyRequests,
-                    "this client holds its limit of \(limit) sessions (--max-sessions-per-client); end one or retry later",
+                    "this client (\(Self.describe(client))) holds its limit of \(limit) sessions (--max-sessions-per-client); end one or retry later",
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }
             let host = SessionHost(key: key, services: services)
@@ -136,7 +147,14 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    private func checkIn(_ host: SessionHost) {
+    /// A client identity (``ClientIdentity``) as an answer names it: `key 'NAME'` or `address IP`.
+    private static func describe(_ client: String) -> String {
+        if client.hasPrefix("key:") { return "key '\(client.dropFirst(4))'" }
+        return client.hasPrefix("address:") ? "address \(client.dropFirst(8))" : client
+    }
+
+    /// Ends a use of the session's host (a request's, or the reaper's) and sets its last use.
+    func checkIn(_ host: SessionHost) {
         let now = clock.now
         entries.withLock { entries in
             guard let index = entries.index(forKey: host.id), entries.values[index].host === host else { return }

@@ -73,19 +73,21 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         return response
     }
 
-    /// `DELETE /v1/sessions/{id}`.
+    /// `DELETE /v1/sessions/{id}`: the session ends with reason `deleted` (its tasks'
+    /// results reach the outbox first), then it is forgotten. With a journal, a session this
+    /// instance does not host is rebuilt from it to end. 503 when a store call fails: the
+    /// session stays, and a retried `DELETE` finishes its end.
     func delete(_ request: Request, context: Context) async throws -> Response {
         let id = try Self.session(in: context)
-        try await deadline.run { [registry, services] in
-            if let host = registry.remove(id) {
-                try await host.close(removingJournal: true)
-            } else if services.journal != nil, try await services.journalCall(.length, { try await $0.length(of: id.storageKey) }) > 0 {
-                try await services.forget(session: id.storageKey)
-            } else {
-                throw ServerError.notFound(session: id.id)
+        let client = ClientIdentity.of(context)
+        let ended = try await deadline.run { [registry, services] in
+            try await registry.withHost(id, creating: services.journal != nil, client: client) { host in
+                guard let host else { return false }
+                return try await host.end(reason: .deleted) { registry.removeEnded(host) }
             }
         }
-        context.logger.debug("session ended", metadata: ["focal.session": "\(id)"])
+        guard ended else { throw ServerError.notFound(session: id.id) }
+        context.logger.debug("session ended", metadata: ["focal.session": "\(id)", "focal.reason": "deleted"])
         return Response(status: .noContent)
     }
 

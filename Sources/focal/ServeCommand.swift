@@ -46,10 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
 
             The HTTP edge (Docs/openapi.yaml; FocalServer's "The HTTP edge"): bodies must \
             be application/x-ndjson (415 otherwise), Host one of --allowed-host or the \
-            names of --host (421 otherwise), a client holds at most \
-            --max-sessions-per-client sessions (429) and --max-connections-per-client \
-            connections; a request head must arrive within --header-timeout and a body \
-            at --min-body-rate at least. At SIGTERM a body still arriving after \
+            names of --host (421 otherwise), a client (its key with --keys, else its \
+            address) holds at most --max-sessions-per-client sessions (429), a client \
+            address at most --max-connections-per-client connections; a request head \
+            must arrive within --header-timeout and a body at --min-body-rate at least. At SIGTERM a body still arriving after \
             --drain-timeout is cut.
 
             Examples:
@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A name the Host header may carry (repeat for several; '*' for any); default: the names of --host (loopback names for a loopback address). Others answer 421.", valueName: "name"))
     var allowedHost: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The most sessions one client address may hold (1…10000000); more answer 429.", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("The most sessions one client may hold at once, counted per key with --keys, else per client address (1…10000000); more answer 429 with Retry-After.", valueName: "n"))
     var maxSessionsPerClient = 1_000
 
     @Option(name: .long, help: ArgumentHelp("The most connections open at once (1…1000000; lowered to the file limit less 256); past it only /healthz, /readyz and /metrics are served.", valueName: "n"))

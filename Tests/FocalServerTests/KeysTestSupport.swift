@@ -49,7 +49,8 @@ func keysFileText(_ keys: [TestKey], shop: String) -> String {
 /// Starts a server with `keys` on a loopback port: the default project runs ``serverTasks``,
 /// `shop` runs ``shopTasks``. `body` gets a client, the server and its key ring.
 func withKeyedServer<R: Sendable, C: Clock>(
-    keys: [TestKey], pipeline: DeliveryPipeline? = nil, journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
+    keys: [TestKey], configuration: ServerConfiguration = ServerConfiguration(port: 0), pipeline: DeliveryPipeline? = nil,
+    journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
     logger: Logger = quietLogger,
     _ body: @Sendable (any TestClientProtocol, FocalServer, KeyRing) async throws -> R
 ) async throws -> R where C.Instant == ContinuousClock.Instant {
@@ -63,7 +64,7 @@ func withKeyedServer<R: Sendable, C: Clock>(
     shopEngine.tasksDirectory = shop.path
     let shopPool = try await EnginePool(configuration: shopEngine, threads: 1)
     let server = FocalServer(
-        configuration: ServerConfiguration(port: 0), pool: pool, pipeline: pipeline, journal: journal, clock: clock,
+        configuration: configuration, pool: pool, pipeline: pipeline, journal: journal, clock: clock,
         logger: logger, keyRing: ring, projects: ["shop": shopPool])
     defer { withExtendedLifetime((defaultTasks, shop)) {} }
     do {

@@ -41,4 +41,27 @@ struct SessionQuotaTests {
             #expect(try await client.post([Ops.root], to: "real").status == .ok)
         }
     }
+
+    @Test("with keys, sessions count against the key's quota, not the address's: two keys from one address each get theirs")
+    func perKey() async throws {
+        var configuration = ServerConfiguration(port: 0, retryAfterSeconds: 5)
+        configuration.maxSessionsPerClient = 2
+        let first = TestKey("first-app", scopes: ["ingest", "delete"])
+        let second = TestKey("second-app", scopes: ["ingest"])
+        try await withKeyedServer(keys: [first, second], configuration: configuration) { client, server, _ in
+            for id in ["k1", "k2"] { #expect(try await client.post([Ops.root], to: id, key: first).status == .ok) }
+            let refused = try await client.post([Ops.root], to: "k3", key: first)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "5")
+            #expect(refused.error?.contains("key 'first-app'") == true, "\(refused.text)")
+            // The same address with another key has a quota of its own.
+            for id in ["k3", "k4"] { #expect(try await client.post([Ops.root], to: id, key: second).status == .ok) }
+            #expect(try await client.post([Ops.root], to: "k5", key: second).status == .tooManyRequests)
+            #expect(server.sessionCount == 4)
+            // Ending one of the first key's sessions makes room for that key only.
+            #expect(try await client.send(.delete, "/v1/sessions/k1", headers: first.headers).status == .noContent)
+            #expect(try await client.post([Ops.root], to: "k5", key: second).status == .tooManyRequests)
+            #expect(try await client.post([Ops.root], to: "k5", key: first).status == .ok)
+        }
+    }
 }

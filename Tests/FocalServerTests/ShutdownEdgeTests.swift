@@ -27,6 +27,40 @@ struct ShutdownEdgeTests {
         #expect(connection.waitUntilClosed())
         #expect(await server.exitStatus() == 0)
     }
+
+    @Test("SIGTERM with two bodies arriving: the one that completes within --drain-timeout is answered in full, the stalled one is cut")
+    func drainFinishesOneAndCutsTheOther() async throws {
+        let tasks = try TasksDirectory()
+        // The drain timeout leaves the finishing body ample time; the header and idle timeouts never fire.
+        let server = try await ServeProcess([
+            "--tasks", tasks.path, "--log-level", "debug", "--drain-timeout", "5", "--header-timeout", "600",
+            "--connection-idle-timeout", "600",
+        ])
+        let body = Array(Ops.session(items: 3).map { $0 + "\n" }.joined().utf8)
+        let half = body.count / 2
+        let head = { (session: String, length: Int) in
+            "POST /v1/sessions/\(session)/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+                + "Content-Length: \(length)\r\n\r\n"
+        }
+        let finishing = try RawConnection(port: server.port)
+        finishing.send(Array(head("finishing", body.count).utf8) + body[..<half])
+        #expect(await server.waitForLog("request started"))
+        let stalled = try RawConnection(port: server.port)
+        stalled.send(head("stalled", 100_000) + "{\"op\"")
+        #expect(await server.waitForLog("request started"))
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(await server.waitForLog("Signal caught"))
+        #expect(server.waitUntilRefusingConnections(), "the listening socket stays open after SIGTERM")
+        // Both requests are in flight as the drain starts; one body now completes.
+        finishing.send(Array(body[half...]))
+        let answer = try #require(finishing.readResponse(), "the request that completed its body is answered")
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(try JSONValue(parsing: answer.body)["results"]?.arrayValue == Ops.results(0..<3))
+        // The other is still reading its body when the drain timeout passes: cut, and the process exits cleanly.
+        #expect(stalled.waitUntilClosed())
+        #expect(stalled.readResponse() == nil)
+        #expect(await server.exitStatus() == 0)
+    }
 }
 
 @Suite("focal serve: edge flags")

@@ -1,0 +1,73 @@
+import AsyncHTTPClient
+import FocalJSON
+import FocalTestSupport
+import Foundation
+import NIOCore
+import Testing
+
+/// A session ended on `focal serve` against `focal replay` of its lines: the same results.
+@Suite("focal serve: session end against focal replay")
+struct SessionEndReplayTests {
+    /// ``serverTasks`` and an end task whose result does not name the reason (the op log's
+    /// `end` has no way to say `deleted`).
+    static let tasks = serverTasks + """
+
+        match('/ana-session-ended', n => ({ ended: n.path, time: n.latestEvent().time, count }));
+        """
+
+    @Test("sessions ended by DELETE deliver what `focal replay` of their lines and an end op produces, in order")
+    func deletedSessionsMatchReplay() async throws {
+        let tasks = try TasksDirectory(Self.tasks)
+        let receiver = try await LoopbackReceiver.start()
+        let server = try await ServeProcess([
+            "--tasks", tasks.path, "--deliver", receiver.url, "--store", tasks.path + "/outbox.sqlite", "--drain-timeout", "60",
+        ])
+        let sessions = ["a": Ops.session(items: 3), "b": Ops.session(items: 2) + [Ops.tap(0)]]
+        for id in ["a", "b"] {
+            #expect(try await server.post(sessions[id]!, to: id).0 == 200)
+        }
+        for id in ["a", "b"] {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(server.port)/v1/sessions/\(id)")
+            request.method = .DELETE
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+            #expect(response.status.code == 204)
+        }
+        #expect(await server.stop() == 0)
+        await receiver.stop()
+
+        // The same lines for `focal replay`, each naming its session, then each session's end.
+        var log = ""
+        for id in ["a", "b"] {
+            for line in sessions[id]! { log += String(line.dropLast()) + #","session":"\#(id)"}"# + "\n" }
+        }
+        for id in ["a", "b"] { log += #"{"op":"end","session":"\#(id)"}"# + "\n" }
+        let path = tasks.path + "/sessions.oplog"
+        try Data(log.utf8).write(to: URL(fileURLWithPath: path))
+        let replay = try await Self.run(["replay", "--tasks", tasks.path, path])
+        #expect(replay.status == 0, "\(replay.errors)")
+        let expected = try replay.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        let delivered = receiver.uniqueMessages()
+        for id in ["a", "b"] {
+            let want = expected.filter { $0["session"]?.stringValue == id }.compactMap { $0["result"] }
+            let got = delivered.filter { $0.session == id }.map(\.result)
+            #expect(got == want, "session \(id)")
+            #expect(want.last?["ended"] == "", "the end's result is the last of session \(id)")
+        }
+    }
+
+    /// Runs `focal` to the end; its exit status, standard output and standard error.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: focalBinary)
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let errorText = Task.detached { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text, await errorText.value)
+    }
+}
