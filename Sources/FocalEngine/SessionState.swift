@@ -111,7 +111,7 @@ final class SessionState {
         if r.parent == nil {
             changed = library.loadOnce("index.js", line: currentLine) || changed
             if !library.hasLoaded("index.js"), engine.scripts.firstWarning("index.js") {
-                warn("no index.js in the tasks directory '\(configuration.tasksDirectory)': only namespace files can add tasks (said once)")
+                warn("no index.js in the tasks directory: only namespace files can add tasks (said once)")
             }
         }
         if let namespaceFile { changed = library.loadOnce(namespaceFile, line: currentLine) || changed }
