@@ -2,7 +2,8 @@
 /// shows the tree as a collapsible outline, each node with its path, index, visibility,
 /// id, the tasks that can fire on it, its registered attributes, its current values (with
 /// the time each was first displayed) and its last events (oldest first, as in the XML and
-/// JSON forms; times in ISO 8601, UTC), and a search box that keeps the nodes whose path
+/// JSON forms; times in ISO 8601, UTC), each with the results the tasks it fired produced
+/// (task patterns, source and JSON), and a search box that keeps the nodes whose path
 /// contains the query, with their ancestors, or says that none does. The search is
 /// also read from the page's fragment (`snapshot.html#search=tableView/cell`), so a
 /// filtered view can be linked to.
@@ -19,7 +20,7 @@ enum HTMLSnapshotPage {
         details.node { margin-left: 1.2em; border-left: 1px solid #ddd; padding-left: .5em; }
         summary code, li code { background: #f4f4f4; padding: 0 .25em; }
         .visible { color: #176f2c; } .hidden { color: #888; } .id, .index { color: #555; }
-        ul.tasks, ul.values, ol.events { margin: .2em 0 .4em 1em; color: #333; }
+        ul.tasks, ul.values, ol.events, ul.results { margin: .2em 0 .4em 1em; color: #333; }
         p.attributes { margin: .2em 0 .2em 1em; color: #333; }
         .filtered { display: none; }
         </style></head><body>

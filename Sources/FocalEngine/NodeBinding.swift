@@ -32,6 +32,15 @@ final class NodeBinding {
 
     init(runtime: JSRuntime) {
         self.runtime = runtime
+        let context = runtime.context
+        let nodePrototype = JSObjectMake(context, nil, nil)!
+        for (name, call) in Self.functions {
+            let jsName = JSStringCreateWithUTF8CString(name)
+            defer { JSStringRelease(jsName) }
+            JSObjectSetProperty(context, nodePrototype, jsName, JSObjectMakeFunctionWithCallback(context, jsName, call), Self.memberAttributes, nil)
+        }
+        self.nodePrototype = runtime.protect(nodePrototype)
+        eventPrototype = runtime.protect(JSObjectMake(context, nil, nil)!)
         JSObjectSetPrivate(runtime.globalObject, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -42,32 +51,28 @@ final class NodeBinding {
         return JSRuntime.makeClass(&definition)
     }()
 
-    /// The prototypes JavaScriptCore made for the node and event classes, which every node
-    /// and event object of every session inherits from (frozen by the engine's lockdown).
+    /// The prototypes of node and event objects, which every node and event object of every
+    /// session inherits from (frozen by the engine's lockdown): `[node, event]`.
     ///
-    /// JavaScriptCore caches a class's prototype only weakly: once no object of the class is
-    /// alive, the prototype is collected and a new, unfrozen one is made for the next object.
-    /// The binding keeps them (protected) for as long as it lives, so the frozen ones stay
-    /// the ones every node and event inherits from, and the references handed out stay valid.
-    private(set) lazy var sharedPrototypes: [JSObjectRef] = {
-        var prototypes: [JSObjectRef] = []
-        for jsClass in [Self.nodeClass, Self.eventClass] {
-            let sample = JSObjectMake(runtime.context, jsClass, nil)
-            guard let prototype = runtime.object(JSObjectGetPrototype(runtime.context, sample)) else { continue }
-            prototypeRoots.append(runtime.protect(prototype))
-            prototypes.append(prototype)
-        }
-        return prototypes
-    }()
+    /// They are plain JavaScript objects, not the prototypes JavaScriptCore makes for a C API
+    /// class: the static functions of such a prototype stay configurable whatever
+    /// `Object.freeze` does, so one session could replace `ancestor` for all. Here the node
+    /// methods are ordinary functions held by non-writable, non-configurable properties, so
+    /// frozen they are out of every session's reach. The classes have no automatic
+    /// prototype, and ``makeNode(_:)`` and events set these ones instead (as JavaScriptCore
+    /// would set its own), kept alive for as long as the binding lives.
+    var sharedPrototypes: [JSObjectRef] { [nodePrototype.value, eventPrototype.value] }
 
-    /// Keeps ``sharedPrototypes`` alive.
-    private var prototypeRoots: [ProtectedValue] = []
+    private let nodePrototype: ProtectedValue
+    private let eventPrototype: ProtectedValue
 
     /// A handle on the node at `index`.
     func makeNode(_ index: Int32) -> JSObjectRef {
         let generation = tree[index].generation
         let bits = (UInt64(generation) << 32 | UInt64(UInt32(bitPattern: index))) &+ 1
-        return JSObjectMake(runtime.context, Self.nodeClass, UnsafeMutableRawPointer(bitPattern: UInt(bits)))
+        let node = JSObjectMake(runtime.context, Self.nodeClass, UnsafeMutableRawPointer(bitPattern: UInt(bits)))!
+        JSObjectSetPrototype(runtime.context, node, nodePrototype.value)
+        return node
     }
 
     /// Forgets the event objects of the dispatch that just ended.
@@ -84,6 +89,7 @@ final class NodeBinding {
         guard let event else { return runtime.null }
         for (cached, object) in eventObjects where cached === event { return object }
         let object = JSObjectMake(runtime.context, Self.eventClass, Unmanaged.passRetained(event).toOpaque())!
+        JSObjectSetPrototype(runtime.context, object, eventPrototype.value)
         JSValueProtect(runtime.context, object)
         eventObjects.append((event, object))
         return object
@@ -113,7 +119,7 @@ final class NodeBinding {
         ("time", { c, o, _, _ in withEvent(c, o) { b, e in b.runtime.makeNumber(Double(e.time)) } }),
     ]
 
-    nonisolated(unsafe) static let eventClass: JSClassRef = makeClass(name: "Event", values: eventValues, functions: []) { object in
+    nonisolated(unsafe) static let eventClass: JSClassRef = makeClass(name: "Event", values: eventValues) { object in
         guard let object, let raw = JSObjectGetPrivate(object) else { return }
         Unmanaged<Event>.fromOpaque(raw).release()
     }
@@ -171,6 +177,7 @@ final class NodeBinding {
         ("attributes", { c, o, _, e in withNode(c, o, e) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) } }),
     ]
 
+    /// The node methods, on ``sharedPrototypes``' node prototype.
     private static let functions: [(String, JSObjectCallAsFunctionCallback)] = [
         ("ancestor", { c, _, o, n, a, e in
             withNode(c, o, e) { b, i, tree in
@@ -220,29 +227,24 @@ final class NodeBinding {
         return attributes
     }
 
-    nonisolated(unsafe) static let nodeClass: JSClassRef = makeClass(name: "Node", values: values, functions: functions, finalize: nil)
+    nonisolated(unsafe) static let nodeClass: JSClassRef = makeClass(name: "Node", values: values, finalize: nil)
 
-    /// A class with read-only static values and functions. The definitions are made once
-    /// per process and must outlive the class, so they are never freed.
-    private static func makeClass(
-        name: String, values: [(String, JSObjectGetPropertyCallback)], functions: [(String, JSObjectCallAsFunctionCallback)],
-        finalize: JSObjectFinalizeCallback?
-    ) -> JSClassRef {
-        let attributes = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
+    /// Read-only and non-configurable: what members of nodes, events and their prototypes are.
+    private static let memberAttributes = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
+
+    /// A class with read-only static values and no automatic prototype (the binding sets
+    /// its own). The definitions are made once per process and must outlive the class, so
+    /// they are never freed.
+    private static func makeClass(name: String, values: [(String, JSObjectGetPropertyCallback)], finalize: JSObjectFinalizeCallback?) -> JSClassRef {
         let valueDefinitions = values.map { name, get in
-            JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: attributes)
+            JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: memberAttributes)
         } + [JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0)]
-        let functionDefinitions = functions.map { name, call in
-            JSStaticFunction(name: UnsafePointer(strdup(name)), callAsFunction: call, attributes: attributes)
-        } + [JSStaticFunction(name: nil, callAsFunction: nil, attributes: 0)]
         let staticValues = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: valueDefinitions.count)
         staticValues.initialize(from: valueDefinitions, count: valueDefinitions.count)
-        let staticFunctions = UnsafeMutablePointer<JSStaticFunction>.allocate(capacity: functionDefinitions.count)
-        staticFunctions.initialize(from: functionDefinitions, count: functionDefinitions.count)
         var definition = kJSClassDefinitionEmpty
         definition.className = UnsafePointer(strdup(name))
+        definition.attributes = JSClassAttributes(kJSClassAttributeNoAutomaticPrototype)
         definition.staticValues = UnsafePointer(staticValues)
-        definition.staticFunctions = UnsafePointer(staticFunctions)
         definition.finalize = finalize
         return JSRuntime.makeClass(&definition)
     }

@@ -1,8 +1,9 @@
 import FocalJSON
 import FocalOpLog
 
-/// What a node remembers: its latest event, its last ten events, its visibility and
-/// its current values, each with the event that first displayed it.
+/// What a node remembers: its latest event, its last ten events (each with the results
+/// tasks produced for it), its visibility and its current values, each with the event that
+/// first displayed it.
 ///
 /// The rules (FocalEngine article "Node state"):
 /// - every event joins the history and becomes the latest event;
@@ -14,12 +15,18 @@ import FocalOpLog
 ///   the node is visible and by none otherwise. An absent `value` and `null` both mean
 ///   "no value". A node holds at most ``valueLimit`` values: an `ana-updated` that would
 ///   add one more is refused and changes nothing.
+/// - the results of the tasks an event fired are kept with it in the history, at most
+///   ``resultsPerEventLimit`` of them (see ``KeptResults``), for snapshots.
 public struct NodeState {
     /// How many events the history keeps.
     public static let historyLimit = 10
     /// The most values (distinct key paths with a value) one node holds. Every
     /// `ana-appeared` visits them, so the limit bounds the work of one event.
     public static let valueLimit = 1024
+    /// How many results of one event the history keeps (the first ones produced).
+    public static let resultsPerEventLimit = 4
+    /// The longest result (in bytes of JSON text) the history keeps the text of.
+    public static let resultTextLimit = 512
 
     public private(set) var isVisible = false
     public private(set) var latestEvent: Event?
@@ -29,9 +36,17 @@ public struct NodeState {
     public var history: [Event] {
         recent.count < Self.historyLimit ? recent : Array(recent[oldest...] + recent[..<oldest])
     }
+    /// The results kept for each event of ``history``, in the same order.
+    public var historyResults: [KeptResults] {
+        if recentResults.isEmpty { return Array(repeating: KeptResults(), count: recent.count) }
+        return recentResults.count < Self.historyLimit ? recentResults : Array(recentResults[oldest...] + recentResults[..<oldest])
+    }
     /// The history as a ring once it is full: `oldest` is where the next event goes, so
     /// recording an event overwrites one slot instead of shifting ten.
     private var recent: [Event] = []
+    /// The results of each event of `recent`, slot for slot; empty until the node's first
+    /// result, so a node no task answers for costs nothing more.
+    private var recentResults: [KeptResults] = []
     private var oldest = 0
 
     /// The current value of a key path and the event that first displayed it.
@@ -40,7 +55,37 @@ public struct NodeState {
         public var firstDisplayedEvent: Event?
     }
 
+    /// The results tasks produced for one event of the history: the first
+    /// ``NodeState/resultsPerEventLimit`` of them, and how many more there were.
+    public struct KeptResults: Sendable {
+        public private(set) var results: [KeptResult] = []
+        /// Results produced past the limit, counted but not kept.
+        public private(set) var omitted = 0
+
+        mutating func keep(_ result: KeptResult) {
+            if results.count < NodeState.resultsPerEventLimit { results.append(result) } else { omitted += 1 }
+        }
+    }
+
+    /// One result in the history: the task that produced it and its JSON text.
+    public struct KeptResult: Sendable {
+        public var task: TaskReference
+        /// The result as JSON text, or `nil` when it is longer than ``NodeState/resultTextLimit``.
+        public var json: String?
+        /// The length of the result's JSON text, in bytes.
+        public var byteCount: Int
+    }
+
     public init() {}
+
+    /// Keeps a result that `task` produced for the latest event (the one just applied).
+    mutating func keepResult(_ json: String, of task: TaskReference) {
+        guard !recent.isEmpty else { return }
+        if recentResults.isEmpty { recentResults = Array(repeating: KeptResults(), count: recent.count) }
+        let slot = recent.count < Self.historyLimit ? recent.count - 1 : (oldest + Self.historyLimit - 1) % Self.historyLimit
+        let count = json.utf8.count
+        recentResults[slot].keep(KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count))
+    }
 
     /// Applies `event` to the state. Returns `false`, changing nothing, when `event` is an
     /// `ana-updated` that would give the node a value for one key path more than ``valueLimit``.
@@ -53,8 +98,10 @@ public struct NodeState {
         }
         if recent.count < Self.historyLimit {
             recent.append(event)
+            if !recentResults.isEmpty { recentResults.append(KeptResults()) }
         } else {
             recent[oldest] = event
+            if !recentResults.isEmpty { recentResults[oldest] = KeptResults() }
             oldest = (oldest + 1) % Self.historyLimit
         }
         latestEvent = event

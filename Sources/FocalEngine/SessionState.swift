@@ -111,7 +111,7 @@ final class SessionState {
         if r.parent == nil {
             changed = library.loadOnce("index.js", line: currentLine) || changed
             if !library.hasLoaded("index.js"), engine.scripts.firstWarning("index.js") {
-                warn("no index.js in the tasks directory '\(configuration.tasksDirectory)': only namespace files can add tasks (said once)")
+                warn("no index.js in the tasks directory: only namespace files can add tasks (said once)")
             }
         }
         if let namespaceFile { changed = library.loadOnce(namespaceFile, line: currentLine) || changed }
@@ -175,20 +175,22 @@ final class SessionState {
             }
             if let json = runtime.string(returned) {
                 if path == nil { path = tree.path(of: index) }
-                produce(json, task, r, path: path!, time: event.time)
+                produce(json, task, r, at: index, path: path!, time: event.time)
             } else if !runtime.isUndefined(returned), let texts = runtime.object(returned) {
                 // `results([…])`: the wrapper returned an array of JSON texts.
                 if path == nil { path = tree.path(of: index) }
                 let count = Int(runtime.number(runtime.property(texts, "length")) ?? 0)
                 for i in 0..<count {
                     guard let json = runtime.string(JSObjectGetPropertyAtIndex(runtime.context, texts, UInt32(i), nil)) else { continue }
-                    produce(json, task, r, path: path!, time: event.time)
+                    produce(json, task, r, at: index, path: path!, time: event.time)
                 }
             }
         }
     }
 
-    private func produce(_ json: String, _ task: Task, _ r: Recording, path: String, time: Int64) {
+    /// Reports a result and keeps it with its event in the history of the node at `index`.
+    private func produce(_ json: String, _ task: Task, _ r: Recording, at index: Int32, path: String, time: Int64) {
+        tree[index].payload.state.keepResult(json, of: task.reference)
         engine.observer?.engine(engine, didProduce: TaskResult(
             json: json, event: r.event, path: path, node: r.node, time: time, task: task.reference, line: currentLine, session: id))
     }

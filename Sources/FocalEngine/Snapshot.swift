@@ -6,7 +6,8 @@ extension Engine {
     /// The live tree as text: well-formed XML or JSON, one element or object per node,
     /// nested as the tree. Each node carries its name, id, index (when set), namespace,
     /// `createdAt`, attributes, visibility, the task patterns that can fire on it, its
-    /// current values and its last ten events (name, properties, time). An empty tree is
+    /// current values and its last ten events (name, properties, time), each with the
+    /// results its tasks produced (see ``NodeState/KeptResults``). An empty tree is
     /// `<snapshot/>` or `{"root":null}`, as is the snapshot of a session that has no state.
     public func snapshot(format: SnapshotFormat, session: String? = nil) -> String {
         guard let state = liveState(of: session) else {
@@ -117,8 +118,22 @@ struct SnapshotWriter {
         // Oldest first, as in the XML and JSON forms.
         if !node.payload.state.history.isEmpty {
             text += "<ol class=\"events\">"
-            for event in node.payload.state.history {
-                text += "<li><code>\(xml(event.name))</code> at \(Self.htmlTime(event.time)) \(xml(event.properties.jsonString))</li>"
+            for (event, kept) in zip(node.payload.state.history, node.payload.state.historyResults) {
+                text += "<li><code>\(xml(event.name))</code> at \(Self.htmlTime(event.time)) \(xml(event.properties.jsonString))"
+                if !kept.results.isEmpty {
+                    text += "<ul class=\"results\">"
+                    for result in kept.results {
+                        let patterns = result.task.patterns.map { "<code>\(xml($0))</code>" }.joined(separator: ", ")
+                        text += "<li>task \(patterns) (\(xml(result.task.location))) gave "
+                        text += result.json.map { "<code>\(xml($0))</code>" } ?? "a result of \(result.byteCount) bytes (not kept: longer than \(NodeState.resultTextLimit))"
+                        text += "</li>"
+                    }
+                    if kept.omitted > 0 {
+                        text += "<li class=\"omitted\">\(kept.omitted) more not kept (the first \(NodeState.resultsPerEventLimit) of an event are)</li>"
+                    }
+                    text += "</ul>"
+                }
+                text += "</li>"
             }
             text += "</ol>\n"
         }
@@ -165,8 +180,20 @@ struct SnapshotWriter {
         }
         if !node.payload.state.history.isEmpty {
             text += inner + "<events>\n"
-            for event in node.payload.state.history {
-                text += item + "<event name=\"\(xml(event.name))\" time=\"\(event.time)\" properties=\"\(xml(event.properties.jsonString))\"/>\n"
+            for (event, kept) in zip(node.payload.state.history, node.payload.state.historyResults) {
+                text += item + "<event name=\"\(xml(event.name))\" time=\"\(event.time)\" properties=\"\(xml(event.properties.jsonString))\""
+                if kept.omitted > 0 { text += " omittedResults=\"\(kept.omitted)\"" }
+                guard !kept.results.isEmpty else {
+                    text += "/>\n"
+                    continue
+                }
+                text += ">\n"
+                for result in kept.results {
+                    text += indent(depth + 4) + "<result patterns=\"\(xml(JSONValue.array(result.task.patterns.map { .string($0) }).jsonString))\" source=\"\(xml(result.task.location))\""
+                    text += result.json.map { " json=\"\(xml($0))\"" } ?? " bytes=\"\(result.byteCount)\""
+                    text += "/>\n"
+                }
+                text += item + "</event>\n"
             }
             text += inner + "</events>\n"
         }
@@ -210,8 +237,15 @@ struct SnapshotWriter {
         o["values"] = .array(node.payload.state.values.sorted { $0.key < $1.key }.map { keyPath, value in
             ["keyPath": .string(keyPath), "value": value.value, "firstDisplayedAt": value.firstDisplayedEvent.map { .number(Double($0.time)) } ?? .null]
         })
-        o["events"] = .array(node.payload.state.history.map { event in
-            ["name": .string(event.name), "properties": .object(event.properties), "time": .number(Double(event.time))]
+        o["events"] = .array(zip(node.payload.state.history, node.payload.state.historyResults).map { event, kept in
+            var e: JSONObject = ["name": .string(event.name), "properties": .object(event.properties), "time": .number(Double(event.time))]
+            e["results"] = .array(kept.results.map { result in
+                var r: JSONObject = ["patterns": .array(result.task.patterns.map { .string($0) }), "source": .string(result.task.location)]
+                if let json = result.json { r["value"] = (try? JSONValue(parsing: json)) ?? .null } else { r["bytes"] = .number(Double(result.byteCount)) }
+                return .object(r)
+            })
+            if kept.omitted > 0 { e["omittedResults"] = .number(Double(kept.omitted)) }
+            return .object(e)
         })
         let json = JSONValue.object(o).jsonString
         text += json.dropLast() + ",\"children\":["

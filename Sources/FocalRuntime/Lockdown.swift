@@ -27,10 +27,10 @@ import CJavaScriptCore
 /// - **`RegExp`'s legacy static properties** (`RegExp.$1`, `RegExp.lastMatch`,
 ///   `RegExp.input`…) are removed: they hold the last match of any session.
 ///
-/// One gap: the static functions of a JavaScriptCore C API class (the methods of node
-/// objects, on the prototype JavaScriptCore makes for the class) stay configurable whatever
-/// `Object.freeze` does, so `Object.defineProperty` can still replace one; such a prototype
-/// is closed to new properties and to assignment only.
+/// The static functions of a JavaScriptCore C API class (on the prototype JavaScriptCore
+/// makes for a class that has them) stay configurable whatever `Object.freeze` does, so
+/// `Object.defineProperty` could still replace one: objects that every session reaches must
+/// not be such prototypes (FocalEngine's node and event prototypes are plain objects).
 ///
 /// After ``lockDown(alsoFreezing:)`` the runtime's globals cannot change: make every
 /// global (``setGlobal(_:_:)``) before it.
@@ -112,8 +112,7 @@ extension JSRuntime {
             if ((typeof value !== 'object' && typeof value !== 'function') || value === null || seen.has(value)) continue;
             seen.add(value);
             freeze(value);
-            // The static functions of a JavaScriptCore C API class (the methods of node objects)
-            // stay configurable whatever freeze does: the object is at least closed to new properties.
+            // An object that stays extensible after freeze is not what it seems: refuse it.
             if (isExtensible(value)) throw new TypeErrorType('an intrinsic could not be frozen');
             pending.push(getPrototypeOf(value));
             const descriptors = getDescriptors(value);

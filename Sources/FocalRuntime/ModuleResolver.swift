@@ -16,8 +16,6 @@ import FocalJSON
 public struct ModuleResolver: Sendable {
     /// The root directory, as a real absolute path without a trailing slash.
     public let root: String
-    /// The root as the user named it, which starts every path shown in messages.
-    private let displayRoot: String
     /// `root` and a slash: what every path inside the root starts with.
     private let rootPrefix: String
 
@@ -32,16 +30,16 @@ public struct ModuleResolver: Sendable {
         closedir(directory)
         self.root = real
         rootPrefix = real + "/"
-        var shown = root
-        while shown.count > 1 && shown.hasSuffix("/") { shown.removeLast() }
-        displayRoot = shown == "." ? "" : shown + "/"
     }
 
-    /// The path of `path` as messages and stack traces show it: relative to where the
-    /// user named the root (`tasks/index.js` for `--tasks tasks`).
+    /// The path of `path` as messages, stack traces and snapshots show it: relative to the
+    /// root (`index.js`, `lib/price.js`; `.` for the root itself), so that no message shows
+    /// where the tasks are on the machine. A path outside the root is shown as its last
+    /// component.
     public func displayPath(_ path: String) -> String {
-        if path == root { return displayRoot.isEmpty ? "." : String(displayRoot.dropLast()) }
-        return path.hasPrefix(rootPrefix) ? displayRoot + path.dropFirst(rootPrefix.count) : path
+        if path == root { return "." }
+        if path.hasPrefix(rootPrefix) { return String(path.dropFirst(rootPrefix.count)) }
+        return path.split(separator: "/").last.map(String.init) ?? path
     }
 
     /// The absolute path of a file named relative to the root.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// A session whose names, values and event properties carry markup, loaded in headless Chromium:
+/// A session whose names, values, event properties and results carry markup, loaded in headless Chromium:
 /// the page shows the text and runs none of it.
 @Suite("HTML snapshot of hostile text in a real browser", .serialized)
 struct HTMLSnapshotEscapingTests {
@@ -18,9 +18,9 @@ struct HTMLSnapshotEscapingTests {
         String(decoding: try JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed), as: UTF8.self)
     }
 
-    @Test("node names, values, attributes and event properties holding <script>, quotes and </textarea> are shown, never run")
+    @Test("node names, values, attributes, event properties and results holding <script>, quotes and </textarea> are shown, never run")
     func hostileTextIsInert() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('**/did-select', node => node.name);"])
+        let workspace = try Workspace(tasks: ["index.js": "match('did-select', node => (\(try Self.json(Self.payload("result")))));"])
         let lines = [
             Line.root,
             Line.register("2", parent: "1", try Self.json(Self.payload("name")).dropFirst().dropLast().description,
@@ -41,7 +41,7 @@ struct HTMLSnapshotEscapingTests {
         #expect(!dom.contains("<img"), "no payload became an element")
         #expect(!dom.contains("<textarea"), "no payload opened an element")
         // The text itself is on the page, escaped, in each place.
-        for place in ["name", "attribute", "value", "property"] {
+        for place in ["name", "attribute", "value", "property", "result"] {
             #expect(dom.contains("setAttribute('data-ran','\(place)')"), "the \(place) payload is shown as text")
         }
     }

@@ -6,7 +6,8 @@ import Testing
 /// Sessions that cannot touch each other (issue 24): the task files of
 /// `Tests/Fixtures/isolation` try to leak from one session to another through undeclared
 /// globals, `globalThis`, built-in prototypes, `Function.prototype`, module exports and the
-/// closures of required modules. Replayed with `--jobs 1`, `--jobs 2` and each session
+/// closures of required modules, and the prototypes of node and event objects
+/// (`Object.defineProperty`, `Reflect.defineProperty`, `__proto__`). Replayed with `--jobs 1`, `--jobs 2` and each session
 /// alone, every session gives the same results.
 @Suite("Isolation of sessions through the CLI")
 struct IsolationTests {
@@ -82,12 +83,22 @@ struct IsolationTests {
                     #expect(probe[key] == "TypeError", "\(session): \(key) in \(probe)")
                 }
                 #expect(probe["sloppyGlobal"] == "undefined" && probe["regExpStatics"] == "undefined", "\(probe)")
+                // Node and event prototypes: frozen, methods non-writable and non-configurable.
+                for key in ["nodeDefineProperty", "nodeDelete", "nodeMethodProperty", "nodePrototypeSwap", "nodeSetPrototypeOf",
+                            "eventDefineProperty", "eventPrototypeSwap"] {
+                    #expect(probe[key] == "TypeError", "\(session): \(key) in \(probe)")
+                }
+                #expect(probe["nodeReflectDefine"] == false && probe["eventReflectDefine"] == false, "\(session): \(probe)")
+                #expect(probe["nodeMethodDescriptor"] == [false, false], "\(session): \(probe)")
+                #expect(probe["ownNodeSwap"] == .string(session) && probe["ownEventSwap"] == .string(session), "\(session): \(probe)")
             }
             #expect(results[probes] == ["(1, 2)", "NotFound: box not found", "plain", "own", true], "\(session): overrides")
             let look = results[probes + 1]
             for key in ["undeclared", "globalThis", "arrayPrototype", "objectPrototype", "functionPrototype", "sloppyGlobal", "regExpStatics"] {
                 #expect(look[key] == "undefined", "\(session): \(key) in \(look)")
             }
+            #expect(look["nodeMethods"] == [.string(session), "look", false, "undefined"], "\(session): \(look)")
+            #expect(look["nodePrototype"] == "undefined" && look["eventPrototype"] == ["undefined", "undefined"], "\(session): \(look)")
         }
     }
 

@@ -60,6 +60,27 @@ struct NodeStateTests {
         #expect(events.compactMap { $0["time"] } == [1, 2, 3, 4])
     }
 
+    /// Results from the first event on, or only once the history has wrapped (`from` past ``NodeState/historyLimit``).
+    @Test("the history keeps each event's results with it, past the ring's wrap, only for the kept events", arguments: [1, NodeState.historyLimit + 2])
+    func historyKeepsResults(from: Int) throws {
+        let harness = try EngineHarness(["index.js": """
+            match('cell/tick', n => { const t = n.latestEvent().time; return t < \(from) || t % 3 === 0 ? undefined : { at: t }; });
+
+            """])
+        let count = NodeState.historyLimit + 3
+        harness.apply([registerRoot, register(2, under: root, "cell")] + (1...count).map { record(2, "tick", time: Int64($0)) })
+        let answered = { (time: Int) in time >= from && time % 3 != 0 }
+        #expect(harness.takeResults().count == (1...count).filter(answered).count)
+        let events = try #require(harness.jsonSnapshot().snapshotNodes.last?["events"]?.arrayValue)
+        let times = events.compactMap { $0["time"]?.numberValue.map { Int($0) } }
+        #expect(times == Array(count - NodeState.historyLimit + 1...count))
+        for (event, time) in zip(events, times) {
+            let values: [JSONValue] = (event["results"]?.arrayValue ?? []).compactMap { $0["value"] }
+            let expected: [JSONValue] = answered(time) ? [["at": .number(Double(time))]] : []
+            #expect(values == expected, "event at \(time)")
+        }
+    }
+
     /// Pairs of values set one after the other, and whether they count as equal.
     static let valuePairs: [(JSONValue, JSONValue, Bool)] = [
         (["a": 1, "b": [1, 2]], ["b": [1, 2], "a": 1], true),

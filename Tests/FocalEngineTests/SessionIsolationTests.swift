@@ -83,6 +83,30 @@ struct SessionIsolationTests {
         #expect(harness.takeErrors().isEmpty)
     }
 
+    @Test("node methods cannot be redefined, deleted or swapped out from under another session")
+    func nodeMethodsStay() throws {
+        let harness = try EngineHarness(["index.js": """
+            function attempt(body) { try { return body(); } catch (e) { return e.name; } }
+            match('/ev', n => {
+              const proto = Object.getPrototypeOf(n), eventProto = Object.getPrototypeOf(n.latestEvent());
+              return [
+                attempt(() => { Object.defineProperty(proto, 'ancestor', { value: () => 'replaced' }); return 'defined'; }),
+                attempt(() => Reflect.defineProperty(proto, 'latestEvent', { value: () => 'replaced' })),
+                attempt(() => delete proto.isVisible),
+                attempt(() => { proto.__proto__ = { leaked: 1 }; return 'swapped'; }),
+                attempt(() => Reflect.defineProperty(eventProto, 'name', { get: () => 'replaced' })),
+                n.ancestor(0).nodeName, n.latestEvent().name, typeof n.isVisible, typeof n.leaked,
+              ];
+            });
+            """])
+        let results = fireRounds(harness, sessions: ["a", "b"], rounds: 2)
+        for session in ["a", "b"] {
+            let expected: JSONValue = ["TypeError", false, "TypeError", "TypeError", false, .string(session), "ev", "function", "undefined"]
+            #expect(results[session] == [expected, expected], "\(session)")
+        }
+        #expect(harness.takeErrors().isEmpty)
+    }
+
     @Test("match exists while a task file is evaluated, and cannot be replaced or written to")
     func matchIsFrozen() throws {
         let harness = try EngineHarness(["index.js": """

@@ -107,9 +107,9 @@ struct ModuleSystemTests {
     @Test(
         "a package.json that is not a JSON object with a string main is an error naming it, not a silent fallback",
         arguments: [
-            (#"{"main": "lib/entry.js""#, "tasks/node_modules/pkg/package.json': "),
-            (#"["lib/entry.js"]"#, "tasks/node_modules/pkg/package.json': not a JSON object"),
-            (#"{"main": 7}"#, "tasks/node_modules/pkg/package.json': 'main' is not a string"),
+            (#"{"main": "lib/entry.js""#, "config 'node_modules/pkg/package.json': "),
+            (#"["lib/entry.js"]"#, "config 'node_modules/pkg/package.json': not a JSON object"),
+            (#"{"main": 7}"#, "config 'node_modules/pkg/package.json': 'main' is not a string"),
         ])
     func brokenPackageJSON(text: String, message: String) throws {
         let fixture = try ModuleFixture([
