@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FocalJSON
+import FocalReceiverTestSupport
 import FocalTestSupport
 import Foundation
 import NIOCore
