@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import FocalCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FocalCore
 import Logging
 
 /// How an ``Engine`` (and every engine of an ``EnginePool``) is set up.

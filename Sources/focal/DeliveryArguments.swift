@@ -71,6 +71,17 @@ struct DeliveryArguments: ParsableArguments {
         }
     }
 
+    /// ``check(_:in:flag:)`` against a library's range of durations (a `ServerConfiguration`'s),
+    /// so that the flag accepts what the library does, in seconds.
+    static func check(_ seconds: Double, in range: ClosedRange<Duration>, flag: String) throws {
+        try check(seconds, in: Self.seconds(range.lowerBound)...Self.seconds(range.upperBound), flag: flag)
+    }
+
+    /// `duration` in seconds.
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
     var isDelivering: Bool { !destinations.isEmpty }
 
     /// `seconds` (already range-checked) as a duration, to the microsecond.

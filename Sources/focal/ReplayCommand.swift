@@ -1,10 +1,10 @@
 #if canImport(Glibc)
-import FocalCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import ArgumentParser
+import FocalCore
 import FocalEngine
 
 /// `focal replay`: runs op logs through the tasks and prints their results.

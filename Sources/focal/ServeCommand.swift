@@ -1,10 +1,10 @@
 #if canImport(Glibc)
-import FocalCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 import ArgumentParser
+import FocalCore
 import FocalDelivery
 import FocalEngine
 import FocalServer
@@ -117,36 +117,40 @@ struct ServeCommand: AsyncParsableCommand {
     var logLevel = "info"
 
     func validate() throws {
-        guard !host.isEmpty else { throw ValidationError("--host must not be empty") }
-        try Self.check(port, in: ServerConfiguration.portRange, flag: "--port")
-        try DeliveryArguments.check(idleTimeout, in: 0.001...604_800, flag: "--idle-timeout")
-        try DeliveryArguments.check(connectionIdleTimeout, in: 0.001...3_600, flag: "--connection-idle-timeout")
-        try DeliveryArguments.check(requestTimeout, in: 0.001...3_600, flag: "--request-timeout")
+        // Seconds are checked before they become durations; the rest is the library's check.
+        try DeliveryArguments.check(idleTimeout, in: ServerConfiguration.idleTimeoutRange, flag: "--idle-timeout")
+        try DeliveryArguments.check(
+            connectionIdleTimeout, in: ServerConfiguration.connectionIdleTimeoutRange, flag: "--connection-idle-timeout")
+        try DeliveryArguments.check(requestTimeout, in: ServerConfiguration.requestTimeoutRange, flag: "--request-timeout")
         try DeliveryArguments.check(storeTimeout, in: 0.001...3_600, flag: "--store-timeout")
-        try Self.check(maxSessions, in: FocalLimits.maxSessionsRange, flag: "--max-sessions")
-        try Self.check(maxBody, in: ServerConfiguration.maxBodyRange, flag: "--max-body")
-        try Self.check(threads, in: FocalLimits.engineThreadsRange, flag: "--threads")
+        try DeliveryArguments.check(headerTimeout, in: ServerConfiguration.headerTimeoutRange, flag: "--header-timeout")
+        do {
+            try serverConfiguration.validate()
+        } catch {
+            throw ValidationError("\(Self.flags[error.setting] ?? error.setting) \(error.message)")
+        }
+        guard FocalLimits.engineThreadsRange.contains(threads) else {
+            throw ValidationError("--threads must be from 1 to \(FocalLimits.engineThreadsRange.upperBound), not \(threads)")
+        }
         if keys != nil, noAuth { throw ValidationError("--keys and --no-auth exclude each other") }
         if keys == nil, !noAuth, !LoopbackAddress.contains(host) {
             throw ValidationError(
                 "--host \(host) is not a loopback address: without --keys anyone who reaches it could call every route; give --keys FILE (see 'focal keys new'), or --no-auth to serve without keys anyway")
         }
-        try Self.check(maxSessionsPerClient, in: FocalLimits.maxSessionsRange, flag: "--max-sessions-per-client")
-        try Self.check(maxConnections, in: ServerConfiguration.maxConnectionsRange, flag: "--max-connections")
-        try Self.check(maxConnectionsPerClient, in: ServerConfiguration.maxConnectionsRange, flag: "--max-connections-per-client")
-        try DeliveryArguments.check(headerTimeout, in: 0.001...600, flag: "--header-timeout")
-        try Self.check(minBodyRate, in: ServerConfiguration.minimumBodyRateRange, flag: "--min-body-rate")
-        guard allowedHost.allSatisfy({ !$0.isEmpty }) else { throw ValidationError("--allowed-host must not be empty") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, not '\(logLevel)'")
         }
     }
 
-    private static func check(_ value: Int, in range: ClosedRange<Int>, flag: String) throws {
-        guard range.contains(value) else {
-            throw ValidationError("\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(value)")
-        }
-    }
+    /// The flag of each ``ServerConfiguration`` setting, for the library's ``ConfigurationError``.
+    private static let flags = [
+        "host": "--host", "port": "--port", "maxSessions": "--max-sessions", "maxBodyBytes": "--max-body",
+        "idleTimeout": "--idle-timeout", "connectionIdleTimeout": "--connection-idle-timeout",
+        "requestTimeout": "--request-timeout", "maxSessionsPerClient": "--max-sessions-per-client",
+        "maxConnections": "--max-connections", "maxConnectionsPerClient": "--max-connections-per-client",
+        "headerTimeout": "--header-timeout", "minimumBodyBytesPerSecond": "--min-body-rate",
+        "drainTimeout": "--drain-timeout", "allowedHosts": "--allowed-host",
+    ]
 
     var serverConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration(

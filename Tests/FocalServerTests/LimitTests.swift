@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FocalCore
 import FocalServer
 import Foundation
 import Hummingbird
@@ -105,7 +106,7 @@ struct LimitTests {
             (ServerConfiguration(host: ""), "host"),
         ]
         for (configuration, setting) in bad {
-            #expect(throws: ServerConfigurationError.self) { try configuration.validate() }
+            #expect(throws: ConfigurationError.self) { try configuration.validate() }
             do { try configuration.validate() } catch { #expect(error.setting == setting) }
         }
         #expect(throws: Never.self) { try ServerConfiguration(port: 0, maxBodyBytes: 16 << 20).validate() }
