@@ -26,7 +26,8 @@ import ServiceLifecycle
 ///   see ``ServerMetrics``).
 /// - Any other method on these paths: 405 with `Allow`.
 ///
-/// To mount the API on a router of your own, use ``routes(context:)`` and run ``services``.
+/// To mount the API on a router of your own, use ``routes(context:)`` and run
+/// ``backgroundServices`` (see <doc:EmbeddingFocal>).
 ///
 /// The application runs the pipeline (when there is one) and the idle-session reaper as
 /// services of its own: at graceful shutdown readiness fails at once, the server stops
@@ -35,7 +36,8 @@ import ServiceLifecycle
 public struct FocalServer: Sendable {
     /// The listening address and limits.
     public let configuration: ServerConfiguration
-    /// The server's metrics (`GET /metrics`).
+    /// The server's metrics (`GET /metrics`), made by swift-metrics' global factory unless
+    /// the server was given others.
     public let metrics: ServerMetrics
     /// The keys the API's routes accept, if it has keys (without, every route is open and
     /// every session is in the default project).
@@ -60,15 +62,18 @@ public struct FocalServer: Sendable {
     ///     ``Authenticator``); a key's project chooses the sessions it reaches.
     ///   - projects: the engines of each project of `keyRing` other than the default one
     ///     (whose engines are `pool`), each on its project's tasks directory.
+    ///   - metrics: where the server's metrics go; by default through swift-metrics' global
+    ///     factory, to the backend the application bootstrapped (see ``ServerMetrics``).
     public init<C: Clock>(
         configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
         journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
-        logger: Logger = Logger(label: "focal.server"), keyRing: KeyRing? = nil, projects: [String: EnginePool] = [:]
+        logger: Logger = Logger(label: "focal.server"), keyRing: KeyRing? = nil, projects: [String: EnginePool] = [:],
+        metrics: ServerMetrics = ServerMetrics()
     ) where C.Instant == ContinuousClock.Instant {
         self.configuration = configuration
         self.keyRing = keyRing
         self.clock = PipelineClock(clock)
-        metrics = ServerMetrics()
+        self.metrics = metrics
         executor = EventLoopTaskExecutor(group: EventLoopGroupProvider.singleton.eventLoopGroup)
         connections = ConnectionLimiter(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
@@ -82,6 +87,23 @@ public struct FocalServer: Sendable {
 
     /// The number of sessions hosted now.
     public var sessionCount: Int { registry.count }
+
+    /// Sets the gauges ``ServerMetrics`` reads rather than counts: `focal_sessions_live`,
+    /// `focal_connections_open` and `focal_outbox_depth`. `GET /metrics` calls it at each
+    /// scrape; an application whose metrics backend is scraped elsewhere calls it before (or
+    /// on a timer). When the outbox cannot be read, its depth keeps its last value (the
+    /// pipeline logs outbox failures itself).
+    public func updateGauges() async {
+        metrics.sessionsLive.set(registry.count)
+        metrics.connectionsOpen.set(connections.openConnections)
+        guard let pipeline = services.pipeline else { return }
+        do {
+            metrics.outboxDepth.set(try await pipeline.outbox.totals().count)
+        } catch {
+            services.logger.debug(
+                "metrics: cannot read the outbox depth; it keeps its last value", metadata: ["focal.server.error": "\(error)"])
+        }
+    }
 
     /// The API's routes for a router of your own (see ``FocalRoutes``).
     public func routes<Context: RequestContext>(context: Context.Type = BasicRequestContext.self) -> FocalRoutes<Context> {
