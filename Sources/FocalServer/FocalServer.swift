@@ -7,7 +7,7 @@ import NIOCore
 import ServiceLifecycle
 
 /// The HTTP service of `focal serve`, ready to run or to mount in an application of your
-/// own: sessions of an ``FocalEngine/EnginePool`` fed by op-log lines over HTTP, their
+/// own: sessions of an `EnginePool` (FocalEngine) fed by op-log lines over HTTP, their
 /// results answered and, with a pipeline, delivered.
 ///
 /// ```swift
@@ -53,11 +53,15 @@ public struct FocalServer: Sendable {
 
     /// A server on `pool`.
     /// - Parameters:
+    ///   - configuration: the listening address and limits (checked by `focal serve` with
+    ///     ``ServerConfiguration/validate()``).
+    ///   - pool: the engines of the sessions (of the default project, with keys).
     ///   - pipeline: where every result also goes, tagged with its session and index; the
     ///     application runs it as a service.
     ///   - journal: the durable op log of every session, for instances that share sessions
     ///     (see ``SessionJournal``); without one, a session lives in this process only.
     ///   - clock: the clock idle timeouts and request deadlines follow (a manual one in tests).
+    ///   - logger: the server's lifecycle and request logs.
     ///   - keyRing: the keys every route but `/healthz` and `/readyz` needs (see
     ///     ``Authenticator``); a key's project chooses the sessions it reaches.
     ///   - projects: the engines of each project of `keyRing` other than the default one
@@ -110,12 +114,14 @@ public struct FocalServer: Sendable {
         FocalRoutes(server: self)
     }
 
-    /// The Hummingbird application serving the API; `onServerRunning` is told the address
-    /// it listens on (the real port when the configuration's port is 0). Its connections are
+    /// The Hummingbird application serving the API. Its connections are
     /// on threads of their own, not the engine pool's: `/healthz`, `/readyz` and `/metrics`
     /// answer while every engine runs a long task. Every connection goes through the HTTP
-    /// edge (``EdgeHTTPChannel``: connection limits, deadlines, `Host`) and every request
-    /// through the `Host` check (``AllowedHosts``).
+    /// edge (`EdgeHTTPChannel`: connection limits, deadlines, `Host`) and every request
+    /// through the `Host` check (`AllowedHosts`).
+    ///
+    /// - Parameter onServerRunning: told the address the server listens on (the real port
+    ///   when the configuration's port is 0).
     public func makeApplication(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -157,8 +163,10 @@ public struct FocalServer: Sendable {
     /// preferring the HTTP threads: a request is read and answered on its connection's
     /// thread, and only its engine work goes to an engine thread.
     ///
-    /// - Parameter onGracefulShutdown: called once, at once, when SIGTERM or SIGINT starts
-    ///   the graceful shutdown (`focal serve` arms its exit deadline there).
+    /// - Parameters:
+    ///   - onServerRunning: told the address the server listens on, once it does.
+    ///   - onGracefulShutdown: called once, at once, when SIGTERM or SIGINT starts the
+    ///     graceful shutdown (`focal serve` arms its exit deadline there).
     public func run(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in },
         onGracefulShutdown: @escaping @Sendable () -> Void = {}

@@ -24,9 +24,9 @@ import Synchronization
 /// | `focal_store_call_duration_seconds{operation}` | histogram | session store calls (journal, outbox) |
 /// | `focal_store_errors_total{operation}` | counter | failed session store calls (each answered 503) |
 /// | `focal_connections_open` | gauge | HTTP connections open now (`focal serve`'s application) |
-/// | `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_cpu_seconds_total` | gauges, counter | the process (see ``ProcessMetrics``) |
+/// | `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_cpu_seconds_total` | gauges, counter | the process, read at each scrape (`/proc`, `getrlimit`, `getrusage`) |
 ///
-/// Every metric has a `# HELP` line (``MetricHelp``) in `GET /metrics`. The gauges are read,
+/// Every metric has a `# HELP` line in `GET /metrics`. The gauges are read,
 /// not counted: `GET /metrics` sets them at each scrape, and an application whose backend
 /// scrapes elsewhere calls ``FocalServer/updateGauges()``.
 public final class ServerMetrics: Sendable {
@@ -154,7 +154,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// The metrics of ``registry`` in Prometheus's text format, each with its `# HELP` line
-    /// (``MetricHelp``), then the process's own (``ProcessMetrics``).
+    /// (`MetricHelp`), then the process's own (`ProcessMetrics`).
     public func exposition() -> String {
         (registry.map { MetricHelp.annotate($0.emitToString()) } ?? "") + ProcessMetrics.exposition()
     }
