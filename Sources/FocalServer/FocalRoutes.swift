@@ -1,13 +1,13 @@
 import Hummingbird
 
-/// Focal's HTTP API as routes to mount on a router of your own, with your own middleware
-/// (authentication, tracing) around them.
+/// Focal's HTTP API as routes to mount on a router of your own, under a prefix and behind
+/// your own middleware (authentication, tracing), with any request context.
 ///
 /// ```swift
 /// let focal = FocalServer(configuration: ServerConfiguration(), pool: pool)
 /// let router = Router(context: BasicRequestContext.self)
-/// router.add(middleware: MyAuthMiddleware())
-/// focal.routes(context: BasicRequestContext.self).addRoutes(to: router, atPath: "/analytics")
+/// let analytics = router.group("analytics").add(middleware: MyAuthMiddleware())
+/// focal.routes(context: BasicRequestContext.self).addRoutes(to: analytics)
 /// let app = Application(router: router, services: focal.backgroundServices)
 /// try await app.runService()
 /// ```
@@ -15,9 +15,9 @@ import Hummingbird
 /// The routes carry Focal's own middleware: a request id (`X-Request-ID`), the latency
 /// metric, the JSON error shape for every error and the request deadline; with a
 /// ``KeyRing``, an ``Authenticator`` in front of each route that declares a
-/// ``ServerRoute/scope``. The application
+/// ``ServerRoute/scope``. Each route is wired to its handler by name. The application
 /// must run ``FocalServer/backgroundServices`` (the idle-session reaper and, when there is one, the
-/// delivery pipeline).
+/// delivery pipeline). <doc:EmbeddingFocal> has a complete example.
 public struct FocalRoutes<Context: RequestContext>: Sendable {
     let server: FocalServer
 

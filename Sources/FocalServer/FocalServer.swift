@@ -8,7 +8,7 @@ import NIOCore
 import ServiceLifecycle
 
 /// The HTTP service of `focal serve`, ready to run or to mount in an application of your
-/// own: sessions of an ``FocalEngine/EnginePool`` fed by op-log lines over HTTP, their
+/// own: sessions of an `EnginePool` (FocalEngine) fed by op-log lines over HTTP, their
 /// results answered and, with a pipeline, delivered.
 ///
 /// ```swift
@@ -27,7 +27,8 @@ import ServiceLifecycle
 ///   see ``ServerMetrics``).
 /// - Any other method on these paths: 405 with `Allow`.
 ///
-/// To mount the API on a router of your own, use ``routes(context:)`` and run ``services``.
+/// To mount the API on a router of your own, use ``routes(context:)`` and run
+/// ``backgroundServices`` (see <doc:EmbeddingFocal>).
 ///
 /// The application runs the pipeline (when there is one) and the idle-session reaper as
 /// services of its own: at graceful shutdown readiness fails at once, the server stops
@@ -36,7 +37,8 @@ import ServiceLifecycle
 public struct FocalServer: Sendable {
     /// The listening address and limits.
     public let configuration: ServerConfiguration
-    /// The server's metrics (`GET /metrics`).
+    /// The server's metrics (`GET /metrics`), made by swift-metrics' global factory unless
+    /// the server was given others.
     public let metrics: ServerMetrics
     /// The keys the API's routes accept, if it has keys (without, every route is open and
     /// every session is in the default project).
@@ -52,24 +54,31 @@ public struct FocalServer: Sendable {
 
     /// A server on `pool`.
     /// - Parameters:
+    ///   - configuration: the listening address and limits (checked by `focal serve` with
+    ///     ``ServerConfiguration/validate()``).
+    ///   - pool: the engines of the sessions (of the default project, with keys).
     ///   - pipeline: where every result also goes, tagged with its session and index; the
     ///     application runs it as a service.
     ///   - journal: the durable op log of every session, for instances that share sessions
     ///     (see ``SessionJournal``); without one, a session lives in this process only.
     ///   - clock: the clock idle timeouts and request deadlines follow (a manual one in tests).
+    ///   - logger: the server's lifecycle and request logs.
     ///   - keyRing: the keys every route but `/healthz` and `/readyz` needs (see
     ///     ``Authenticator``); a key's project chooses the sessions it reaches.
     ///   - projects: the engines of each project of `keyRing` other than the default one
     ///     (whose engines are `pool`), each on its project's tasks directory.
+    ///   - metrics: where the server's metrics go; by default through swift-metrics' global
+    ///     factory, to the backend the application bootstrapped (see ``ServerMetrics``).
     public init<C: Clock>(
         configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
         journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
-        logger: Logger = Logger(label: "focal.server"), keyRing: KeyRing? = nil, projects: [String: EnginePool] = [:]
+        logger: Logger = Logger(label: "focal.server"), keyRing: KeyRing? = nil, projects: [String: EnginePool] = [:],
+        metrics: ServerMetrics = ServerMetrics()
     ) where C.Instant == ContinuousClock.Instant {
         self.configuration = configuration
         self.keyRing = keyRing
         self.clock = PipelineClock(clock)
-        metrics = ServerMetrics()
+        self.metrics = metrics
         executor = EventLoopTaskExecutor(group: EventLoopGroupProvider.singleton.eventLoopGroup)
         connections = ConnectionLimiter(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
@@ -84,17 +93,36 @@ public struct FocalServer: Sendable {
     /// The number of sessions hosted now.
     public var sessionCount: Int { registry.count }
 
+    /// Sets the gauges ``ServerMetrics`` reads rather than counts: `focal_sessions_live`,
+    /// `focal_connections_open` and `focal_outbox_depth`. `GET /metrics` calls it at each
+    /// scrape; an application whose metrics backend is scraped elsewhere calls it before (or
+    /// on a timer). When the outbox cannot be read, its depth keeps its last value (the
+    /// pipeline logs outbox failures itself).
+    public func updateGauges() async {
+        metrics.sessionsLive.set(registry.count)
+        metrics.connectionsOpen.set(connections.openConnections)
+        guard let pipeline = services.pipeline else { return }
+        do {
+            metrics.outboxDepth.set(try await pipeline.outbox.totals().count)
+        } catch {
+            services.logger.debug(
+                "metrics: cannot read the outbox depth; it keeps its last value", metadata: ["focal.server.error": "\(error)"])
+        }
+    }
+
     /// The API's routes for a router of your own (see ``FocalRoutes``).
     public func routes<Context: RequestContext>(context: Context.Type = BasicRequestContext.self) -> FocalRoutes<Context> {
         FocalRoutes(server: self)
     }
 
-    /// The Hummingbird application serving the API; `onServerRunning` is told the address
-    /// it listens on (the real port when the configuration's port is 0). Its connections are
+    /// The Hummingbird application serving the API. Its connections are
     /// on threads of their own, not the engine pool's: `/healthz`, `/readyz` and `/metrics`
     /// answer while every engine runs a long task. Every connection goes through the HTTP
-    /// edge (``EdgeHTTPChannel``: connection limits, deadlines, `Host`) and every request
-    /// through the `Host` check (``AllowedHosts``).
+    /// edge (`EdgeHTTPChannel`: connection limits, deadlines, `Host`) and every request
+    /// through the `Host` check (`AllowedHosts`).
+    ///
+    /// - Parameter onServerRunning: told the address the server listens on (the real port
+    ///   when the configuration's port is 0).
     public func makeApplication(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
@@ -136,8 +164,10 @@ public struct FocalServer: Sendable {
     /// preferring the HTTP threads: a request is read and answered on its connection's
     /// thread, and only its engine work goes to an engine thread.
     ///
-    /// - Parameter onGracefulShutdown: called once, at once, when SIGTERM or SIGINT starts
-    ///   the graceful shutdown (`focal serve` arms its exit deadline there).
+    /// - Parameters:
+    ///   - onServerRunning: told the address the server listens on, once it does.
+    ///   - onGracefulShutdown: called once, at once, when SIGTERM or SIGINT starts the
+    ///     graceful shutdown (`focal serve` arms its exit deadline there).
     public func run(
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in },
         onGracefulShutdown: @escaping @Sendable () -> Void = {}

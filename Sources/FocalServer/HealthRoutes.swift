@@ -1,6 +1,4 @@
-import FocalDelivery
 import Hummingbird
-import Logging
 
 /// `GET /healthz`, `GET /readyz` and `GET /metrics`.
 struct HealthRoutes<Context: RequestContext>: Sendable {
@@ -8,17 +6,15 @@ struct HealthRoutes<Context: RequestContext>: Sendable {
     let services: SessionServices
     let readiness: Readiness
     let deadline: RequestDeadline
-    let connections: ConnectionLimiter
+    let updateGauges: @Sendable () async -> Void
 
     init(server: FocalServer) {
         registry = server.registry
         services = server.services
         readiness = server.readiness
-        connections = server.connections
         deadline = server.deadline
+        updateGauges = server.updateGauges
     }
-
-    private var metrics: ServerMetrics { services.metrics }
 
     /// `{"status": "ok", "sessions": N}`.
     func health(_ request: Request, context: Context) async throws -> Response {
@@ -35,20 +31,11 @@ struct HealthRoutes<Context: RequestContext>: Sendable {
         return SessionRoutes<Context>.response("{\"status\":\"ready\"}\n", contentType: "application/json")
     }
 
-    /// The metrics in Prometheus's text format; the gauges are read now. When the outbox cannot be read, its depth
-    /// keeps its last value (the pipeline logs outbox failures itself) and the scrape goes on.
+    /// The metrics in Prometheus's text format (``ServerMetrics/exposition()``); the gauges
+    /// are read now (``FocalServer/updateGauges()``).
     func metrics(_ request: Request, context: Context) async throws -> Response {
-        metrics.sessionsLive.set(registry.count)
-        metrics.connectionsOpen.set(connections.openConnections)
-        if let pipeline = services.pipeline {
-            do {
-                metrics.outboxDepth.set(try await pipeline.outbox.totals().count)
-            } catch {
-                services.logger.debug(
-                    "metrics: cannot read the outbox depth; it keeps its last value",
-                    metadata: ["focal.server.error": "\(error)"])
-            }
-        }
-        return SessionRoutes<Context>.response(metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        await updateGauges()
+        return SessionRoutes<Context>.response(
+            services.metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

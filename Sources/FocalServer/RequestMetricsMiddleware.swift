@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// Records every request's latency in `focal_request_duration_seconds`, by route (the
-/// route's template, so session ids do not make new series) and status. A path of the API
+/// route's template as mounted, prefix included, so session ids do not make new series)
+/// and status. A path of the API
 /// asked with a method it does not take (a 405) is labelled with the path's template; a
 /// path the API does not have, `unmatched`.
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {

@@ -27,14 +27,14 @@ public struct ServerConfiguration: Sendable {
     /// outbox) may take before the request answers 503 with `Retry-After`; the work is then
     /// cancelled and the session left ready for the next request.
     public var requestTimeout: Duration
-    /// The names a request's `Host` may carry (see ``AllowedHosts``): empty, the names that
+    /// The names a request's `Host` may carry (see `AllowedHosts`): empty, the names that
     /// fit ``host`` (loopback names for a loopback address); `*` allows any.
     public var allowedHosts: [String] = []
     /// The most sessions one client may hold (its key when the request is authenticated,
     /// else its address: ``ClientIdentity``); one more answers 429.
     public var maxSessionsPerClient = 1_000
     /// The most connections open at once; past it (or ``maxConnectionsPerClient``) a
-    /// connection is served only the probes, from a small reserve (see ``ConnectionLimiter``).
+    /// connection is served only the probes, from a small reserve (see `ConnectionLimiter`).
     public var maxConnections = 10_000
     /// The most connections open at once from one client address.
     public var maxConnectionsPerClient = 1_000

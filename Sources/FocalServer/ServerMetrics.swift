@@ -4,8 +4,10 @@ import FocalRuntime
 import Prometheus
 import Synchronization
 
-/// The server's metrics, in a Prometheus registry of its own (so several servers in one
-/// process keep theirs apart), recorded through swift-metrics.
+/// The server's metrics, recorded through swift-metrics: by default with its global factory
+/// (`MetricsSystem.factory`), so the metrics backend an application bootstraps receives them;
+/// `focal serve` bootstraps swift-prometheus (``bootstrapPrometheus()``) and `GET /metrics`
+/// writes its registry.
 ///
 /// | metric | kind | what |
 /// |---|---|---|
@@ -22,13 +24,16 @@ import Synchronization
 /// | `focal_store_call_duration_seconds{operation}` | histogram | session store calls (journal, outbox) |
 /// | `focal_store_errors_total{operation}` | counter | failed session store calls (each answered 503) |
 /// | `focal_connections_open` | gauge | HTTP connections open now (`focal serve`'s application) |
-/// | `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_cpu_seconds_total` | gauges, counter | the process (see ``ProcessMetrics``) |
+/// | `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_cpu_seconds_total` | gauges, counter | the process, read at each scrape (`/proc`, `getrlimit`, `getrusage`) |
 ///
-/// Every metric has a `# HELP` line (``MetricHelp``).
+/// Every metric has a `# HELP` line in `GET /metrics`. The gauges are read,
+/// not counted: `GET /metrics` sets them at each scrape, and an application whose backend
+/// scrapes elsewhere calls ``FocalServer/updateGauges()``.
 public final class ServerMetrics: Sendable {
-    /// The registry the metrics are kept in; ``exposition()`` writes it.
-    public let registry: PrometheusCollectorRegistry
-    private let factory: PrometheusMetricsFactory
+    /// The Prometheus registry ``exposition()`` writes, if the metrics are exposed by
+    /// `GET /metrics`.
+    public let registry: PrometheusCollectorRegistry?
+    private let factory: any MetricsFactory
     let sessionsLive: Meter
     let connectionsOpen: Meter
     let outboxDepth: Meter
@@ -42,7 +47,7 @@ public final class ServerMetrics: Sendable {
     private let storeErrors: [StoreOperation: CoreMetrics.Counter]
     private let errors: [EngineError.Kind: CoreMetrics.Counter]
     /// The latency histogram of each route and status seen, made once: making one looks it
-    /// up in the registry by its label and dimensions.
+    /// up in the factory by its label and dimensions.
     private let requestTimers = Mutex<[RequestSeries: CoreMetrics.Timer]>([:])
 
     private struct RequestSeries: Hashable {
@@ -50,15 +55,14 @@ public final class ServerMetrics: Sendable {
         var status: Int
     }
 
-    /// Metrics in a new registry.
-    public init() {
-        let registry = PrometheusCollectorRegistry()
-        var factory = PrometheusMetricsFactory(registry: registry)
-        factory.defaultDurationHistogramBuckets = [
-            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
-            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
-        ]
+    /// Metrics made by `factory`.
+    /// - Parameters:
+    ///   - factory: makes every metric; by default swift-metrics' global factory, so the
+    ///     backend your application bootstraps receives them.
+    ///   - registry: the Prometheus registry `GET /metrics` writes (the one `factory`
+    ///     records to); without one, `GET /metrics` has only the process's own metrics and
+    ///     the others are wherever `factory` sends them.
+    public init(factory: any MetricsFactory = MetricsSystem.factory, exposing registry: PrometheusCollectorRegistry? = nil) {
         self.registry = registry
         self.factory = factory
         sessionsLive = Meter(label: "focal_sessions_live", factory: factory)
@@ -88,6 +92,33 @@ public final class ServerMetrics: Sendable {
             uniqueKeysWithValues: kinds.map { kind, name in
                 (kind, CoreMetrics.Counter(label: "focal_errors_total", dimensions: [("kind", name)], factory: factory))
             })
+    }
+
+    /// Metrics recorded straight to a Prometheus registry of their own, apart from the global
+    /// factory, which `GET /metrics` writes: several servers in one process (tests) keep
+    /// theirs apart.
+    public static func prometheus(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) -> ServerMetrics {
+        ServerMetrics(factory: prometheusFactory(registry: registry), exposing: registry)
+    }
+
+    /// Bootstraps swift-metrics (`MetricsSystem.bootstrap`) with a Prometheus factory on a new
+    /// registry, and answers metrics through it that `GET /metrics` writes. What `focal serve`
+    /// does at start; swift-metrics allows one bootstrap per process, so call it once.
+    public static func bootstrapPrometheus() -> ServerMetrics {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(prometheusFactory(registry: registry))
+        return ServerMetrics(exposing: registry)
+    }
+
+    /// A Prometheus factory recording to `registry`, with latency buckets from 100 µs to 10 s.
+    public static func prometheusFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+            .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+            .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5), .seconds(10),
+        ]
+        return factory
     }
 
     /// Counts what applying a batch produced.
@@ -122,10 +153,10 @@ public final class ServerMetrics: Sendable {
         timer.recordNanoseconds(duration.nanoseconds)
     }
 
-    /// The metrics in Prometheus's text format, each with its `# HELP` line
-    /// (``MetricHelp``), then the process's own (``ProcessMetrics``).
+    /// The metrics of ``registry`` in Prometheus's text format, each with its `# HELP` line
+    /// (`MetricHelp`), then the process's own (`ProcessMetrics`).
     public func exposition() -> String {
-        MetricHelp.annotate(registry.emitToString()) + ProcessMetrics.exposition()
+        (registry.map { MetricHelp.annotate($0.emitToString()) } ?? "") + ProcessMetrics.exposition()
     }
 }
 

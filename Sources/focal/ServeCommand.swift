@@ -224,9 +224,10 @@ struct ServeCommand: AsyncParsableCommand {
             logger.info(
                 "file limit", metadata: ["focal.max-fds": "\(soft)", "focal.max-connections": "\(configuration.maxConnections)"])
         }
+        // swift-metrics records to Prometheus, once for the process; GET /metrics writes its registry.
         let server = FocalServer(
             configuration: configuration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger,
-            keyRing: keyRing, projects: projects)
+            keyRing: keyRing, projects: projects, metrics: .bootstrapPrometheus())
         do {
             // Graceful shutdown on SIGTERM and SIGINT, bounded by the exit deadline.
             let exitDeadline = ExitDeadline(after: delivery.drainTimeout + ExitDeadline.grace, logger: logger)

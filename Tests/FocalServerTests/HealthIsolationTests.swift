@@ -13,7 +13,7 @@ struct HealthIsolationTests {
     func probesWhileEnginesBusy() async throws {
         let directory = try TasksDirectory()
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: 2)
-        let server = FocalServer(configuration: ServerConfiguration(port: 0), pool: pool, logger: quietLogger)
+        let server = FocalServer(configuration: ServerConfiguration(port: 0), pool: pool, logger: quietLogger, metrics: .prometheus())
         let release = DispatchSemaphore(value: 0)
         let finished = Atomic(0)
         do {

@@ -65,7 +65,7 @@ func withKeyedServer<R: Sendable, C: Clock>(
     let shopPool = try await EnginePool(configuration: shopEngine, threads: 1)
     let server = FocalServer(
         configuration: configuration, pool: pool, pipeline: pipeline, journal: journal, clock: clock,
-        logger: logger, keyRing: ring, projects: ["shop": shopPool])
+        logger: logger, keyRing: ring, projects: ["shop": shopPool], metrics: .prometheus())
     defer { withExtendedLifetime((defaultTasks, shop)) {} }
     do {
         let result = try await server.makeApplication().test(.live) { client in try await body(client, server, ring) }

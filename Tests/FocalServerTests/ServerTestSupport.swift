@@ -83,7 +83,8 @@ func withServer<R: Sendable, C: Clock>(
     var configuration = configuration
     configuration.port = 0
     let server = FocalServer(
-        configuration: configuration, pool: pool, pipeline: pipeline, journal: journal, clock: clock, logger: logger)
+        configuration: configuration, pool: pool, pipeline: pipeline, journal: journal, clock: clock, logger: logger,
+        metrics: .prometheus())
     do {
         let result = try await server.makeApplication().test(.live) { client in try await body(client, server) }
         await pool.close()
