@@ -8,7 +8,7 @@ import Prometheus
 import Testing
 
 /// The embedding example (`EmbeddingExample.swift`, shown whole by the FocalServer article
-/// `EmbeddingFocal.md`) run on loopback, and the article kept equal to it.
+/// `EmbeddingFocal.md`, which `Scripts/check-snippets` keeps equal to it) run on loopback.
 @Suite("Server: the embedding example")
 struct EmbeddingExampleTests {
     @Test("An app serves Focal's API under /analytics behind its own auth; its metrics have Focal's")
@@ -95,36 +95,6 @@ struct EmbeddingExampleTests {
         }
         await pool.close()
         withExtendedLifetime(directory) {}
-    }
-
-    @Test("The article shows the example file verbatim")
-    func articleShowsTheExample() throws {
-        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let root = tests.deletingLastPathComponent().deletingLastPathComponent()
-        let example = try String(contentsOf: tests.appendingPathComponent("EmbeddingExample.swift"), encoding: .utf8)
-        let article = try String(
-            contentsOf: root.appendingPathComponent("Sources/FocalServer/FocalServer.docc/EmbeddingFocal.md"), encoding: .utf8)
-        let blocks = Self.swiftBlocks(of: article)
-        #expect(blocks.contains(example), "EmbeddingFocal.md needs a ```swift block equal to EmbeddingExample.swift")
-    }
-
-    /// The text of every fenced ```swift block of `markdown`, each line ending in a newline.
-    static func swiftBlocks(of markdown: String) -> [String] {
-        var blocks: [String] = []
-        var current: String?
-        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let block = current {
-                if line == "```" {
-                    blocks.append(block)
-                    current = nil
-                } else {
-                    current = block + line + "\n"
-                }
-            } else if line == "```swift" {
-                current = ""
-            }
-        }
-        return blocks
     }
 }
 
