@@ -197,8 +197,10 @@ private struct Fields {
         }
     }
 
-    /// Reads an id straight from the bytes: an integer, or `[integer, key…]`.
+    /// Reads an id straight from the bytes: an integer, or `[integer, key…]`; the common forms in one pass
+    /// (``PlainNodeID``), anything else member by member.
     private static func nodeID(_ s: inout JSONScanner) throws(JSONParseError) -> Field<NodeID> {
+        if let id = PlainNodeID.read(&s) { return .value(id) }
         let start = s.offset
         switch s.peek() ?? 0 {
         case 0x2D, 0x30...0x39:
