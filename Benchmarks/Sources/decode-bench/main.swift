@@ -8,12 +8,12 @@ import FocalOpLog
 import SessionLog
 
 // Decodes the benchmark op log in-process, on one thread, and reports the throughput of each
-// stage over the same bytes: finding the lines alone (the floor: `memchr`), walking each line's JSON
-// without building or checking anything (`JSONScanner.skipValueUnchecked`, the floor of a scanner
-// that reads a byte at a time), reading what a line
-// says of its session (`OpDecoder.sessionHint`), and decoding every line
-// (`OpDecoder.decodeEntry`). The best of RUNS passes is printed, in MB/s of op-log text and
-// nanoseconds per line, of the thread's CPU time (wall time on a shared machine counts other processes).
+// stage over the same bytes: finding the lines alone (the floor: `memchr`), walking each line's
+// JSON without building or checking anything (`JSONScanner.skipValueUnchecked`, the floor of a
+// scanner that reads a byte at a time), reading what a line says of its session
+// (`OpDecoder.sessionHint`), and decoding every line (`OpDecoder.decodeEntry`). The best of RUNS
+// passes is printed, in MB/s of op-log text and nanoseconds per line, of the thread's CPU time
+// (wall time on a shared machine counts other processes).
 //
 //   decode-bench [--runs N] [--digest] [OPS | FILE]   (default: the 1,000,000-op benchmark log)
 //
