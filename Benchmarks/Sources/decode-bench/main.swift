@@ -15,13 +15,17 @@ import SessionLog
 // passes is printed, in MB/s of op-log text and nanoseconds per line, of the thread's CPU time
 // (wall time on a shared machine counts other processes).
 //
-//   decode-bench [--runs N] [--digest] [OPS | FILE]   (default: the 1,000,000-op benchmark log)
+//   decode-bench [--runs N] [--only STAGE] [--digest] [OPS | FILE]   (default: the 1,000,000-op log)
+//
+// --only runs one stage (split, scan, hint or decode), for a profiler that counts a function
+// wherever it is called (the session hint calls the unchecked walk too).
 //
 // --digest prints, instead of timings, a checksum of every decoded line written back as an op log
 // (FNV-1a of `OpLogEntry.jsonLine`), so two builds of the decoder can be checked to decode the same.
 
 var runs = 5
 var digest = false
+var only: String?
 var source: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
@@ -30,6 +34,9 @@ while let argument = arguments.popFirst() {
         guard let n = arguments.popFirst().flatMap({ Int($0) }), n > 0 else { fail("--runs needs a positive count") }
         runs = n
     case "--digest": digest = true
+    case "--only":
+        guard let stage = arguments.popFirst(), ["split", "scan", "hint", "decode"].contains(stage) else { fail("--only needs split, scan, hint or decode") }
+        only = stage
     default: source = argument
     }
 }
@@ -124,17 +131,23 @@ text.withUnsafeBytes { text in
         return
     }
     var sink = 0
-    let split = best(runs) { forEachLine(text) { sink &+= $0.count } }
-    let scan = best(runs) {
+    /// The best time of the stage, or `nil` when another one was asked for alone.
+    let (chosen, passes) = (only, runs)
+    func stage(_ name: String, _ body: () -> Void) -> Double? {
+        guard chosen == nil || chosen == name else { return nil }
+        return best(passes, body)
+    }
+    let split = stage("split") { forEachLine(text) { sink &+= $0.count } }
+    let scan = stage("scan") {
         forEachLine(text) { line in
             var scanner = JSONScanner(line)
             scanner.skipValueUnchecked()
             sink &+= scanner.offset
         }
     }
-    let hint = best(runs) { forEachLine(text) { sink &+= OpDecoder.sessionHint($0) == nil ? 1 : 0 } }
+    let hint = stage("hint") { forEachLine(text) { sink &+= OpDecoder.sessionHint($0) == nil ? 1 : 0 } }
     var errors = 0
-    let decode = best(runs) {
+    let decode = stage("decode") {
         errors = 0
         forEachLine(text) { line in
             do throws(OpLogError) {
@@ -145,7 +158,7 @@ text.withUnsafeBytes { text in
         }
     }
     print("decode-bench: \(lines) lines, \(text.count) bytes (\(text.count / max(lines, 1)) per line), best of \(runs)")
-    for (stage, seconds) in [("split lines (memchr)", split), ("scan (skip unchecked)", scan), ("sessionHint", hint), ("decodeEntry", decode)] {
+    for case let (stage, seconds?) in [("split lines (memchr)", split), ("scan (skip unchecked)", scan), ("sessionHint", hint), ("decodeEntry", decode)] {
         let mbps = Double(text.count) / seconds / 1e6
         let ns = seconds * 1e9 / Double(lines)
         print("\(pad(stage, 22)) \(pad(tenths(mbps), 8, left: true)) MB/s  \(pad(tenths(ns), 7, left: true)) ns/line")
