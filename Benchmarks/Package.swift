@@ -17,6 +17,10 @@ let package = Package(
         ),
         .executableTarget(name: "oplog-generator", dependencies: ["SessionLog"]),
         .executableTarget(
+            name: "decode-bench",
+            dependencies: [.product(name: "FocalOpLog", package: "Focal"), .product(name: "FocalJSON", package: "Focal"), "SessionLog"]
+        ),
+        .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [
                 .product(name: "FocalEngine", package: "Focal"),

@@ -18,6 +18,13 @@ public struct NodeID: Hashable, Sendable {
         keyCount = keys.count
     }
 
+    /// An id whose key path is already packed: keys joined by U+001F, none of them holding U+001E or U+001F.
+    init(owner: Int64, packedKeys: String, keyCount: Int) {
+        self.owner = owner
+        self.packedKeys = packedKeys
+        self.keyCount = keyCount
+    }
+
     /// The number of keys.
     public private(set) var keyCount: Int
 

@@ -107,12 +107,7 @@ private enum Key {
     }
 
     private init(_ b: UnsafeRawBufferPointer) {
-        func equals(_ word: StaticString) -> Bool {
-            word.utf8CodeUnitCount == b.count && word.withUTF8Buffer { w in
-                for i in 0..<b.count where b[i] != w[i] { return false }
-                return true
-            }
-        }
+        func equals(_ word: StaticString) -> Bool { b.equals(word) }
         switch b.count {
         case 2 where equals("op"): self = .op
         case 4 where equals("node"): self = .node
@@ -131,6 +126,31 @@ private enum Key {
     }
 }
 
+/// The value of `op`.
+private enum OpKind {
+    case register, record, deregister, snapshot, end
+    /// An op the log does not define, by its name.
+    case other(String)
+
+    /// The op named by these bytes (UTF-8 text).
+    init(_ b: UnsafeRawBufferPointer) {
+        func equals(_ word: StaticString) -> Bool { b.equals(word) }
+        if equals("record") {
+            self = .record
+        } else if equals("register") {
+            self = .register
+        } else if equals("deregister") {
+            self = .deregister
+        } else if equals("end") {
+            self = .end
+        } else if equals("snapshot") {
+            self = .snapshot
+        } else {
+            self = .other(String(decoding: b, as: UTF8.self))
+        }
+    }
+}
+
 /// A member as read: absent, `null`, a value of the expected type, or something else.
 private enum Field<T> {
     case absent
@@ -143,7 +163,7 @@ private enum Field<T> {
 
 /// The members of an op object, as read.
 private struct Fields {
-    var op: Field<String> = .absent
+    var op: Field<OpKind> = .absent
     var node: Field<NodeID> = .absent
     var parent: Field<NodeID> = .absent
     var name: Field<String> = .absent
@@ -158,7 +178,7 @@ private struct Fields {
 
     mutating func read(_ key: Key, _ s: inout JSONScanner) throws(JSONParseError) {
         switch key {
-        case .op: op = try Self.string(&s)
+        case .op: op = try Self.opKind(&s)
         case .node: node = try Self.nodeID(&s)
         case .parent: parent = try Self.nodeID(&s)
         case .name: name = try Self.string(&s)
@@ -182,6 +202,18 @@ private struct Fields {
         }
     }
 
+    /// The op's name, matched on its bytes when it has no escapes: no string is made for a known op.
+    private static func opKind(_ s: inout JSONScanner) throws(JSONParseError) -> Field<OpKind> {
+        if s.peek() == 0x22, let bytes = try s.readUnescapedStringBytes() { return .value(OpKind(bytes)) }
+        switch try string(&s) {
+        case .value(var name): return .value(name.withUTF8 { OpKind(UnsafeRawBufferPointer($0)) })
+        case .absent: return .absent
+        case .null: return .null
+        case .wrongType(let value): return .wrongType(value)
+        case .tooLarge(let reason): return .tooLarge(reason)
+        }
+    }
+
     private static func number(_ s: inout JSONScanner) throws(JSONParseError) -> Field<Double> {
         switch s.peek() ?? 0 {
         case 0x2D, 0x30...0x39: return .value(try s.readNumber())
@@ -198,8 +230,10 @@ private struct Fields {
         }
     }
 
-    /// Reads an id straight from the bytes: an integer, or `[integer, key…]`.
+    /// Reads an id straight from the bytes: an integer, or `[integer, key…]`; the common forms in one pass
+    /// (``PlainNodeID``), anything else member by member.
     private static func nodeID(_ s: inout JSONScanner) throws(JSONParseError) -> Field<NodeID> {
+        if let id = PlainNodeID.read(&s) { return .value(id) }
         let start = s.offset
         switch s.peek() ?? 0 {
         case 0x2D, 0x30...0x39:
@@ -277,7 +311,7 @@ private struct Fields {
             throw OpLogError("missing key 'op'")
         }
         switch kind {
-        case "record":
+        case .record:
             let node = try required("node", node, idDescription)
             let event = try limited("event", required("event", event, "a string"))
             let properties = try members("properties", optional("properties", properties, "an object")) ?? JSONObject()
@@ -288,7 +322,7 @@ private struct Fields {
             }
             return .record(Recording(
                 node: node, event: event, properties: properties, time: try timestamp()))
-        case "register":
+        case .register:
             guard case let parentField = parent, !(parentField.isAbsent) else {
                 throw OpLogError("missing key 'parent' (use null for the root)")
             }
@@ -303,17 +337,17 @@ private struct Fields {
                 namespace: try optional("namespace", namespace, "a string").map { (n: String) throws(OpLogError) in try limited("namespace", n) },
                 attributes: try members("attributes", optional("attributes", attributes, "an object")),
                 time: try timestamp()))
-        case "deregister":
+        case .deregister:
             return .deregister(Deregistration(node: try required("node", node, idDescription), time: try timestamp()))
-        case "end":
+        case .end:
             return .end
-        case "snapshot":
+        case .snapshot:
             guard let name = try optional("format", format, "a string") else { return .snapshot(.xml) }
             guard let format = SnapshotFormat(rawValue: name) else {
                 throw OpLogError("unknown snapshot format '\(name)' (expected 'xml', 'json' or 'html')")
             }
             return .snapshot(format)
-        default:
+        case .other(let kind):
             throw OpLogError("unknown op '\(kind)' (expected register, record, deregister, snapshot or end)")
         }
     }
@@ -363,5 +397,15 @@ extension Field {
     fileprivate var isAbsent: Bool {
         if case .absent = self { return true }
         return false
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// Whether these bytes are `word`'s.
+    fileprivate func equals(_ word: StaticString) -> Bool {
+        word.utf8CodeUnitCount == count && word.withUTF8Buffer { w in
+            for i in 0..<count where self[i] != w[i] { return false }
+            return true
+        }
     }
 }

@@ -238,6 +238,20 @@ struct OpDecoderTests {
         #expect(error?.message.contains("'node'") == true)
     }
 
+    @Test("an id reads as the JSON value it is, whether its bytes take the one-pass path or not", arguments: [
+        "3", "-7", "0", "-0", "123456789012345", "1234567890123456", "3.0", "3e2", " 3 ",
+        #"[4,"0",12]"#, #"[ 4 , "a" , -5 ]"#, "[4]", "[4,-0]", "[4,0]", "[4,1.0]", "[4,1e2]", "[-0,\"k\"]",
+        #"[4,"é"]"#, #"[4,"a\u0062"]"#, #"[4,"\u001f\u001e",""]"#, #"[4,"",""]"#, #"[4,"~\u007f"]"#,
+        "[4,\"\(String(repeating: "k", count: 300))\"]", "[4,\"\(String(repeating: "k", count: 255))\"]",
+        "[4," + (0..<32).map { "\"\($0)\"" }.joined(separator: ",") + "]",
+        "[4," + (0..<32).map { String($0) }.joined(separator: ",") + "]",
+    ])
+    func nodeIDForms(id: String) throws {
+        let expected = try #require(NodeID(JSONValue(parsing: id)))
+        #expect(try OpDecoder.decode(#"{"op":"deregister","node":\#(id),"time":1}"#) == .deregister(Deregistration(node: expected, time: 1)))
+        #expect(try OpDecoder.decode(#"{"op":"register","node":1,"parent":\#(id),"name":"n"}"#) == .register(Registration(node: 1, parent: expected, name: "n")))
+    }
+
     @Test("a bad parent id is an error", arguments: ["1.5", "[]", "[1,false]", "{}"])
     func badParentID(id: String) {
         let error = #expect(throws: OpLogError.self) {
