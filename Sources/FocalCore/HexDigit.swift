@@ -1,0 +1,13 @@
+/// Hexadecimal digits as bytes: the percent-escapes of session ids and the key hashes of a
+/// keys file read them the same way.
+package enum HexDigit {
+    /// The value of the ASCII hexadecimal digit `byte` (either case), or `nil` for any other byte.
+    package static func value(of byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
