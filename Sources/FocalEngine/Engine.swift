@@ -87,8 +87,8 @@ public final class Engine {
     /// Applies one op to `session` (the default session when `nil`). `line` is the
     /// op-log line it came from, for error messages.
     public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {
-        if case .end = op {
-            if let session, let state = sessions[session] { state.recordEnd(reason: .endOp, line: line) }
+        if case .end(let reason) = op {
+            if let session, let state = sessions[session] { state.recordEnd(reason: reason, line: line) }
             guard let session, !endSession(session) else { return }
             var error = EngineError(.invalidOp, "cannot end session '\(session)': it has no live state", line: line)
             error.session = session

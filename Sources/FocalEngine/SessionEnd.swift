@@ -1,16 +1,5 @@
 import FocalJSON
-
-/// Why a session ended, the `reason` property of its ``sessionEndedEvent``.
-public enum SessionEndReason: String, Sendable, CaseIterable {
-    /// An `{"op": "end"}` op.
-    case endOp = "end"
-    /// The end of the op log (`focal replay`, `focal snapshot`, `focal check --against`).
-    case endOfInput = "end-of-input"
-    /// The session was deleted (`DELETE` on the server, ``EngineSession/end(reason:)``).
-    case deleted
-    /// The server ended an idle session.
-    case idleTimeout = "idle-timeout"
-}
+import FocalOpLog
 
 /// The event recorded on a session's root when the session ends, so that tasks can
 /// report what was left (a funnel's drop-off, the time on the screen still open):

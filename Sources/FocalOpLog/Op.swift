@@ -10,8 +10,14 @@ public enum Op: Sendable, Equatable {
     case deregister(Deregistration)
     /// Write the current snapshot to the diagnostic stream.
     case snapshot(SnapshotFormat)
-    /// Release the session the op belongs to (only with a `session`).
-    case end
+    /// Release the session the op belongs to (only with a `session`), saying why: a server's
+    /// session replays with the reason the server recorded (`deleted`, `idle-timeout`).
+    case end(reason: SessionEndReason = .endOp)
+
+    /// Whether the op is an ``end(reason:)``, whatever its reason.
+    public var isEnd: Bool {
+        if case .end = self { true } else { false }
+    }
 }
 
 /// One line of the op log: an op and the session it belongs to.

@@ -95,7 +95,7 @@ public enum OpDecoder {
 
 /// The keys the op log defines.
 private enum Key {
-    case op, node, parent, name, index, namespace, attributes, event, properties, time, format, session, other
+    case op, node, parent, name, index, namespace, attributes, event, properties, time, format, reason, session, other
 
     init(_ scanner: inout JSONScanner) throws(JSONParseError) {
         if let bytes = try scanner.readUnescapedStringBytes() {
@@ -117,6 +117,7 @@ private enum Key {
         case 5 where equals("event"): self = .event
         case 6 where equals("parent"): self = .parent
         case 6 where equals("format"): self = .format
+        case 6 where equals("reason"): self = .reason
         case 7 where equals("session"): self = .session
         case 9 where equals("namespace"): self = .namespace
         case 10 where equals("attributes"): self = .attributes
@@ -174,6 +175,7 @@ private struct Fields {
     var properties: Field<JSONObject> = .absent
     var time: Field<Double> = .absent
     var format: Field<String> = .absent
+    var reason: Field<String> = .absent
     var session: Field<String> = .absent
 
     mutating func read(_ key: Key, _ s: inout JSONScanner) throws(JSONParseError) {
@@ -189,6 +191,7 @@ private struct Fields {
         case .properties: properties = try Self.object(&s)
         case .time: time = try Self.number(&s)
         case .format: format = try Self.string(&s)
+        case .reason: reason = try Self.string(&s)
         case .session: session = try Self.string(&s)
         case .other: try s.skipValue()
         }
@@ -340,7 +343,12 @@ private struct Fields {
         case .deregister:
             return .deregister(Deregistration(node: try required("node", node, idDescription), time: try timestamp()))
         case .end:
-            return .end
+            guard let name = try optional("reason", reason, "a string") else { return .end() }
+            guard let reason = SessionEndReason(rawValue: name) else {
+                let known = SessionEndReason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+                throw OpLogError("unknown end reason '\(name)' (expected one of \(known))")
+            }
+            return .end(reason: reason)
         case .snapshot:
             guard let name = try optional("format", format, "a string") else { return .snapshot(.xml) }
             guard let format = SnapshotFormat(rawValue: name) else {

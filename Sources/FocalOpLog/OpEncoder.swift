@@ -30,8 +30,9 @@ extension Op {
         case .snapshot(let format):
             o["op"] = "snapshot"
             o["format"] = .string(format.rawValue)
-        case .end:
+        case .end(let reason):
             o["op"] = "end"
+            if reason != .endOp { o["reason"] = .string(reason.rawValue) }
         }
         return .object(o)
     }

@@ -16,13 +16,21 @@ struct SessionEndTests {
         let harness = try EngineHarness(Self.tasks)
         harness.engine.apply(register(root, under: nil, "app", time: 5000), session: "s")
         harness.engine.apply(update(root, "screen", "detail", time: 7000), session: "s")
-        harness.engine.apply(.end, session: "s", line: 3)
+        harness.engine.apply(.end(), session: "s", line: 3)
         let result = try #require(harness.observer.results.first)
         #expect(result.value == ["reason": "end", "time": 7000, "open": "detail"])
         #expect(result.event == sessionEndedEvent)
         #expect(result.session == "s")
         #expect(result.line == 3)
         #expect(!harness.engine.hasSession("s"))
+    }
+
+    @Test("an end op's reason is the event's reason: a server session replays as the server ended it")
+    func endOpReason() throws {
+        let harness = try EngineHarness(Self.tasks)
+        harness.engine.apply(register(root, under: nil, "app", time: 5000), session: "s")
+        harness.engine.apply(.end(reason: .idleTimeout), session: "s", line: 2)
+        #expect(harness.takeResults().map { $0["reason"] } == ["idle-timeout"])
     }
 
     @Test("the end of input ends the default session first, then the named ones by ascending id; a session without a root records nothing")

@@ -19,7 +19,7 @@ struct OpDecoderTests {
         let hint = text.withUTF8 { OpDecoder.sessionHint(UnsafeRawBufferPointer($0)) }
         let entry: OpLogEntry? = try? OpDecoder.decodeEntry(line)
         #expect(hint?.session == entry?.session, "\(line)")
-        if let entry { #expect(hint?.isEnd == (entry.op == .end), "\(line)") }
+        if let entry { #expect(hint?.isEnd == entry.op.isEnd, "\(line)") }
         #expect(hint != nil)
     }
 
@@ -221,6 +221,22 @@ struct OpDecoderTests {
     func unknownOp(name: String) {
         let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(#"{"op":"\#(name)","node":1}"#) }
         #expect(error?.message.contains("'\(name)'") == true)
+    }
+
+    @Test("an end op may say why the session ended; without a reason it is 'end'", arguments: SessionEndReason.allCases)
+    func endReason(reason: SessionEndReason) throws {
+        let entry = OpLogEntry(session: "s", .end(reason: reason))
+        #expect(try OpDecoder.decodeEntry(entry.jsonLine) == entry)
+        #expect(entry.jsonLine.contains("reason") == (reason != .endOp))
+        #expect(try OpDecoder.decodeEntry(#"{"op":"end","session":"s"}"#)?.op == .end(reason: .endOp))
+    }
+
+    @Test("an unknown end reason is an error naming the known ones")
+    func unknownEndReason() {
+        let error = #expect(throws: OpLogError.self) { try OpDecoder.decodeEntry(#"{"op":"end","session":"s","reason":"crashed"}"#) }
+        #expect(error?.message.contains("crashed") == true)
+        #expect(error?.message.contains("'idle-timeout'") == true)
+        #expect(throws: OpLogError.self) { try OpDecoder.decodeEntry(#"{"op":"end","session":"s","reason":7}"#) }
     }
 
     @Test("an unknown snapshot format is an error")

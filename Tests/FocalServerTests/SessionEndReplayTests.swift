@@ -9,11 +9,11 @@ import Testing
 /// A session ended on `focal serve` against `focal replay` of its lines: the same results.
 @Suite("focal serve: session end against focal replay")
 struct SessionEndReplayTests {
-    /// ``serverTasks`` and an end task whose result does not name the reason (the op log's
-    /// `end` has no way to say `deleted`).
+    /// ``serverTasks`` and an end task whose result names the reason (`deleted` on the server; the
+    /// op log's `end` says it with `reason`).
     static let tasks = serverTasks + """
 
-        match('/ana-session-ended', n => ({ ended: n.path, time: n.latestEvent().time, count }));
+        match('/ana-session-ended', n => ({ ended: n.path, reason: n.latestEvent().attributes.reason, time: n.latestEvent().time, count }));
         """
 
     @Test("sessions ended by DELETE deliver what `focal replay` of their lines and an end op produces, in order")
@@ -41,7 +41,7 @@ struct SessionEndReplayTests {
         for id in ["a", "b"] {
             for line in sessions[id]! { log += String(line.dropLast()) + #","session":"\#(id)"}"# + "\n" }
         }
-        for id in ["a", "b"] { log += #"{"op":"end","session":"\#(id)"}"# + "\n" }
+        for id in ["a", "b"] { log += #"{"op":"end","session":"\#(id)","reason":"deleted"}"# + "\n" }
         let path = tasks.path + "/sessions.oplog"
         try Data(log.utf8).write(to: URL(fileURLWithPath: path))
         let replay = try await Self.run(["replay", "--tasks", tasks.path, path])
@@ -53,6 +53,7 @@ struct SessionEndReplayTests {
             let got = delivered.filter { $0.session == id }.map(\.result)
             #expect(got == want, "session \(id)")
             #expect(want.last?["ended"] == "", "the end's result is the last of session \(id)")
+            #expect(got.last?["reason"] == "deleted", "session \(id)")
         }
     }
 

@@ -41,7 +41,7 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             // The session hint, read without decoding, must say what decoding says of every valid line.
             if let entry = try? OpDecoder.decodeEntry(bytes) {
                 let hint = OpDecoder.sessionHint(bytes)
-                precondition(hint?.session == entry.session && hint?.isEnd == (entry.op == .end), "the session hint disagrees")
+                precondition(hint?.session == entry.session && hint?.isEnd == entry.op.isEnd, "the session hint disagrees")
             } else {
                 _ = OpDecoder.sessionHint(bytes)
             }
