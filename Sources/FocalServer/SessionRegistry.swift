@@ -54,49 +54,33 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    /// Removes the session and returns its host, if it was hosted.
-    func remove(_ key: SessionKey) -> SessionHost? {
-        entries.withLock { entries -> SessionHost? in
-            guard let entry = entries.removeValue(forKey: key.storageKey) else { return nil }
-            quota.withLock { $0.release(entry.owner) }
-            return entry.host
-        }
-    }
-
     /// Removes `host` if it is still the session's host and no other request uses it.
     func discard(_ host: SessionHost) {
-        entries.withLock { entries in
-            if let entry = entries[host.id], entry.host === host, entry.activeRequests == 0 {
-                entries[host.id] = nil
-                quota.withLock { $0.release(entry.owner) }
-            }
-        }
+        remove(host) { entry in entry.activeRequests == 0 }
     }
 
     /// Removes `host` if it is still the session's host, no other request uses it and it
     /// holds only the `lines` of one batch of nothing but errors (which created it): no
     /// state is kept for nothing. Returns whether it was removed (the caller then closes it).
     func discardIfHoldingOnly(_ host: SessionHost, lines: Int) -> Bool {
-        entries.withLock { entries in
-            guard let entry = entries[host.id], entry.host === host, entry.activeRequests == 0,
-                host.appliedLineCount == lines
-            else {
-                return false
-            }
-            entries[host.id] = nil
-            quota.withLock { $0.release(entry.owner) }
-            return true
-        }
+        remove(host) { entry in entry.activeRequests == 0 && host.appliedLineCount == lines }
     }
 
     /// Removes `host` if it is still the session's host, whoever is waiting for it: it
     /// ended, and a request that waited for it looks the session up again.
     func removeEnded(_ host: SessionHost) {
+        remove(host) { _ in true }
+    }
+
+    /// Removes `host`'s entry, releasing its owner's quota, if it is still the session's host
+    /// and `condition` holds for the entry. Returns whether it was removed.
+    @discardableResult
+    private func remove(_ host: SessionHost, when condition: (Entry) -> Bool) -> Bool {
         entries.withLock { entries in
-            if let entry = entries[host.id], entry.host === host {
-                entries[host.id] = nil
-                quota.withLock { $0.release(entry.owner) }
-            }
+            guard let entry = entries[host.id], entry.host === host, condition(entry) else { return false }
+            entries[host.id] = nil
+            quota.withLock { $0.release(entry.owner) }
+            return true
         }
     }
 
