@@ -7,14 +7,19 @@ import Testing
 
 @Suite("focal serve: shutdown at the edge")
 struct ShutdownEdgeTests {
+    /// `focal serve` whose body rate window (`--header-timeout`) and connection idle timeout
+    /// are far past its exit deadline (drain + 5 s): only the drain cuts a connection.
+    static func serve(_ tasks: TasksDirectory, drainTimeout: Int) async throws -> ServeProcess {
+        try await ServeProcess([
+            "--tasks", tasks.path, "--log-level", "debug", "--drain-timeout", "\(drainTimeout)", "--header-timeout", "600",
+            "--connection-idle-timeout", "600",
+        ])
+    }
+
     @Test("SIGTERM while a body stalls: the connection is cut at the drain timeout and the server exits 0")
     func stalledBodyIsCut() async throws {
         let tasks = try TasksDirectory()
-        // The body rate window (--header-timeout) is far past the exit deadline (drain + 5 s): only the drain cuts.
-        let server = try await ServeProcess([
-            "--tasks", tasks.path, "--log-level", "debug", "--drain-timeout", "1", "--header-timeout", "600",
-            "--connection-idle-timeout", "600",
-        ])
+        let server = try await Self.serve(tasks, drainTimeout: 1)
         let connection = try RawConnection(port: server.port)
         connection.send(
             "POST /v1/sessions/stalled/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
@@ -31,11 +36,8 @@ struct ShutdownEdgeTests {
     @Test("SIGTERM with two bodies arriving: the one that completes within --drain-timeout is answered in full, the stalled one is cut")
     func drainFinishesOneAndCutsTheOther() async throws {
         let tasks = try TasksDirectory()
-        // The drain timeout leaves the finishing body ample time; the header and idle timeouts never fire.
-        let server = try await ServeProcess([
-            "--tasks", tasks.path, "--log-level", "debug", "--drain-timeout", "5", "--header-timeout", "600",
-            "--connection-idle-timeout", "600",
-        ])
+        // The drain timeout leaves the finishing body ample time.
+        let server = try await Self.serve(tasks, drainTimeout: 5)
         let body = Array(Ops.session(items: 3).map { $0 + "\n" }.joined().utf8)
         let half = body.count / 2
         let head = { (session: String, length: Int) in
