@@ -17,7 +17,7 @@ import Synchronization
 /// let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: "tasks"))
 /// let session = try pool.session("user-42")
 /// let outcome = try await session.apply(opLog: Array(body))
-/// for result in outcome.results { print(result.json) }
+/// for result in outcome.results { print(result.record.resultJSON) }
 /// await session.close()
 /// await pool.close()
 /// ```

@@ -88,7 +88,7 @@ final class SessionHost: Sendable {
             guard outcome.skipped < batch.count else { return outcome }
             let applied = try await applyText(batch.text(from: outcome.skipped))
             outcome.applied = applied.applied
-            outcome.results = applied.results.map(\.json)
+            outcome.results = applied.results.map(\.record.resultJSON)
             outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }
             outcome.omittedErrors = applied.omittedErrors
             return outcome
@@ -286,16 +286,18 @@ final class SessionHost: Sendable {
         return outcome
     }
 
-    /// The outbox records of `results`, the first being the session's result number `first`.
+    /// The engine's records of `results`, the first being the session's result number `first`,
+    /// with their project and index set.
     private func records(for results: [TaskResult], first: Int64) -> [ResultRecord] {
         // The index lets the outbox store a rebuilt session's results once; without a
         // journal a session is never rebuilt, and a new session with an ended one's id
         // (after an idle timeout or a restart) must not be taken for it.
         let isRebuildable = services.journal != nil
         return results.enumerated().map { offset, result in
-            ResultRecord(
-                resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: key.id,
-                sessionIndex: isRebuildable ? first + Int64(offset) : nil, project: key.project)
+            var record = result.record
+            record.sessionIndex = isRebuildable ? first + Int64(offset) : nil
+            record.project = key.project
+            return record
         }
     }
 
