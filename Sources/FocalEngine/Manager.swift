@@ -32,7 +32,8 @@ public actor Manager {
     public static let sessionID = "app"
 
     /// Starts an engine for the tasks in `configuration.tasksDirectory` on a thread of its own.
-    /// - Throws: ``EngineError`` when the engine cannot start (a missing tasks directory).
+    /// - Throws: ``EngineError`` when the engine cannot start: a setting of `configuration` out of
+    ///   its range (``EngineError/Kind/invalidConfiguration``), a missing tasks directory.
     public init(configuration: EngineConfiguration, delegate: any ManagerDelegate) async throws {
         self.configuration = configuration
         self.delegate = delegate
