@@ -147,7 +147,8 @@ final class SessionHost: Sendable {
     /// use elsewhere. A seal whose end never finished (its instance stopped) is completed by
     /// the next end of the session, on any instance.
     ///
-    /// When reading the journal fails, nothing was recorded and the session stays as it was.
+    /// When sealing or reading the journal fails, nothing was recorded; the seal may have
+    /// taken effect, and then the session takes no more lines until an end completes it.
     /// When a later store call fails (storing the end's results, forgetting the session), the
     /// results stay with the host: the call throws a 503, and the session's requests answer 503
     /// until the next ``end(reason:whenEnded:)`` (the client's retried `DELETE`, the reaper's
