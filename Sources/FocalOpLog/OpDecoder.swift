@@ -18,6 +18,7 @@ public enum OpDecoder {
     /// - Parameter defaultSession: the session of a line that names none (the lines of a
     ///   request for one session, where `{"op": "end"}` ends that session).
     public static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) throws(OpLogError) -> OpLogEntry? {
+        if let entry = PlainOpDecoder.decodeEntry(line, defaultSession: defaultSession) { return entry }
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()
