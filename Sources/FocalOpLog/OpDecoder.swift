@@ -3,6 +3,9 @@ import FocalJSON
 
 /// Decodes op-log lines into ops.
 ///
+/// A line of the common form is decoded in one pass over its bytes (`PlainOpDecoder`); any other line,
+/// and every line that is wrong, is read by the general reader below, which checks it and names the error.
+///
 /// The top-level object is read member by member straight from the line's bytes: keys
 /// are compared as bytes, ids, names, numbers and strings are read into their final
 /// types, and only `properties` and `attributes` become ``JSONValue``s. Unknown keys are
