@@ -21,6 +21,25 @@ public struct JSONObject: Sendable {
         self = builder.object
     }
 
+    /// An object with these members, in order; a repeated key keeps its last value. When the keys of a small
+    /// object are distinct, the array becomes the object's storage as it is (a decoder that gathered the members
+    /// allocates them once).
+    public init(members: [(key: String, value: JSONValue)]) {
+        guard members.count <= Builder.smallCount, Self.keysAreDistinct(members) else {
+            self.init(members.lazy.map { ($0.key, $0.value) })
+            return
+        }
+        self.init()
+        self.members = members
+    }
+
+    private static func keysAreDistinct(_ members: [(key: String, value: JSONValue)]) -> Bool {
+        for i in members.indices.dropFirst() {
+            for j in 0..<i where members[j].key == members[i].key { return false }
+        }
+        return true
+    }
+
     /// Collects members in linear time: a repeated key replaces its value in place, found
     /// by a linear search while the object is small and through a hash of its keys after.
     struct Builder {

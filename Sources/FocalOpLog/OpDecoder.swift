@@ -3,6 +3,9 @@ import FocalJSON
 
 /// Decodes op-log lines into ops.
 ///
+/// A line of the common form is decoded in one pass over its bytes (`PlainOpDecoder`); any other line,
+/// and every line that is wrong, is read by the general reader below, which checks it and names the error.
+///
 /// The top-level object is read member by member straight from the line's bytes: keys
 /// are compared as bytes, ids, names, numbers and strings are read into their final
 /// types, and only `properties` and `attributes` become ``JSONValue``s. Unknown keys are
@@ -18,6 +21,7 @@ public enum OpDecoder {
     /// - Parameter defaultSession: the session of a line that names none (the lines of a
     ///   request for one session, where `{"op": "end"}` ends that session).
     public static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) throws(OpLogError) -> OpLogEntry? {
+        if let entry = PlainOpDecoder.decodeEntry(line, defaultSession: defaultSession) { return entry }
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()

@@ -39,6 +39,18 @@ struct JSONEqualityTests {
         #expect(JSONObject(renamed) != object)
     }
 
+    @Test("an object made from an array of members keeps their order; a repeated key keeps its last value", arguments: [2, 40])
+    func membersArray(count: Int) {
+        let distinct = (0..<count).map { (key: "k\($0)", value: JSONValue.number(Double($0))) }
+        #expect(JSONObject(members: distinct).keys == distinct.map(\.key))
+        #expect(JSONObject(members: distinct).values == distinct.map(\.value))
+        let repeated = distinct + [(key: "k0", value: JSONValue.string("last"))]
+        let object = JSONObject(members: repeated)
+        #expect(object.keys == distinct.map(\.key))
+        #expect(object["k0"] == "last")
+        #expect(object == JSONObject(repeated.map { ($0.key, $0.value) }))
+    }
+
     @Test("array order matters")
     func arrayOrder() {
         let ordered: JSONValue = [1, 2]

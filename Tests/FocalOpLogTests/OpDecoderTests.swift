@@ -296,6 +296,43 @@ struct OpDecoderTests {
         #expect(throws: OpLogError.self) { try OpDecoder.decode(#"{"op":"snapshot","junk":[1,}"#) }
     }
 
+    // The first line of each pair has the common form that is read in one pass (known keys once each,
+    // strings without escapes, integer numbers); the second says the same in a form that only the general
+    // reader reads (an escape, a fraction, an unknown or repeated key).
+    @Test("a line decodes to the same entry whether it takes the one-pass path or the general one", arguments: [
+        (#"{"op":"record","node":[4,0,1],"event":"ana-updated","properties":{"key-path":"title","value":"Row 1"},"time":1732200000032}"#,
+         #"{"op":"record","node":[4,0,1],"event":"ana-updated","properties":{"key-path":"title","value":"Row 1"},"time":1732200000032.0}"#),
+        (#"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row"},"time":-5}"#,
+         #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row"},"time":-5,"x":0}"#),
+        (#"{"op":"record","node":3,"event":"e","properties":{"s":"a","n":-0,"m":-12,"f":1.5,"x":1e2,"t":true,"u":false,"z":null,"v":"\u00e9","w":"é","s":"b"}}"#,
+         #"{"op":"record","node":3,"event":"e","properties":{"s":"a","n":-0,"m":-12,"f":1.5,"x":1e2,"t":true,"u":false,"z":null,"v":"\u00e9","w":"é","s":"b"},"x":[]}"#),
+        (#"{"op":"record","node":3,"event":"e","properties":{"a":[1],"b":{"c":2}}}"#,
+         #"{"op":"record","node":3,"event":"\u0065","properties":{"a":[1],"b":{"c":2}}}"#),
+        (#"{"op":"deregister","node":3,"session":"s1"}"#, #"{"op":"deregister","node":3,"session":"s\u0031"}"#),
+        (#" { "op" : "deregister" ,  "node" : 3 } "#, #"{"op":"deregister","node":3,"node":3}"#),
+        (#"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null}"#,
+         #"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null,"y":1}"#),
+        (#"{"op":"record","node":1,"event":"abcdefghijklmnopqrstuvwxyz-0123456789~!#$%&'()*+,./:;<=>?@[]^_`{|}","properties":{}}"#,
+         #"{"op":"record","node":1,"event":"abcdefghijklmnopqrstuvwxyz-0123456789~!#$%&'()*+,./:;<=>?@[]^_`{|}","properties":{},"properties":{}}"#),
+    ])
+    func onePassAgreesWithGeneralPath(lines: (String, String)) throws {
+        let onePass = try #require(try OpDecoder.decodeEntry(lines.0))
+        let general = try #require(try OpDecoder.decodeEntry(lines.1))
+        #expect(onePass == general)
+        #expect(onePass.jsonLine == general.jsonLine)
+    }
+
+    @Test("the one-pass path refuses what the general one refuses", arguments: [
+        #"{"op":"record","node":1,"event":"e","properties":{"a":1,}}"#, #"{"op":"record","node":1,"event":"e","time":01}"#,
+        "{\"op\":\"record\",\"node\":1,\"event\":\"e\u{01}\"}", #"{"op":"record","node":1,"event":"e"} x"#,
+        #"{"op":"record","node":1,"event":"e","properties":{"a":tru}}"#, #"{"op":"record","node":1,"event":"e","properties":{"a":"\x"}}"#,
+        #"{"op":"register","node":1,"name":"n"}"#, #"{"op":"record","node":1}"#, #"{"op":"record","event":"e"}"#,
+        #"{"op":"record","node":1,"event":"e","session":""}"#,
+    ])
+    func onePassRefuses(line: String) {
+        #expect(throws: OpLogError.self) { try OpDecoder.decodeEntry(line) }
+    }
+
     @Test("decoding from bytes agrees with decoding from text")
     func bytes() throws {
         let line = #"{"op":"record","node":[1,"a"],"event":"é"}"#

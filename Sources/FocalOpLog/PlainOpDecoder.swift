@@ -1,0 +1,344 @@
+import FocalCore
+import FocalJSON
+
+/// Decodes the common form of an op-log line in one pass over its bytes, with no intermediate value for
+/// what the op does not keep: keys and the op's name are matched as words of their bytes, string bodies
+/// are scanned a word (8 bytes) at a time, integers are read as `Int64` without a `Double`, and the op is
+/// built from plain locals.
+///
+/// The common form is a `register`, `record` or `deregister` object whose keys are known, each once, whose
+/// strings are printable ASCII without escapes, whose numbers are integers of at most 15 digits (`time`,
+/// `index`), whose ids take ``PlainNodeID``'s path, within the limits of ``OpLogLimits``. Anything else
+/// (another op, an unknown or repeated key, a value of another type, a limit crossed, invalid JSON)
+/// returns `nil`, and ``OpDecoder`` reads the line again in full, checks it and names what is wrong: this
+/// path only ever accepts what the general one decodes to the same entry.
+enum PlainOpDecoder {
+    static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String?) -> OpLogEntry? {
+        let b = line
+        var i = 0
+        PlainNodeID.skipWhitespace(b, &i)
+        guard i < b.count, b[i] == 0x7B else { return nil }
+        i += 1
+        var seen: UInt16 = 0
+        var kind: Kind?
+        var node = NodeID(owner: 0)
+        var parent: NodeID?
+        var name: String?
+        var event: String?
+        var namespace: String?
+        var index: Int64?
+        var time: Int64?
+        var properties: JSONObject?
+        var attributes: JSONObject?
+        var session: String?
+        var scanner = JSONScanner(line)
+        while true {
+            PlainNodeID.skipWhitespace(b, &i)
+            guard i < b.count, b[i] == 0x22, let keyEnd = plainStringEnd(b, from: i + 1),
+                let key = Key(b, i + 1, keyEnd), seen & key.bit == 0
+            else { return nil }
+            seen |= key.bit
+            i = keyEnd + 1
+            PlainNodeID.skipWhitespace(b, &i)
+            guard i < b.count, b[i] == 0x3A else { return nil }
+            i += 1
+            PlainNodeID.skipWhitespace(b, &i)
+            guard i < b.count else { return nil }
+            switch key {
+            case .op:
+                guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1), let k = Kind(b, i + 1, end) else { return nil }
+                kind = k
+                i = end + 1
+            case .node:
+                scanner.rewind(to: i)
+                guard let id = PlainNodeID.read(&scanner) else { return nil }
+                node = id
+                i = scanner.offset
+            case .parent:
+                if isNull(b, &i) { break }
+                scanner.rewind(to: i)
+                guard let id = PlainNodeID.read(&scanner) else { return nil }
+                parent = id
+                i = scanner.offset
+            case .name:
+                guard let text = string(b, &i, limit: OpLogLimits.nameLength) else { return nil }
+                name = text
+            case .event:
+                guard let text = string(b, &i, limit: OpLogLimits.nameLength) else { return nil }
+                event = text
+            case .namespace:
+                if isNull(b, &i) { break }
+                guard let text = string(b, &i, limit: OpLogLimits.nameLength) else { return nil }
+                namespace = text
+            case .session:
+                if isNull(b, &i) { break }
+                guard let text = string(b, &i, limit: SessionID.maxLength), !text.isEmpty else { return nil }
+                session = text
+            case .index:
+                if isNull(b, &i) { break }
+                guard let n = PlainNodeID.integer(b, &i) else { return nil }
+                index = n
+            case .time:
+                if isNull(b, &i) { break }
+                guard let n = PlainNodeID.integer(b, &i) else { return nil }
+                time = n
+            case .properties:
+                if isNull(b, &i) { break }
+                guard let object = self.object(&scanner, at: &i) else { return nil }
+                properties = object
+            case .attributes:
+                if isNull(b, &i) { break }
+                guard let object = self.object(&scanner, at: &i) else { return nil }
+                attributes = object
+            }
+            PlainNodeID.skipWhitespace(b, &i)
+            guard i < b.count else { return nil }
+            if b[i] == 0x2C {
+                i += 1
+                continue
+            }
+            guard b[i] == 0x7D else { return nil }
+            i += 1
+            break
+        }
+        PlainNodeID.skipWhitespace(b, &i)
+        guard i == b.count, let kind, seen & Key.node.bit != 0 else { return nil }
+        switch kind {
+        case .record:
+            guard let event else { return nil }
+            let properties = properties ?? JSONObject()
+            if event == SpecialEvent.updated, case .string(let keyPath)? = properties[SpecialEvent.keyPath],
+                keyPath.utf8.count > OpLogLimits.keyPathLength
+            {
+                return nil
+            }
+            return OpLogEntry(session: session ?? defaultSession, .record(Recording(node: node, event: event, properties: properties, time: time)))
+        case .register:
+            guard let name, seen & Key.parent.bit != 0 else { return nil }
+            return OpLogEntry(session: session ?? defaultSession, .register(Registration(
+                node: node, parent: parent, name: name, index: index.map { Int($0) }, namespace: namespace,
+                attributes: attributes, time: time)))
+        case .deregister:
+            return OpLogEntry(session: session ?? defaultSession, .deregister(Deregistration(node: node, time: time)))
+        }
+    }
+
+    /// The keys read here.
+    private enum Key: UInt16 {
+        case op, node, parent, name, index, namespace, attributes, event, properties, time, session
+
+        /// The key's bit in a set of keys.
+        var bit: UInt16 { 1 << rawValue }
+
+        /// The key spelled by the bytes `start..<end`, compared as little-endian words; `nil` for any other.
+        @inline(__always)
+        init?(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
+            let count = end - start
+            guard count <= 8 else {
+                guard count <= 10 else { return nil }
+                switch (PlainOpDecoder.word(b, start, 8), PlainOpDecoder.word(b, start + 8, count - 8)) {
+                case (0x6361_7073_656d_616e, 0x65): self = .namespace
+                case (0x7475_6269_7274_7461, 0x7365): self = .attributes
+                case (0x6974_7265_706f_7270, 0x7365): self = .properties
+                default: return nil
+                }
+                return
+            }
+            switch (count, PlainOpDecoder.word(b, start, count)) {
+            case (2, 0x706f): self = .op
+            case (4, 0x6564_6f6e): self = .node
+            case (4, 0x656d_616e): self = .name
+            case (4, 0x656d_6974): self = .time
+            case (5, 0x78_6564_6e69): self = .index
+            case (5, 0x74_6e65_7665): self = .event
+            case (6, 0x746e_6572_6170): self = .parent
+            case (7, 0x6e_6f69_7373_6573): self = .session
+            default: return nil
+            }
+        }
+    }
+
+    /// The ops read here.
+    private enum Kind {
+        case register, record, deregister
+
+        @inline(__always)
+        init?(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
+            switch end - start {
+            case 6 where PlainOpDecoder.word(b, start, 6) == 0x6472_6f63_6572: self = .record
+            case 8 where PlainOpDecoder.word(b, start, 8) == 0x7265_7473_6967_6572: self = .register
+            case 10 where PlainOpDecoder.word(b, start, 8) == 0x7473_6967_6572_6564 && PlainOpDecoder.word(b, start + 8, 2) == 0x7265: self = .deregister
+            default: return nil
+            }
+        }
+    }
+
+    /// The `count` (at most 8) bytes at `start` as a little-endian word.
+    @inline(__always)
+    fileprivate static func word(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
+        guard start + 8 <= b.count else { return wordNearEnd(b, start, count) }
+        let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        return count == 8 ? w : w & ((1 << UInt64(count << 3)) &- 1)
+    }
+
+    /// ``word(_:_:_:)`` a byte at a time, where fewer than eight bytes are left.
+    @inline(never)
+    private static func wordNearEnd(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
+        var w: UInt64 = 0
+        for j in 0..<count { w |= UInt64(b[start + j]) << UInt64(j << 3) }
+        return w
+    }
+
+    /// The offset of the quote that ends the string whose text starts at `start`, when every byte before it
+    /// is printable ASCII other than `\`; `nil` otherwise. Eight bytes a step while eight are left.
+    @inline(__always)
+    static func plainStringEnd(_ b: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        var i = start
+        while i + 8 <= b.count {
+            let x = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let marks = specialBytes(x)
+            if marks != 0 {
+                let j = i + marks.trailingZeroBitCount >> 3
+                return b[j] == 0x22 ? j : nil
+            }
+            i += 8
+        }
+        while i < b.count {
+            let c = b[i]
+            if c == 0x22 { return i }
+            guard c >= 0x20, c < 0x7F, c != 0x5C else { return nil }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The high bit of each byte of `x` that is `"`, `\`, a control byte, DEL or not ASCII. Only the lowest
+    /// mark is exact (a borrow can mark bytes above it), which is all ``plainStringEnd(_:from:)`` reads.
+    @inline(__always)
+    private static func specialBytes(_ x: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
+        let control = (x &- ones &* 0x20) & ~x & high
+        return control | zeroBytes(x ^ (ones &* 0x22)) | zeroBytes(x ^ (ones &* 0x5C)) | zeroBytes(x ^ (ones &* 0x7F)) | (x & high)
+    }
+
+    /// A string of printable ASCII without escapes and at most `limit` bytes, moving `i` past it.
+    @inline(__always)
+    private static func string(_ b: UnsafeRawBufferPointer, _ i: inout Int, limit: Int) -> String? {
+        guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1), end - i - 1 <= limit else { return nil }
+        let text = string(b, i + 1, end)
+        i = end + 1
+        return text
+    }
+
+    /// The text of the bytes `start..<end` (printable ASCII): for the names that the engine knows (the
+    /// special events and the members of `ana-updated`), the engine's own constant, matched on the bytes;
+    /// for any other, a new string.
+    @inline(__always)
+    private static func string(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
+        switch end - start {
+        case 5 where word(b, start, 5) == 0x65_756c_6176: return SpecialEvent.value
+        case 8 where word(b, start, 8) == 0x6874_6170_2d79_656b: return SpecialEvent.keyPath
+        case 11 where word(b, start, 8) == 0x6164_7075_2d61_6e61 && word(b, start + 8, 3) == 0x64_6574:
+            return SpecialEvent.updated
+        case 12 where word(b, start, 8) == 0x6570_7061_2d61_6e61 && word(b, start + 8, 4) == 0x6465_7261:
+            return SpecialEvent.appeared
+        case 15 where word(b, start, 8) == 0x6173_6964_2d61_6e61 && word(b, start + 8, 7) == 0x64_6572_6165_7070:
+            return SpecialEvent.disappeared
+        default:
+            return String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+        }
+    }
+
+    /// The number at `i`: a non-negative integer of at most 15 digits read in place, any other through the
+    /// scanner (as the general path reads it, keeping the sign of `-0`).
+    private static func number(_ s: inout JSONScanner, at i: inout Int) -> Double? {
+        if s.bytes[i] != 0x2D, let n = PlainNodeID.integer(s.bytes, &i) { return Double(n) }
+        s.rewind(to: i)
+        guard let n = try? s.readNumber() else { return nil }
+        i = s.offset
+        return n
+    }
+
+    /// Whether `null` is at `i`; moves past it when it is.
+    @inline(__always)
+    private static func isNull(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
+        guard b[i] == 0x6E, i + 4 <= b.count, word(b, i, 4) == 0x6c6c_756e else { return false }
+        i += 4
+        return true
+    }
+
+    /// The most members of an object read here; larger ones take the general path.
+    static let flatCapacity = 16
+
+    /// An object at `i` whose members are strings, numbers, `true`, `false` or `null` under keys without
+    /// escapes (the `properties` of most ops), gathered on the stack so that its members array is allocated
+    /// once at its size; `nil` for any other (the general path reads it).
+    private static func object(_ s: inout JSONScanner, at i: inout Int) -> JSONObject? {
+        let b = s.bytes
+        guard b[i] == 0x7B else { return nil }
+        return withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: flatCapacity) { members -> JSONObject? in
+            var count = 0
+            defer { members.baseAddress!.deinitialize(count: count) }
+            var j = i + 1
+            PlainNodeID.skipWhitespace(b, &j)
+            if j < b.count, b[j] == 0x7D {
+                i = j + 1
+                return JSONObject()
+            }
+            while true {
+                PlainNodeID.skipWhitespace(b, &j)
+                guard count < flatCapacity, j < b.count, b[j] == 0x22, let keyEnd = plainStringEnd(b, from: j + 1) else { return nil }
+                let key = string(b, j + 1, keyEnd)
+                j = keyEnd + 1
+                PlainNodeID.skipWhitespace(b, &j)
+                guard j < b.count, b[j] == 0x3A else { return nil }
+                j += 1
+                PlainNodeID.skipWhitespace(b, &j)
+                guard j < b.count else { return nil }
+                let value: JSONValue
+                switch b[j] {
+                case 0x22:
+                    if let end = plainStringEnd(b, from: j + 1) {
+                        value = .string(string(b, j + 1, end))
+                        j = end + 1
+                    } else {
+                        s.rewind(to: j)
+                        guard let text = try? s.readString() else { return nil }
+                        value = .string(text)
+                        j = s.offset
+                    }
+                case 0x2D, 0x30...0x39:
+                    guard let n = number(&s, at: &j) else { return nil }
+                    value = .number(n)
+                case 0x6E where isNull(b, &j):
+                    value = .null
+                case 0x74 where j + 4 <= b.count && word(b, j, 4) == 0x6575_7274:
+                    value = .bool(true)
+                    j += 4
+                case 0x66 where j + 5 <= b.count && word(b, j, 5) == 0x65_736c_6166:
+                    value = .bool(false)
+                    j += 5
+                default:
+                    return nil
+                }
+                (members.baseAddress! + count).initialize(to: (key, value))
+                count += 1
+                PlainNodeID.skipWhitespace(b, &j)
+                guard j < b.count else { return nil }
+                if b[j] == 0x2C {
+                    j += 1
+                    continue
+                }
+                guard b[j] == 0x7D else { return nil }
+                i = j + 1
+                var gathered: [(key: String, value: JSONValue)] = []
+                gathered.reserveCapacity(count)
+                for k in 0..<count { gathered.append((members.baseAddress! + k).move()) }
+                count = 0
+                return JSONObject(members: gathered)
+            }
+        }
+    }
+}
