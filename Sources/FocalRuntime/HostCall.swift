@@ -6,8 +6,10 @@ import CJavaScriptCore
 /// A member is a C callback (``HostClass/Getter``, ``HostClass/Method``) whose parameters
 /// are JavaScriptCore's; it wraps them in a `HostCall` first thing and reads them only
 /// through it. Every member of this type is inlined into the callback, so the wrapper
-/// costs nothing on the paths tasks run millions of times.
-package struct HostCall {
+/// costs nothing on the paths tasks run millions of times. The type is public, its members
+/// are for Focal's targets: Swift does not inline the members of a `package` type into
+/// another module, however they are marked.
+public struct HostCall {
     @usableFromInline let context: JSContextRef?
     /// The object the member is read on (a getter) or called with as `this` (a method).
     @usableFromInline package let this: ScriptObject?

@@ -20,8 +20,9 @@ import CJavaScriptCore
 /// read costs one call and no lookup. A callback wraps its parameters in a ``HostCall``
 /// and reads them only through it. Classes are made once per process and live as long as
 /// it does (their definitions are never freed); a class is immutable, so any thread may
-/// use it.
-package struct HostClass: @unchecked Sendable {
+/// use it. The type is public, its members are for Focal's targets: Swift does not inline the
+/// members of a `package` type (``makeObject(in:privateData:prototype:)``) into another module.
+public struct HostClass: @unchecked Sendable {
     /// A property's getter: `{ context, object, _, exception in … }`, read-only.
     package typealias Getter = JSObjectGetPropertyCallback
     /// A method: `{ context, function, this, argumentCount, arguments, exception in … }`.
