@@ -72,7 +72,7 @@ let package = Package(
         .target(
             name: "FocalEngine",
             dependencies: [
-                "FocalCore", "FocalRuntime", "FocalOpLog", "FocalJSON", "FocalPatterns", "CJavaScriptCore",
+                "FocalCore", "FocalRuntime", "FocalOpLog", "FocalJSON", "FocalPatterns",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

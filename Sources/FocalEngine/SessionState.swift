@@ -3,7 +3,6 @@ import FocalPatterns
 import FocalJSON
 import FocalOpLog
 import FocalRuntime
-import CJavaScriptCore
 
 /// Everything one session owns: its node tree, the tasks it loaded (with their
 /// top-level variables), and the automaton that says which tasks can fire where.
@@ -161,7 +160,7 @@ final class SessionState {
         for taskIndex in matching {
             let task = library.tasks[Int(taskIndex)]
             guard let function = task.function.object else { continue }
-            let returned: JSValueRef
+            let returned: ScriptValue
             do throws(ScriptError) {
                 returned = try runtime.call(function, arguments: [node])
             } catch {
@@ -182,7 +181,7 @@ final class SessionState {
                 if path == nil { path = tree.path(of: index) }
                 let count = Int(runtime.number(runtime.property(texts, "length")) ?? 0)
                 for i in 0..<count {
-                    guard let json = runtime.string(JSObjectGetPropertyAtIndex(runtime.context, texts, UInt32(i), nil)) else { continue }
+                    guard let json = runtime.string(runtime.element(texts, at: i)) else { continue }
                     produce(json, task, r, at: index, path: path!, time: event.time)
                 }
             }

@@ -1,5 +1,4 @@
 import FocalPatterns
-import CJavaScriptCore
 import FocalJSON
 import FocalRuntime
 
@@ -115,7 +114,7 @@ final class TaskLibrary {
 
     /// One `match(pattern, fn, stack)` call from the file being evaluated: adds a task, or
     /// reports what is wrong with the call.
-    func match(_ arguments: [JSValueRef]) {
+    func match(_ arguments: [ScriptValue]) {
         guard let loading else { return }
         let site = arguments.count > 2 ? scripts.callSite(runtime.describe(arguments[2])) : nil
         let file = site?.file ?? loading
@@ -126,10 +125,10 @@ final class TaskLibrary {
         var texts: [String] = []
         if let first = arguments.first, let text = runtime.string(first) {
             texts = [text]
-        } else if let first = arguments.first, let array = runtime.object(first), JSValueIsArray(runtime.context, first) {
+        } else if let first = arguments.first, let array = runtime.object(first), runtime.isArray(first) {
             let count = Int(runtime.number(runtime.property(array, "length")) ?? 0)
             for i in 0..<count {
-                let element = JSObjectGetPropertyAtIndex(runtime.context, array, UInt32(i), nil)!
+                let element = runtime.element(array, at: i)
                 guard let text = runtime.string(element) else {
                     return reject("pattern \(i) of the array is not a string")
                 }

@@ -1,5 +1,4 @@
 import FocalPatterns
-import CJavaScriptCore
 import FocalRuntime
 
 /// What every session of an engine shares in its JavaScript virtual machine: the `match`
@@ -53,8 +52,8 @@ final class TaskScripts {
             return nil
         }
         guard let factory = runtime.object(wrapperFactory), let pair = runtime.object(try runtime.call(factory, arguments: [note])),
-            let wrap = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, pair, 0, nil)),
-            let results = runtime.object(JSObjectGetPropertyAtIndex(runtime.context, pair, 1, nil))
+            let wrap = runtime.object(runtime.element(pair, at: 0)),
+            let results = runtime.object(runtime.element(pair, at: 1))
         else { throw ScriptError(name: "Error", message: "could not make the task wrapper") }
         jsonWrapper = runtime.protect(wrap)
         runtime.setGlobal("results", results)
@@ -165,7 +164,7 @@ final class TaskScripts {
         """
 
     /// `fn` wrapped so that calling it returns the JSON text of its result.
-    func wrap(_ function: JSValueRef) throws(ScriptError) -> ProtectedValue {
+    func wrap(_ function: ScriptValue) throws(ScriptError) -> ProtectedValue {
         guard let wrap = jsonWrapper.object else {
             throw ScriptError(name: "Error", message: "the task wrapper is gone")
         }

@@ -11,11 +11,11 @@ import CJavaScriptCore
 /// result (`nil` is `undefined`). A thrown ``ScriptError`` becomes a JavaScript
 /// exception of that name, so `throw ScriptError(name: "TypeError", message: …)` raises
 /// a `TypeError` in the calling script.
-public typealias HostFunction = (_ this: JSObjectRef?, _ arguments: [JSValueRef]) throws(ScriptError) -> JSValueRef?
+public typealias HostFunction = (_ this: ScriptObject?, _ arguments: [ScriptValue]) throws(ScriptError) -> ScriptValue?
 
 extension JSRuntime {
     /// Makes a JavaScript function that runs `body`.
-    public func makeFunction(name: String, _ body: @escaping HostFunction) -> JSObjectRef {
+    public func makeFunction(name: String, _ body: @escaping HostFunction) -> ScriptObject {
         let box = Unmanaged.passRetained(HostFunctionBox(body: body, runtime: self)).toOpaque()
         let function = JSObjectMake(context, HostFunctionBox.jsClass, box)!
         setProperty(function, "name", makeString(name), readOnly: true)

@@ -19,9 +19,9 @@ import Synchronization
 /// is terminated and reported as a ``ScriptError`` whose `isTimeout` is true, and the
 /// runtime stays usable.
 public final class JSRuntime {
-    /// The global context. Use it with the JavaScriptCore C API for bindings this type
-    /// does not wrap; never let values escape to another runtime.
-    public let context: JSGlobalContextRef
+    /// The global context, for the host classes and the tests of ``FocalRuntime``; never let
+    /// values escape to another runtime.
+    @usableFromInline package let context: JSGlobalContextRef
     let group: JSContextGroupRef
     private let watchdog: Watchdog
     /// Reads a thrown value's name, message and location, under the time limit.
@@ -62,12 +62,16 @@ public final class JSRuntime {
     /// - Parameters:
     ///   - timeLimit: the limit for each evaluation or call.
     ///   - heapLimit: the heap limit in bytes; `nil` for the configured default.
-    ///   - globalObjectClass: an optional class for the global object, so host code can
-    ///     keep private data on it (see `JSObjectGetPrivate`).
-    public init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil, globalObjectClass: JSClassRef? = nil) {
+    public convenience init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil) {
+        self.init(timeLimit: timeLimit, heapLimit: heapLimit, globalObjectClass: nil)
+    }
+
+    /// Creates a runtime whose global object is of `globalObjectClass`: ``HostClass/global``
+    /// lets host code keep private data on it (``globalPrivateData``).
+    package init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil, globalObjectClass: HostClass?) {
         let options = JavaScriptCoreOptions.start()
         group = JSContextGroupCreate()
-        context = JSGlobalContextCreateInGroup(group, globalObjectClass)
+        context = JSGlobalContextCreateInGroup(group, globalObjectClass?.jsClass)
         watchdog = Watchdog(group: group, timeLimit: timeLimit, heapLimit: Self.clampHeapLimit(heapLimit ?? options.defaultHeapLimit))
         guard let reader = try? evaluate(Self.errorReaderSource, sourceURL: "<focal>") else {
             preconditionFailure("the runtime's own error reader failed to evaluate")
@@ -99,7 +103,7 @@ public final class JSRuntime {
 
     /// Creates a JavaScript class. Use this rather than `JSClassCreate`: JavaScriptCore
     /// reads its options on its first call, and the runtime's options must come first.
-    public static func makeClass(_ definition: inout JSClassDefinition) -> JSClassRef {
+    static func makeClass(_ definition: inout JSClassDefinition) -> JSClassRef {
         _ = JavaScriptCoreOptions.start()
         return JSClassCreate(&definition)
     }
@@ -111,7 +115,7 @@ public final class JSRuntime {
     }
 
     /// The global object.
-    public var globalObject: JSObjectRef { JSContextGetGlobalObject(context) }
+    public var globalObject: ScriptObject { JSContextGetGlobalObject(context) }
 
     // MARK: Running code
 
@@ -119,7 +123,7 @@ public final class JSRuntime {
     /// - Parameters:
     ///   - sourceURL: the name that stack traces and errors report for this code.
     ///   - startingLine: the line number of the first line of `source`.
-    public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> JSValueRef {
+    public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> ScriptValue {
         var exception: JSValueRef?
         let result = entering {
             withJSString(source) { script in
@@ -144,7 +148,7 @@ public final class JSRuntime {
     }
 
     /// Calls `function` with `arguments`.
-    public func call(_ function: JSObjectRef, this: JSObjectRef? = nil, arguments: [JSValueRef?] = []) throws(ScriptError) -> JSValueRef {
+    public func call(_ function: ScriptObject, this: ScriptObject? = nil, arguments: [ScriptValue?] = []) throws(ScriptError) -> ScriptValue {
         var exception: JSValueRef?
         let result = entering {
             arguments.withUnsafeBufferPointer { args in
@@ -231,7 +235,7 @@ public final class JSRuntime {
     /// The properties of a thrown object (`name`, `message`, `sourceURL`, `line`,
     /// `column`) are read by JavaScript under the time and heap limits, since getters or
     /// a `Proxy` may run task code; when reading fails, the error says so.
-    public func error(from exception: JSValueRef) -> ScriptError {
+    public func error(from exception: ScriptValue) -> ScriptError {
         error(from: exception, continuingLimit: false)
     }
 
@@ -296,7 +300,7 @@ public final class JSRuntime {
         """
 
     /// Makes a JavaScript `Error` (or subclass named by `type`, such as `TypeError`) with `message`.
-    public func makeError(_ type: String = "Error", _ message: String) -> JSValueRef {
+    public func makeError(_ type: String = "Error", _ message: String) -> ScriptValue {
         let constructor = property(globalObject, type)
         guard JSValueIsObject(context, constructor), let ctor = JSValueToObject(context, constructor, nil) else {
             return makeString(message)
@@ -313,7 +317,7 @@ public final class JSRuntime {
     ///
     /// An object's `toString` is task code: it runs under the limits, and when stopped
     /// the description is `<value>`.
-    public func describe(_ value: JSValueRef) -> String {
+    public func describe(_ value: ScriptValue) -> String {
         guard JSValueIsObject(context, value) else { return copyString(value) ?? "<value>" }
         let text = entering { copyString(value) }
         if entryDepth == 0, watchdog.lastReason != .none {
@@ -330,7 +334,7 @@ public final class JSRuntime {
     }
 
     /// The string value, or `nil` unless `value` is a string.
-    public func string(_ value: JSValueRef) -> String? {
+    public func string(_ value: ScriptValue) -> String? {
         guard JSValueIsString(context, value) else { return nil }
         return describe(value)
     }
@@ -341,7 +345,7 @@ public final class JSRuntime {
     /// - Throws: a `RangeError` naming `what` and the limit when the string is longer. Its
     ///   length in UTF-16 units, which never exceeds its UTF-8 length, is checked before
     ///   the text is converted, so a long string is never copied into Swift.
-    public func string(_ value: JSValueRef, maximumUTF8Count: Int, what: String) throws(ScriptError) -> String? {
+    public func string(_ value: ScriptValue, maximumUTF8Count: Int, what: String) throws(ScriptError) -> String? {
         guard JSValueIsString(context, value), let js = JSValueToStringCopy(context, value, nil) else { return nil }
         defer { JSStringRelease(js) }
         if JSStringGetLength(js) <= maximumUTF8Count {
@@ -352,39 +356,42 @@ public final class JSRuntime {
     }
 
     /// The number value, or `nil` unless `value` is a number.
-    public func number(_ value: JSValueRef) -> Double? {
+    public func number(_ value: ScriptValue) -> Double? {
         guard JSValueIsNumber(context, value) else { return nil }
         return JSValueToNumber(context, value, nil)
     }
 
     /// The object, or `nil` unless `value` is an object.
-    public func object(_ value: JSValueRef) -> JSObjectRef? {
+    public func object(_ value: ScriptValue) -> ScriptObject? {
         guard JSValueIsObject(context, value) else { return nil }
         return JSValueToObject(context, value, nil)
     }
 
+    /// Whether `value` is an array (`Array.isArray(value)`).
+    public func isArray(_ value: ScriptValue) -> Bool { JSValueIsArray(context, value) }
+
     /// Whether `value` can be called.
-    public func isFunction(_ value: JSValueRef) -> Bool {
+    public func isFunction(_ value: ScriptValue) -> Bool {
         guard let object = object(value) else { return false }
         return JSObjectIsFunction(context, object)
     }
 
-    public func isUndefined(_ value: JSValueRef) -> Bool { JSValueIsUndefined(context, value) }
+    public func isUndefined(_ value: ScriptValue) -> Bool { JSValueIsUndefined(context, value) }
 
-    public func makeString(_ string: String) -> JSValueRef {
+    public func makeString(_ string: String) -> ScriptValue {
         withJSString(string) { JSValueMakeString(context, $0) }
     }
 
-    public func makeNumber(_ number: Double) -> JSValueRef { JSValueMakeNumber(context, number) }
-    public func makeBoolean(_ value: Bool) -> JSValueRef { JSValueMakeBoolean(context, value) }
-    public var null: JSValueRef { JSValueMakeNull(context) }
-    public var undefined: JSValueRef { JSValueMakeUndefined(context) }
+    public func makeNumber(_ number: Double) -> ScriptValue { JSValueMakeNumber(context, number) }
+    public func makeBoolean(_ value: Bool) -> ScriptValue { JSValueMakeBoolean(context, value) }
+    public var null: ScriptValue { JSValueMakeNull(context) }
+    public var undefined: ScriptValue { JSValueMakeUndefined(context) }
 
     /// A new, empty object.
-    public func makeObject() -> JSObjectRef { JSObjectMake(context, nil, nil) }
+    public func makeObject() -> ScriptObject { JSObjectMake(context, nil, nil) }
 
     /// Builds the JavaScript value of a JSON value.
-    public func makeValue(_ json: JSONValue) -> JSValueRef {
+    public func makeValue(_ json: JSONValue) -> ScriptValue {
         switch json {
         case .null: return null
         case .bool(let b): return makeBoolean(b)
@@ -409,7 +416,7 @@ public final class JSRuntime {
 
     /// The compact JSON text of `value` (`JSON.stringify`), or `nil` for `undefined`.
     /// Throws for values JSON cannot express: functions, symbols, cycles, BigInts.
-    public func jsonText(_ value: JSValueRef) throws(ScriptError) -> String? {
+    public func jsonText(_ value: ScriptValue) throws(ScriptError) -> String? {
         if JSValueIsUndefined(context, value) { return nil }
         if isFunction(value) {
             throw ScriptError(name: "TypeError", message: "a function is not a JSON value")
@@ -427,23 +434,29 @@ public final class JSRuntime {
     }
 
     /// Parses JSON text into a JavaScript value, or returns `nil` when it is not valid JSON.
-    public func parseJSON(_ text: String) -> JSValueRef? {
+    public func parseJSON(_ text: String) -> ScriptValue? {
         withJSString(text) { JSValueMakeFromJSONString(context, $0) }
     }
 
     // MARK: Properties
 
-    public func property(_ object: JSObjectRef, _ name: String) -> JSValueRef {
+    public func property(_ object: ScriptObject, _ name: String) -> ScriptValue {
         withJSString(name) { JSObjectGetProperty(context, object, $0, nil) } ?? undefined
     }
 
-    public func setProperty(_ object: JSObjectRef, _ name: String, _ value: JSValueRef, readOnly: Bool = false) {
+    /// The element at `index` of `object` (`object[index]`), `undefined` when it has none.
+    /// A getter or `Proxy` trap that throws also gives `undefined`.
+    public func element(_ object: ScriptObject, at index: Int) -> ScriptValue {
+        JSObjectGetPropertyAtIndex(context, object, UInt32(index), nil) ?? undefined
+    }
+
+    public func setProperty(_ object: ScriptObject, _ name: String, _ value: ScriptValue, readOnly: Bool = false) {
         let attributes = readOnly ? JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete) : JSPropertyAttributes(kJSPropertyAttributeNone)
         withJSString(name) { JSObjectSetProperty(context, object, $0, value, attributes, nil) }
     }
 
     /// Sets a global variable; `nil` deletes it.
-    public func setGlobal(_ name: String, _ value: JSValueRef?) {
+    public func setGlobal(_ name: String, _ value: ScriptValue?) {
         if let value {
             setProperty(globalObject, name, value)
         } else {
@@ -454,7 +467,7 @@ public final class JSRuntime {
     // MARK: Lifetime
 
     /// Keeps `value` alive until the returned handle is released.
-    public func protect(_ value: JSValueRef) -> ProtectedValue {
+    public func protect(_ value: ScriptValue) -> ProtectedValue {
         ProtectedValue(value, in: context)
     }
 

@@ -39,7 +39,7 @@ extension JSRuntime {
     /// them. Returns how many objects were frozen.
     /// - Throws: when freezing fails (an object refuses to be frozen).
     @discardableResult
-    public func lockDown(alsoFreezing roots: [JSObjectRef] = []) throws(ScriptError) -> Int {
+    public func lockDown(alsoFreezing roots: [ScriptObject] = []) throws(ScriptError) -> Int {
         guard let lockDown = object(try evaluate(Self.lockdownSource, sourceURL: "<focal lockdown>")) else {
             throw ScriptError(name: "TypeError", message: "the lockdown is not a function")
         }

@@ -36,13 +36,13 @@ public final class ModuleSystem {
     }
 
     /// Requires `id` as if from a file in `directory` (the root when `nil`) and returns its exports.
-    public func require(_ id: String, from directory: String? = nil) throws(ScriptError) -> JSValueRef {
+    public func require(_ id: String, from directory: String? = nil) throws(ScriptError) -> ScriptValue {
         let path = try compiled.resolve(id, from: directory ?? resolver.root)
         return try load(path)
     }
 
     /// Loads the module at `path` (absolute and inside the root), or returns its cached exports.
-    public func load(_ path: String) throws(ScriptError) -> JSValueRef {
+    public func load(_ path: String) throws(ScriptError) -> ScriptValue {
         if let module = cache[path]?.object {
             return runtime.property(module, "exports")
         }

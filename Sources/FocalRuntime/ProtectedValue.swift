@@ -6,7 +6,7 @@ import CJavaScriptCore
 /// Swift memory must be protected or it may be collected. The handle also retains
 /// the context, so releasing it is always safe, even after the runtime is gone.
 public final class ProtectedValue {
-    public let value: JSValueRef
+    public let value: ScriptValue
     private let context: JSGlobalContextRef
 
     init(_ value: JSValueRef, in context: JSGlobalContextRef) {
@@ -22,7 +22,7 @@ public final class ProtectedValue {
     }
 
     /// The value as an object, when it is one.
-    public var object: JSObjectRef? {
+    public var object: ScriptObject? {
         guard JSValueIsObject(context, value) else { return nil }
         return JSValueToObject(context, value, nil)
     }

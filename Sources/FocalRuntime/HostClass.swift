@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CJavaScriptCore
+
+/// A class of host objects: JavaScript objects whose properties are read by Swift code and
+/// that carry a word of private data (a pointer, or bits packed into one).
+///
+/// A host class has **no automatic prototype**. JavaScriptCore would make one per class and
+/// context, and the static functions of such a prototype stay configurable whatever
+/// `Object.freeze` does, so code of one session could replace a method for every session.
+/// Instead the methods live on a plain object made by ``makePrototype(in:methods:)``, as
+/// ordinary functions held by non-writable, non-configurable properties, which a lockdown
+/// can freeze for good; ``makeObject(in:privateData:prototype:)`` gives every object that
+/// prototype, as JavaScriptCore would give its own.
+///
+/// Properties (``Getter``) and methods (``Method``) are C callbacks, one per member, so a
+/// read costs one call and no lookup. A callback wraps its parameters in a ``HostCall``
+/// and reads them only through it. Classes are made once per process and live as long as
+/// it does (their definitions are never freed); a class is immutable, so any thread may
+/// use it. The type is public, its members are for Focal's targets: Swift does not inline the
+/// members of a `package` type (``makeObject(in:privateData:prototype:)``) into another module.
+public struct HostClass: @unchecked Sendable {
+    /// A property's getter: `{ context, object, _, exception in … }`, read-only.
+    package typealias Getter = JSObjectGetPropertyCallback
+    /// A method: `{ context, function, this, argumentCount, arguments, exception in … }`.
+    package typealias Method = JSObjectCallAsFunctionCallback
+    /// Called with an object when it is collected: `{ object in … }`, to release its private
+    /// data (``privateData(of:)``). It must not call into JavaScript.
+    package typealias Finalizer = JSObjectFinalizeCallback
+
+    /// The JavaScriptCore class.
+    @usableFromInline package let jsClass: JSClassRef
+
+    /// Makes a class whose objects have `getters` as read-only, non-configurable properties.
+    /// - Parameters:
+    ///   - name: the class name JavaScript shows (`Object.prototype.toString`).
+    ///   - finalize: releases an object's private data when it is collected.
+    package init(name: String, getters: [(name: String, get: Getter)] = [], finalize: Finalizer? = nil) {
+        let values = getters.map { name, get in
+            JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: Self.memberAttributes)
+        } + [JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0)]
+        let staticValues = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: values.count)
+        staticValues.initialize(from: values, count: values.count)
+        var definition = kJSClassDefinitionEmpty
+        definition.className = UnsafePointer(strdup(name))
+        definition.attributes = JSClassAttributes(kJSClassAttributeNoAutomaticPrototype)
+        definition.staticValues = UnsafePointer(staticValues)
+        definition.finalize = finalize
+        jsClass = JSRuntime.makeClass(&definition)
+    }
+
+    private init(definition: inout JSClassDefinition) {
+        jsClass = JSRuntime.makeClass(&definition)
+    }
+
+    /// The class of a global object that carries private data (``JSRuntime/globalPrivateData``),
+    /// for `JSRuntime(globalObjectClass: HostClass.global)`. Unlike the classes of
+    /// host objects, it keeps the global object's usual prototype.
+    package static let global: HostClass = {
+        var definition = kJSClassDefinitionEmpty
+        definition.className = UnsafePointer(strdup("global"))
+        return HostClass(definition: &definition)
+    }()
+
+    /// Read-only and non-configurable: what members of host objects and their prototypes are.
+    private static let memberAttributes = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
+
+    /// A new object of this class with `privateData`, whose prototype is `prototype`.
+    @inlinable
+    package func makeObject(in runtime: JSRuntime, privateData: UnsafeMutableRawPointer?, prototype: ScriptObject) -> ScriptObject {
+        let object = JSObjectMake(runtime.context, jsClass, privateData)!
+        JSObjectSetPrototype(runtime.context, object, prototype)
+        return object
+    }
+
+    /// The private data `object` was made with, or `nil` when it is not a host object.
+    @inlinable
+    package static func privateData(of object: ScriptObject) -> UnsafeMutableRawPointer? {
+        JSObjectGetPrivate(object)
+    }
+
+    /// A plain object holding `methods` as functions in read-only, non-configurable
+    /// properties: the prototype to give objects of a host class. Protected for as long as
+    /// the handle lives; freeze it with the runtime's lockdown before any untrusted code runs.
+    package static func makePrototype(in runtime: JSRuntime, methods: [(name: String, call: Method)] = []) -> ProtectedValue {
+        let context = runtime.context
+        let prototype = runtime.makeObject()
+        for (name, call) in methods {
+            withJSString(name) { jsName in
+                JSObjectSetProperty(context, prototype, jsName, JSObjectMakeFunctionWithCallback(context, jsName, call), memberAttributes, nil)
+            }
+        }
+        return runtime.protect(prototype)
+    }
+}
+
+extension JSRuntime {
+    /// The private data of the global object, which host callbacks read back with
+    /// ``HostCall/globalPrivateData``. Only a runtime made with ``HostClass/global``'s class
+    /// keeps it (setting it on another does nothing).
+    package var globalPrivateData: UnsafeMutableRawPointer? {
+        get { JSObjectGetPrivate(globalObject) }
+        set { _ = JSObjectSetPrivate(globalObject, newValue) }
+    }
+
+    /// Keeps `value` alive until ``unprotect(_:)``, without the handle of ``protect(_:)``:
+    /// for host code that keeps many values for a short while and releases them all at once.
+    @inlinable
+    package func protectUnmanaged(_ value: ScriptValue) {
+        JSValueProtect(context, value)
+    }
+
+    /// Ends one ``protectUnmanaged(_:)`` of `value`.
+    @inlinable
+    package func unprotect(_ value: ScriptValue) {
+        JSValueUnprotect(context, value)
+    }
+}

@@ -1,0 +1,64 @@
+import FocalJSON
+import FocalRuntime
+import Testing
+
+/// Host objects whose private data is a whole number: `value` reads it, and their prototype's
+/// `plus(n)` adds `n` to it. The runtime is the global object's private data.
+private enum Counter {
+    static let hostClass = HostClass(name: "Counter", getters: [("value", { c, o, _, x in value(HostCall(c, o, x)) })])
+    static let methods: [(name: String, call: HostClass.Method)] = [("plus", { c, _, t, n, a, x in plus(HostCall(c, t, n, a, x)) })]
+
+    static func runtime(_ call: HostCall) -> JSRuntime? {
+        call.globalPrivateData.map { Unmanaged<JSRuntime>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    static func value(_ call: HostCall) -> ScriptValue? {
+        guard let runtime = runtime(call), let data = call.privateData else { return nil }
+        return runtime.makeNumber(Double(UInt(bitPattern: data)))
+    }
+
+    static func plus(_ call: HostCall) -> ScriptValue? {
+        guard let runtime = runtime(call) else { return nil }
+        guard let data = call.privateData else { return call.throwing(runtime.makeError("TypeError", "plus needs a counter")) }
+        return runtime.makeNumber(Double(UInt(bitPattern: data)) + (call.numberArgument(0) ?? 0))
+    }
+}
+
+@Suite("Host classes")
+struct HostClassTests {
+    /// A runtime with `o`, a counter of 21, and `P`, its prototype.
+    private func counter() throws -> (JSRuntime, ProtectedValue) {
+        let runtime = JSRuntime(globalObjectClass: HostClass.global)
+        runtime.globalPrivateData = Unmanaged.passUnretained(runtime).toOpaque()
+        let prototype = HostClass.makePrototype(in: runtime, methods: Counter.methods)
+        let object = Counter.hostClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: 21), prototype: try #require(prototype.object))
+        runtime.setGlobal("o", object)
+        runtime.setGlobal("P", prototype.value)
+        return (runtime, prototype)
+    }
+
+    @Test("getters and methods read the object's private data, through the prototype given")
+    func members() throws {
+        let (runtime, prototype) = try counter()
+        #expect(try runtime.evaluateJSON("[o.value, o.plus(), o.plus(2), o.plus('0.5')]") == [21, 21, 23, 21.5])
+        #expect(try runtime.evaluateJSON("Object.getPrototypeOf(o) === P && Object.getPrototypeOf(P) === Object.prototype") == true)
+        #expect(try runtime.evaluateJSON("Object.prototype.toString.call(o)") == "[object Counter]")
+        withExtendedLifetime(prototype) {}
+    }
+
+    @Test("members are read-only and non-configurable, on objects and prototypes")
+    func readOnly() throws {
+        let (runtime, prototype) = try counter()
+        #expect(try runtime.evaluateJSON("o.value = 5; delete o.value; o.value") == 21)
+        #expect(try runtime.evaluateJSON("const d = Object.getOwnPropertyDescriptor(P, 'plus'); [d.writable, d.configurable, typeof d.value]") == [false, false, "function"])
+        #expect(try runtime.evaluateJSON("P.plus = null; delete P.plus; typeof o.plus") == "function")
+        withExtendedLifetime(prototype) {}
+    }
+
+    @Test("a method called on another object throws the error the host gives")
+    func throwing() throws {
+        let (runtime, prototype) = try counter()
+        #expect(try runtime.evaluateJSON("try { P.plus.call({}); 'returned' } catch (e) { e.name + ': ' + e.message }") == "TypeError: plus needs a counter")
+        withExtendedLifetime(prototype) {}
+    }
+}
