@@ -119,9 +119,18 @@ public struct NodeState {
             guard case .string(let keyPath)? = event.properties[SpecialEvent.keyPath] else { return true }
             var value = event.properties[SpecialEvent.value]
             if value?.isNull == true { value = nil }
-            // A missing holder and a holder without a value both mean "no value".
-            if values[keyPath]?.value == value { return true }
-            values[keyPath] = value.map { Value(value: $0, firstDisplayedEvent: isVisible ? event : nil) }
+            // A missing holder and a holder without a value both mean "no value". One lookup of the key path: the
+            // holder is compared and changed through its index.
+            if let slot = values.index(forKey: keyPath) {
+                guard let value else {
+                    values.remove(at: slot)
+                    return true
+                }
+                if values.values[slot].value == value { return true }
+                values.values[slot] = Value(value: value, firstDisplayedEvent: isVisible ? event : nil)
+            } else if let value {
+                values[keyPath] = Value(value: value, firstDisplayedEvent: isVisible ? event : nil)
+            }
         default:
             break
         }

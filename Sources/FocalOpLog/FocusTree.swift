@@ -266,6 +266,11 @@ public final class FocusTree<Payload: FocusTreePayload> {
     public func removeSubtree(_ index: Index) -> Int {
         guard self[index].isLive else { return 0 }
         unlink(index)
+        // A leaf (the common case: a row) needs no stack.
+        guard self[index].links.firstChild != FocusTree.none else {
+            vacate(index)
+            return 1
+        }
         var removed = 0
         var stack: [Index] = [index]
         while let current = stack.popLast() {
@@ -274,19 +279,25 @@ public final class FocusTree<Payload: FocusTreePayload> {
                 stack.append(child)
                 child = self[child].links.nextSibling
             }
-            let id = self[current].id
-            ids[id] = nil
-            id.forEachProperPrefix { prefix in
-                // One lookup per prefix: the set is changed and dropped through its index.
-                guard let slot = extensions.index(forKey: prefix) else { return }
-                extensions.values[slot].remove(current)
-                if extensions.values[slot].isEmpty { extensions.remove(at: slot) }
-            }
-            records[Int(current)] = Node(id: NodeID(owner: 0), name: "", payload: .vacant, generation: 0, isLive: false)
-            freeSlots.append(current)
+            vacate(current)
             removed += 1
         }
         return removed
+    }
+
+    /// Forgets the unlinked node `index` (its children are removed separately) and frees its slot.
+    @inlinable
+    func vacate(_ index: Index) {
+        let id = self[index].id
+        ids[id] = nil
+        id.forEachProperPrefix { prefix in
+            // One lookup per prefix: the set is changed and dropped through its index.
+            guard let slot = extensions.index(forKey: prefix) else { return }
+            extensions.values[slot].remove(index)
+            if extensions.values[slot].isEmpty { extensions.remove(at: slot) }
+        }
+        records[Int(index)] = Node(id: NodeID(owner: 0), name: "", payload: .vacant, generation: 0, isLive: false)
+        freeSlots.append(index)
     }
 
     /// Removes every live node whose id is `prefix` or starts with it, with their subtrees: what a `deregister`
@@ -295,7 +306,12 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @discardableResult
     public func removeSubtrees(withPrefix prefix: NodeID) -> Int {
         var removed = 0
-        for target in nodes(withPrefix: prefix) { removed += removeSubtree(target) }
+        if let exact = ids[prefix] { removed += removeSubtree(exact) }
+        // Iterates a copy of the set: removing the nodes changes the one in `extensions`. A node found there that
+        // was in a subtree removed before is not live any more and counts nothing.
+        if let extending = extensions[prefix] {
+            for target in extending { removed += removeSubtree(target) }
+        }
         return removed
     }
 

@@ -79,24 +79,26 @@ public struct NodeID: Hashable, Sendable {
     /// with each shorter key path (for `[70, "a", "b"]`: `70` and `[70, "a"]`).
     public func forEachProperPrefix(_ body: (NodeID) -> Void) {
         guard keyCount > 0 else { return }
-        body(NodeID(owner: owner))
+        body(NodeID(owner: owner, packedKeys: "", keyCount: 0))
+        guard keyCount > 1 else { return }
         var count = 0
         var escaped = false
-        // Byte by byte: the separator and the escape are single UTF-8 bytes, so every
-        // separator is on a scalar boundary and the prefix before it is valid text.
-        let bytes = packedKeys.utf8
-        for index in bytes.indices {
-            let byte = bytes[index]
-            if escaped {
-                escaped = false
-            } else if byte == 0x1E {
-                escaped = true
-            } else if byte == 0x1F {
-                count += 1
-                var prefix = NodeID(owner: owner)
-                prefix.packedKeys = String(Substring(bytes[..<index]))
-                prefix.keyCount = count
-                body(prefix)
+        var packed = packedKeys
+        // Byte by byte: the separator and the escape are single UTF-8 bytes, so every separator is on a scalar
+        // boundary and the prefix before it is valid text, made from the bytes directly (slicing the UTF-8 view
+        // took the slow path of scalar alignment on every register and deregister).
+        packed.withUTF8 { bytes in
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if escaped {
+                    escaped = false
+                } else if byte == 0x1E {
+                    escaped = true
+                } else if byte == 0x1F {
+                    count += 1
+                    let prefix = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<index]), as: UTF8.self)
+                    body(NodeID(owner: owner, packedKeys: prefix, keyCount: count))
+                }
             }
         }
     }

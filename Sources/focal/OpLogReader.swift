@@ -89,14 +89,14 @@ final class OpLogReader: Sendable {
 
     private func read(_ fileDescriptor: Int32, into chunks: AsyncStream<ReplayChunk>.Continuation) {
         let reader = LineReader(fileDescriptor: fileDescriptor)
-        var chunk = ReplayChunk(engineCount: engineCount)
+        var chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
         var lines = 0
         var live = Set<String>()
         func send() -> Bool {
             permits.wait()
             guard !isStopped else { return false }
             chunks.yield(chunk)
-            chunk = ReplayChunk(engineCount: engineCount)
+            chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
             lines = 0
             _ = applied.withLock { batches in  // the batches are released after the lock
                 var done: [EngineBatch] = []

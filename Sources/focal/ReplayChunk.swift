@@ -14,26 +14,25 @@ struct ReplayChunk: Sendable {
     /// results appear while input is still arriving.
     var endsWithPause = false
 
-    init(engineCount: Int) {
-        batches = Array(repeating: engineCount == 1 ? .decoded([]) : .lines(OpLogLines()), count: engineCount)
+    /// An empty chunk; with one engine, room for `lines` decoded ops.
+    init(engineCount: Int, lines: Int) {
+        batches = engineCount == 1 ? [.decoded(DecodedOps(capacity: lines))] : Array(repeating: .lines(OpLogLines()), count: engineCount)
     }
 }
 
 /// One engine's part of a ``ReplayChunk``.
 enum EngineBatch: Sendable {
     /// Ops the reader decoded: with one engine, decoding runs beside it.
-    case decoded([NumberedOp])
+    case decoded(DecodedOps)
     /// Lines for the engine to decode: with several engines, each decodes its own lines, so that decoding
     /// spreads over them instead of holding them all up.
     case lines(OpLogLines)
 
     /// Adds a line the reader decoded: the op for an engine that takes decoded ops, the line for one that
     /// decodes its own.
-    mutating func append(_ entry: OpLogEntry, decodedFrom line: UnsafeRawBufferPointer, number: Int) {
-        guard case .decoded(var ops) = self else { return append(line, number: number) }
-        self = .decoded([])
-        ops.append(NumberedOp(line: number, entry: entry))
-        self = .decoded(ops)
+    mutating func append(_ entry: consuming OpLogEntry, decodedFrom line: UnsafeRawBufferPointer, number: Int) {
+        guard case .decoded(let ops) = self else { return append(line, number: number) }
+        ops.append(entry, line: number)
     }
 
     mutating func append(_ line: UnsafeRawBufferPointer, number: Int) {

@@ -19,9 +19,9 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         engine.observer = self
         switch batch {
         case .decoded(let ops):
-            for op in ops {
-                line = op.line
-                engine.apply(op.entry, line: op.line)
+            ops.takeAll { entry, number in
+                line = number
+                engine.apply(entry, line: number)
             }
         case .lines(let lines):
             lines.forEach { bytes, number in

@@ -17,12 +17,6 @@ struct NumberedItem: Sendable {
     var item: ReplayItem
 }
 
-/// An op and its op-log line.
-struct NumberedOp: Sendable {
-    var line: Int
-    var entry: OpLogEntry
-}
-
 /// What the end of the input produced for one session (`nil`: the default session).
 struct SessionEndItems: Sendable {
     var session: String?

@@ -75,6 +75,20 @@ struct NodeIDTests {
         #expect(owner.appending("cell").appending("3") == row)
     }
 
+    @Test("proper prefixes: the owner, then each shorter key path, also across escaped separators")
+    func properPrefixes() throws {
+        var prefixes: [NodeID] = []
+        NodeID(owner: 70, keys: ["a\u{1F}b", "é", "c\u{1E}"]).forEachProperPrefix { prefixes.append($0) }
+        #expect(prefixes == [70, NodeID(owner: 70, keys: ["a\u{1F}b"]), NodeID(owner: 70, keys: ["a\u{1F}b", "é"])])
+        #expect(prefixes.map(\.keys) == [[], ["a\u{1F}b"], ["a\u{1F}b", "é"]])
+        var none: [NodeID] = []
+        NodeID(owner: 70).forEachProperPrefix { none.append($0) }
+        #expect(none.isEmpty)
+        var single: [NodeID] = []
+        NodeID(owner: 70, keys: ["x"]).forEachProperPrefix { single.append($0) }
+        #expect(single == [70])
+    }
+
     @Test("invalid id forms are refused", arguments: invalidIDValues)
     func invalidForms(value: JSONValue) {
         #expect(NodeID(value) == nil)
