@@ -4,8 +4,8 @@ import PackageDescription
 // Focal: headless UI simulation and focus-path analytics with JavaScript tasks.
 //
 // One target per concern; dependencies only point "down" this list:
-//   FocalCore        shared vocabulary: SessionID, SessionJournal, ObservationToken, shared limits
 //   FocalJSON        JSON values, a fast parser and writer
+//   FocalCore        shared vocabulary: SessionID, SessionJournal, ObservationToken, ResultRecord, shared limits
 //   FocalOpLog       the op-log wire format (FocalOpLog.docc/OpLogFormat.md)
 //   FocalPatterns    the focus-path pattern language of tasks, matched in linear time
 //   FocalEventBus    in-process named events (AQSEvent's model)
@@ -53,8 +53,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
-        .target(name: "FocalCore"),
         .target(name: "FocalJSON"),
+        .target(name: "FocalCore", dependencies: ["FocalJSON"]),
         .target(name: "FocalOpLog", dependencies: ["FocalCore", "FocalJSON"]),
         .target(name: "FocalPatterns"),
         .systemLibrary(
@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalEventBusTestSupport", "FocalReceiverTestSupport",
+                "FocalDelivery", "FocalCore", "FocalPostgres", "FocalTestSupport", "FocalEventBusTestSupport", "FocalReceiverTestSupport",
                 "FocalPostgresTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -205,7 +205,7 @@ let package = Package(
         .testTarget(
             name: "FocalCLITests",
             dependencies: [
-                "FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalReceiverTestSupport", "FocalPostgresTestSupport",
+                "FocalCore", "FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalReceiverTestSupport", "FocalPostgresTestSupport",
             ]),
         .testTarget(
             name: "FocalServerTests",

@@ -20,7 +20,7 @@ struct Collector {
             let session = try pool.session(id)
             let outcome = try await session.apply(opLog: Array(buffer: body))
             var text = "applied \(outcome.applied)\n"
-            for result in outcome.results { text += result.json + "\n" }
+            for result in outcome.results { text += result.record.resultJSON + "\n" }
             for error in outcome.errors { text += "error: \(error)\n" }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: text)))
         }

@@ -2,6 +2,7 @@
 // `Scripts/check-snippets` checks that each code block is one of the slices below.
 
 // snippet.hide
+import FocalCore
 import FocalDelivery
 import FocalPostgres
 import Logging

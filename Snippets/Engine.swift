@@ -21,7 +21,7 @@ func enginePool() async throws {
     let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: "tasks"))
     let session = try pool.session("user-42")
     let outcome = try await session.apply(opLog: Array(try String(contentsOfFile: "session.oplog", encoding: .utf8).utf8))
-    for result in outcome.results { print(result.json, result.path) }
+    for result in outcome.results { print(result.record.resultJSON, result.record.path) }
     for error in outcome.errors { print("error:", error) }
     print(try await session.snapshot(format: .json) ?? "no state")
     await session.close()

@@ -23,8 +23,23 @@ public protocol SessionJournal: Sendable {
     /// The lines of `session`'s log from `start` on, in order (none for an unknown session).
     func lines(of session: String, from start: Int) async throws -> [String]
 
-    /// Forgets `session`'s log: the session ended.
+    /// Forgets `session`'s log: the session ended. Removes its seal too.
     func remove(session: String) async throws
+
+    /// Seals `session` for its end, in one step with reading its length, and returns that
+    /// length: until ``remove(session:)`` every ``append(_:to:at:)`` to it throws
+    /// ``SessionJournalError/sealed(session:)``, so the length is final and the end comes
+    /// after every line the session will ever hold, whichever instance received them.
+    ///
+    /// - Parameter expected: seal only when the log holds exactly this many lines (an idle
+    ///   session that went on elsewhere is not this instance's to end); `nil` seals whatever
+    ///   it holds. The length is returned either way: the session is sealed when `expected`
+    ///   is `nil` or the length.
+    ///
+    /// An unknown session (length 0) is not sealed. Sealing a sealed session seals it again
+    /// and returns its length: an instance that stopped between its seal and its removal
+    /// leaves an end that the next `DELETE` or idle end, on any instance, completes.
+    func seal(session: String, ifLength expected: Int?) async throws -> Int
 
     /// How many lines `session`'s log holds (0 for an unknown session). A snapshot reads it
     /// to know whether the session moved on elsewhere since this instance served it.
@@ -65,4 +80,7 @@ public struct JournalAppend: Sendable, Hashable {
 public enum SessionJournalError: Error, Sendable, Hashable {
     /// The batch starts at `received`, but the session's log holds only `expected` lines.
     case gap(session: String, expected: Int, received: Int)
+    /// The session is ending (``SessionJournal/seal(session:ifLength:)``): it takes no more
+    /// lines until its end removes it.
+    case sealed(session: String)
 }

@@ -1,3 +1,5 @@
+import FocalCore
+
 /// Forwards events, user properties and task results to one analytics vendor.
 ///
 /// ```swift

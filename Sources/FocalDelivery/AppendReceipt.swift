@@ -7,7 +7,7 @@ public struct AppendReceipt: Sendable, Hashable {
     /// ``OverflowPolicy`` that allows it).
     public var evicted: Int
     /// How many results were skipped: their session already had a result stored at
-    /// their ``ResultRecord/sessionIndex``.
+    /// their ``FocalCore/ResultRecord/sessionIndex``.
     public var skipped: Int
 
     /// A receipt for `sequences` that evicted `evicted` results and skipped `skipped`.

@@ -1,5 +1,7 @@
+import FocalCore
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Takes task results into a durable outbox and delivers them to destinations; a
 /// swift-service-lifecycle `Service`.
@@ -59,6 +61,8 @@ public actor DeliveryPipeline: Service {
     private var isRunning = false
     /// The summary of ``finish()``, once it has run.
     private var finalSummary: DeliverySummary?
+    /// Told the outbox's depth whenever the pipeline reads it (``observeOutboxDepth(_:)``).
+    private let depthObserver = Mutex<(@Sendable (Int) -> Void)?>(nil)
     /// How long a full outbox waits when nothing else tells it when to look again (a
     /// pipeline held by a ``SendingConditionPolicy`` without a timer).
     static let fullOutboxRecheck: Duration = .seconds(1)
@@ -134,10 +138,11 @@ public actor DeliveryPipeline: Service {
     @discardableResult
     public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
         guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
-        let evicted = try await makeRoom(count: results.count, bytes: results.reduce(0) { $0 + $1.byteCount })
+        let (evicted, depth) = try await makeRoom(count: results.count, bytes: results.reduce(0) { $0 + $1.byteCount })
         var receipt = try await outbox.append(results)
         receipt.evicted = evicted
         produced += receipt.appended
+        tellDepth(depth + receipt.appended)
         if isRunning, let state = await readFlushState(while: "deciding whether to flush"), wantsFlush(on: .appended, state) {
             queueAutomaticFlush()
         }
@@ -145,11 +150,13 @@ public actor DeliveryPipeline: Service {
     }
 
     /// Waits until `count` results of `bytes` bytes fit in the outbox; returns how many
-    /// results were evicted to make room.
-    private func makeRoom(count: Int, bytes: Int) async throws -> Int {
+    /// results were evicted to make room, and how many results the outbox held when they fit.
+    private func makeRoom(count: Int, bytes: Int) async throws -> (evicted: Int, depth: Int) {
         var evicted = 0
         var isWaiting = false
-        while !options.outboxLimits.admits(count: count, bytes: bytes, beside: try await outbox.totals()) {
+        while true {
+            let totals = try await outbox.totals()
+            if options.outboxLimits.admits(count: count, bytes: bytes, beside: totals) { return (evicted, totals.count) }
             try Task.checkCancellation()
             if let evictionStart = evictionStart(), clock.now >= evictionStart {
                 let removed = try await outbox.evict(
@@ -159,7 +166,7 @@ public actor DeliveryPipeline: Service {
                 evictionLog.log(
                     logger, .warning, "outbox full and a destination down past the eviction policy: evicted the oldest results",
                     metadata: ["focal.delivery.evicted": "\(removed)"])
-                if removed == 0 { break }
+                if removed == 0 { return (evicted, totals.count) }
                 continue
             }
             if !isWaiting {
@@ -178,7 +185,6 @@ public actor DeliveryPipeline: Service {
                 .compactMap { $0 }.filter { $0 > now }.min() ?? now + Self.fullOutboxRecheck
             try await clock.sleep(until: wake)
         }
-        return evicted
     }
 
     /// When eviction becomes allowed: the overflow policy's delay after the start of the
@@ -349,6 +355,20 @@ public actor DeliveryPipeline: Service {
         return pending
     }
 
+    /// Calls `observer` with the number of results in the outbox (``OutboxTotals/count``) each
+    /// time the pipeline reads or changes it: after every ``append(_:)`` and at every round of
+    /// the delivery loop (before each flush, and when the next one is scheduled, after it).
+    /// Nothing else reads the outbox for it, so a pipeline that is not running (no ``start()``)
+    /// tells the depth only at appends and at the start of each flush. A server sets its `focal_outbox_depth`
+    /// gauge so. Replaces the observer given before; the observer must not block.
+    public nonisolated func observeOutboxDepth(_ observer: @escaping @Sendable (Int) -> Void) {
+        depthObserver.withLock { $0 = observer }
+    }
+
+    private func tellDepth(_ depth: Int) {
+        depthObserver.withLock { $0 }?(depth)
+    }
+
     private func flushState() async throws -> FlushState {
         FlushState(pending: try await outbox.totals().count, lastFlush: lastFlush, now: clock.now)
     }
@@ -359,6 +379,7 @@ public actor DeliveryPipeline: Service {
         do {
             let state = try await flushState()
             outboxReadFailuresInARow = 0
+            tellDepth(state.pending)
             return state
         } catch is CancellationError {
             return nil  // the flush was cancelled (the pipeline is finishing): the outbox did not fail

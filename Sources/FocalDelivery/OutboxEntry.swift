@@ -1,3 +1,5 @@
+import FocalCore
+
 /// A result committed to an outbox, with the identity it keeps until it is delivered.
 public struct OutboxEntry: Sendable, Hashable {
     /// The position in the outbox; later results have larger numbers.

@@ -3,7 +3,7 @@
 struct OutboxState {
     /// How many results are held.
     var count = 0
-    /// How many bytes (``ResultRecord/byteCount``, summed) are held.
+    /// How many bytes (``FocalCore/ResultRecord/byteCount``, summed) are held.
     var bytes = 0
     /// The sequence number the next appended result gets.
     var nextSequence: Int64 = 1

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 
 /// A task result seen as an analytics event: the focus path is the object, the event

@@ -1,3 +1,5 @@
+import FocalCore
+
 /// Chooses which results of a batch an outbox stores: those without a session index, and
 /// those whose index is past the highest its session already stored (see ``Outbox``).
 ///
@@ -13,7 +15,7 @@ package struct SessionMarks {
         self.next = next
     }
 
-    /// The session keys (``ResultRecord/sessionKey``) of `results` that carry a session
+    /// The session keys (``FocalCore/ResultRecord/sessionKey``) of `results` that carry a session
     /// index: the marks a store loads.
     package static func sessions(in results: [ResultRecord]) -> Set<String> {
         Set(results.lazy.filter { $0.sessionIndex != nil }.compactMap(\.sessionKey))

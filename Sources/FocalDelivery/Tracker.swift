@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 import Foundation
 import Logging

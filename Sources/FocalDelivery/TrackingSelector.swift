@@ -1,3 +1,4 @@
+import FocalCore
 import FocalPatterns
 
 /// Picks out tracked items for a ``TrackingRule``: by type, by identifier, by a task

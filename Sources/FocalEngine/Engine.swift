@@ -45,15 +45,18 @@ public final class Engine {
     /// Made in `init`, once every other member exists; never `nil` afterwards.
     private(set) var defaultSession: SessionState!
     @exclusivity(unchecked) private var sessions: [String: SessionState] = [:]
-    /// ``EngineConfiguration/maxSessions``, clamped to its range.
-    private let maxSessions: Int
-
     /// Creates an engine for the tasks in `configuration.tasksDirectory`.
-    /// - Throws: when the tasks directory does not exist.
+    /// - Throws: ``EngineError`` of kind ``EngineError/Kind/invalidConfiguration`` when a setting
+    ///   is out of its range (``EngineConfiguration/validate()``); of kind
+    ///   ``EngineError/Kind/taskFileFailed`` when the tasks directory does not exist.
     public init(configuration: EngineConfiguration, observer: (any EngineObserver)? = nil) throws(EngineError) {
+        do throws(ConfigurationError) {
+            try configuration.validate()
+        } catch {
+            throw EngineError(error)
+        }
         self.configuration = configuration
         self.observer = observer
-        maxSessions = min(max(configuration.maxSessions, FocalLimits.maxSessionsRange.lowerBound), FocalLimits.maxSessionsRange.upperBound)
         runtime = JSRuntime(timeLimit: configuration.timeLimit, globalObjectClass: NodeBinding.globalClass)
         runtime.installConsole(logger: configuration.consoleLogger)
         binding = NodeBinding(runtime: runtime)
@@ -179,7 +182,7 @@ public final class Engine {
     func state(of session: String?) -> SessionState? {
         guard let session else { return defaultSession }
         if let state = sessions[session] { return state }
-        guard sessions.count < maxSessions else { return nil }
+        guard sessions.count < configuration.maxSessions else { return nil }
         let state = SessionState(id: session, engine: self)
         sessions[session] = state
         return state

@@ -7,12 +7,17 @@ import FocalCore
 import Logging
 
 /// How an ``Engine`` (and every engine of an ``EnginePool``) is set up.
+///
+/// A setting out of its documented range is never adjusted: ``Engine``, ``EnginePool`` and
+/// ``Manager`` refuse to start with an ``EngineError`` of kind
+/// ``EngineError/Kind/invalidConfiguration`` that carries the ``FocalCore/ConfigurationError``
+/// (``validate()`` is the same check).
 public struct EngineConfiguration: Sendable {
     /// The directory holding `index.js` and the namespace task files.
     public var tasksDirectory: String
     /// Reload task files when they change on disk (checked at every `register`).
     public var debug: Bool
-    /// The longest a task call or task-file evaluation may run.
+    /// The longest a task call or task-file evaluation may run, in ``timeLimitRange``.
     public var timeLimit: Duration
     /// The clock for ops without a `time`.
     public var clock: EngineClock
@@ -25,12 +30,15 @@ public struct EngineConfiguration: Sendable {
     /// When set, engines note which task patterns the events matched (see ``PatternCoverage``).
     public var patternCoverage: PatternCoverage?
     /// The most sessions one engine hosts at once, the default session not counted; an op
-    /// that would start one more is reported and not applied. Clamped to
+    /// that would start one more is reported and not applied. In
     /// ``FocalCore/FocalLimits/maxSessionsRange``.
     public var maxSessions: Int
 
     /// The default session limit: 100,000 sessions (about 2 GB at ~20 KB each).
     public static let defaultMaxSessions = 100_000
+
+    /// The accepted time limits: 1 ms to 10 minutes (`--time-limit`, in milliseconds).
+    public static let timeLimitRange = Duration.milliseconds(1)...Duration.seconds(600)
 
     public init(
         tasksDirectory: String,
@@ -48,6 +56,15 @@ public struct EngineConfiguration: Sendable {
         self.consoleLogger = consoleLogger
         self.maxSessions = maxSessions
         self.logger = logger
+    }
+
+    /// Checks every setting against its range: ``maxSessions`` against
+    /// ``FocalCore/FocalLimits/maxSessionsRange``, ``timeLimit`` against ``timeLimitRange``.
+    /// - Throws: ``FocalCore/ConfigurationError`` naming the first setting out of its range
+    ///   (`maxSessions`, `timeLimit`), its range and its value.
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.check(maxSessions, in: FocalLimits.maxSessionsRange, "maxSessions")
+        try ConfigurationError.check(timeLimit, in: Self.timeLimitRange, "timeLimit")
     }
 }
 

@@ -1,7 +1,10 @@
+import FocalCore
 import FocalOpLog
 import FocalRuntime
 
-/// Something that went wrong while processing an op. The engine reports it and goes on.
+/// Something that went wrong while processing an op (the engine reports it and goes on), or
+/// why an engine could not start (thrown by ``Engine``'s, ``EnginePool``'s and ``Manager``'s
+/// initializers).
 public struct EngineError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// The op-log line could not be read as an op.
@@ -12,6 +15,9 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         case taskFailed
         /// A task file (or a module it required) failed to evaluate, or called `match` wrongly.
         case taskFileFailed
+        /// A setting of the ``EngineConfiguration`` (or a pool's `threads`) is out of its
+        /// range; ``EngineError/configuration`` says which. Only thrown when an engine starts.
+        case invalidConfiguration
     }
 
     public var kind: Kind
@@ -24,6 +30,8 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
     public var task: TaskReference?
     /// The session the op belonged to, or `nil` for the default session.
     public var session: String?
+    /// The setting out of its range, for ``Kind/invalidConfiguration``.
+    public var configuration: ConfigurationError?
 
     public init(_ kind: Kind, _ message: String, line: Int? = nil, script: ScriptError? = nil, task: TaskReference? = nil) {
         self.kind = kind
@@ -31,6 +39,13 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         self.line = line
         self.script = script
         self.task = task
+    }
+
+    /// The error for an engine that did not start because of `error`: of kind
+    /// ``Kind/invalidConfiguration``, its message the setting, its range and its value.
+    public init(_ error: ConfigurationError) {
+        self.init(.invalidConfiguration, error.description)
+        configuration = error
     }
 
     /// The error for an op that would start `session` while `live` sessions, the most

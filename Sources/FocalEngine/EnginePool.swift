@@ -17,7 +17,7 @@ import Synchronization
 /// let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: "tasks"))
 /// let session = try pool.session("user-42")
 /// let outcome = try await session.apply(opLog: Array(body))
-/// for result in outcome.results { print(result.json) }
+/// for result in outcome.results { print(result.record.resultJSON) }
 /// await session.close()
 /// await pool.close()
 /// ```
@@ -31,11 +31,23 @@ public final class EnginePool: Sendable {
         var isClosed = false
     }
 
-    /// Starts `threads` engines (by default one per core, clamped to
-    /// `FocalLimits.engineThreadsRange`), each on a thread of its own.
-    /// - Throws: ``EngineError`` when an engine cannot start (a missing tasks directory).
-    public init(configuration: EngineConfiguration, threads: Int = System.coreCount) async throws(EngineError) {
-        self.threads = EngineThreadGroup(count: threads)
+    /// Starts `threads` engines (by default one per core, at most
+    /// `FocalLimits.engineThreadsRange.upperBound`), each on a thread of its own.
+    /// - Throws: ``EngineError`` of kind ``EngineError/Kind/invalidConfiguration`` when
+    ///   `threads` is not in `FocalLimits.engineThreadsRange` or a setting of `configuration`
+    ///   is out of its range (``EngineConfiguration/validate()``), before any thread starts;
+    ///   of kind ``EngineError/Kind/taskFileFailed`` when an engine cannot start (a missing
+    ///   tasks directory).
+    public init(
+        configuration: EngineConfiguration,
+        threads: Int = min(System.coreCount, FocalLimits.engineThreadsRange.upperBound)
+    ) async throws(EngineError) {
+        do throws(ConfigurationError) {
+            try configuration.validate()
+            self.threads = try EngineThreadGroup(count: threads)
+        } catch {
+            throw EngineError(error)
+        }
         var workers: [EngineWorker] = []
         do throws(EngineError) {
             for _ in 0..<self.threads.count {

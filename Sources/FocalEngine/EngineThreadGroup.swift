@@ -14,11 +14,13 @@ public final class EngineThreadGroup: Sendable {
     /// The number of threads.
     public let count: Int
 
-    /// Starts `count` threads, clamped to `FocalLimits.engineThreadsRange`.
-    public init(count: Int) {
-        let range = FocalLimits.engineThreadsRange
-        self.count = min(max(count, range.lowerBound), range.upperBound)
-        group = MultiThreadedEventLoopGroup(numberOfThreads: self.count)
+    /// Starts `count` threads.
+    /// - Throws: ``FocalCore/ConfigurationError`` (setting `threads`) when `count` is not in
+    ///   ``FocalCore/FocalLimits/engineThreadsRange``; no thread was started then.
+    public init(count: Int) throws(ConfigurationError) {
+        try ConfigurationError.check(count, in: FocalLimits.engineThreadsRange, "threads")
+        self.count = count
+        group = MultiThreadedEventLoopGroup(numberOfThreads: count)
     }
 
     /// The threads, as event loops; anything run there delays the engines' JavaScript.

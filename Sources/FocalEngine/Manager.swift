@@ -12,7 +12,7 @@ import FocalOpLog
 ///
 /// ```swift
 /// final class Printer: ManagerDelegate {
-///     func manager(_ manager: Manager, didProduce result: TaskResult) { print(result.json) }
+///     func manager(_ manager: Manager, didProduce result: TaskResult) { print(result.record.resultJSON) }
 /// }
 /// let manager = try await Manager(configuration: EngineConfiguration(tasksDirectory: "tasks"), delegate: Printer())
 /// try await manager.apply(opLog: Array(#"{"op":"register","node":1,"parent":null,"name":"__root__"}"#.utf8))
@@ -28,11 +28,12 @@ public actor Manager {
     private let session: EngineSession
     private var delegate: (any ManagerDelegate)?
 
-    /// The id of the manager's session in its results (``TaskResult/session``).
+    /// The id of the manager's session in its results (the `session` of ``TaskResult/record``).
     public static let sessionID = "app"
 
     /// Starts an engine for the tasks in `configuration.tasksDirectory` on a thread of its own.
-    /// - Throws: ``EngineError`` when the engine cannot start (a missing tasks directory).
+    /// - Throws: ``EngineError`` when the engine cannot start: a setting of `configuration` out of
+    ///   its range (``EngineError/Kind/invalidConfiguration``), a missing tasks directory.
     public init(configuration: EngineConfiguration, delegate: any ManagerDelegate) async throws {
         self.configuration = configuration
         self.delegate = delegate

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalPatterns
 import FocalJSON
 import FocalOpLog
@@ -191,7 +192,8 @@ final class SessionState {
     private func produce(_ json: String, _ task: Task, _ r: Recording, at index: Int32, path: String, time: Int64) {
         tree[index].payload.state.keepResult(json, of: task.reference)
         engine.observer?.engine(engine, didProduce: TaskResult(
-            json: json, event: r.event, path: path, node: r.node, time: time, task: task.reference, line: currentLine, session: id))
+            record: ResultRecord(resultJSON: json, event: r.event, path: path, time: time, session: id),
+            node: r.node, task: task.reference, line: currentLine))
     }
 
     private func deregister(_ d: Deregistration) {

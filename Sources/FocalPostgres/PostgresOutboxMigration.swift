@@ -16,7 +16,7 @@ enum PostgresOutboxMigration {
     /// Adds `project` to the results and dead letters (`focal serve --keys`) when it is
     /// missing. Results from before keep it NULL and are delivered as they were; their
     /// sessions' marks and journals already belong to the default project (see
-    /// ``FocalDelivery/ResultRecord/sessionKey``).
+    /// ``FocalCore/ResultRecord/sessionKey``).
     static func addProject(_ store: PostgresStore) async throws {
         try await addColumns(
             store, "add the results' project column", table: "focal_outbox_result", column: "project",

@@ -47,6 +47,9 @@ enum PostgresSchema {
         "CREATE TABLE IF NOT EXISTS focal_outbox_session_mark (session text PRIMARY KEY, next_index bigint NOT NULL)",
         // The journal: one row per session (locked by every append to it), one per line.
         "CREATE TABLE IF NOT EXISTS focal_journal_session (session text PRIMARY KEY, length bigint NOT NULL)",
+        // Set by a session's end (`seal`): appends are refused until the end removes the row. Added to a table
+        // created before it.
+        "ALTER TABLE focal_journal_session ADD COLUMN IF NOT EXISTS sealed boolean NOT NULL DEFAULT false",
         """
         CREATE TABLE IF NOT EXISTS focal_journal_line (
             session text NOT NULL, position bigint NOT NULL, line text NOT NULL, PRIMARY KEY (session, position))

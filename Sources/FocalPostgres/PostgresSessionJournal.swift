@@ -7,7 +7,9 @@ import PostgresNIO
 ///
 /// An append locks its session's row (`SELECT … FOR UPDATE`) for its transaction, so
 /// appends to one session from two instances are serialised and each line is held once,
-/// at its position; appends to different sessions do not wait for each other.
+/// at its position; appends to different sessions do not wait for each other. A seal (a
+/// session's end) takes the same lock, so an append either comes before it, and is counted in
+/// the length the seal returns, or after it, and is refused.
 public final class PostgresSessionJournal: SessionJournal {
     private let store: PostgresStore
 
@@ -24,9 +26,11 @@ public final class PostgresSessionJournal: SessionJournal {
                 "INSERT INTO focal_journal_session (session, length) VALUES (\(session), 0) ON CONFLICT DO NOTHING",
                 logger: logger)
             let rows = try await connection.query(
-                "SELECT length FROM focal_journal_session WHERE session = \(session) FOR UPDATE", logger: logger)
-            var length: Int64 = 0
-            for try await value in rows.decode(Int64.self) { length = value }
+                "SELECT length, sealed FROM focal_journal_session WHERE session = \(session) FOR UPDATE",
+                logger: logger)
+            var (length, sealed): (Int64, Bool) = (0, false)
+            for try await row in rows.decode((Int64, Bool).self) { (length, sealed) = row }
+            guard !sealed else { throw SessionJournalError.sealed(session: session) }
             let previous = Int(length)
             let start = position ?? previous
             guard (0...previous).contains(start) else {
@@ -67,12 +71,37 @@ public final class PostgresSessionJournal: SessionJournal {
     public func length(of session: String) async throws -> Int {
         let logger = store.logger
         return try await store.withConnection("read the length of a session's journal") { connection in
-            let rows = try await connection.query(
-                "SELECT length FROM focal_journal_session WHERE session = \(session)", logger: logger)
-            var length: Int64 = 0
-            for try await value in rows.decode(Int64.self) { length = value }
+            Int(try await Self.length(of: session, on: connection, locking: false, logger: logger))
+        }
+    }
+
+    public func seal(session: String, ifLength expected: Int?) async throws -> Int {
+        let logger = store.logger
+        return try await store.transaction("seal a session's journal") { connection in
+            let length = try await Self.length(of: session, on: connection, locking: true, logger: logger)
+            if length > 0, expected.map({ Int64($0) == length }) ?? true {
+                try await connection.query(
+                    "UPDATE focal_journal_session SET sealed = true WHERE session = \(session)", logger: logger)
+            }
             return Int(length)
         }
+    }
+
+    /// How many lines `session`'s log holds (0 for an unknown session); with `locking`, its
+    /// row is locked until the transaction ends, as an append locks it.
+    private static func length(
+        of session: String, on connection: PostgresConnection, locking: Bool, logger: Logger
+    ) async throws -> Int64 {
+        let rows =
+            if locking {
+                try await connection.query(
+                    "SELECT length FROM focal_journal_session WHERE session = \(session) FOR UPDATE", logger: logger)
+            } else {
+                try await connection.query("SELECT length FROM focal_journal_session WHERE session = \(session)", logger: logger)
+            }
+        var length: Int64 = 0
+        for try await value in rows.decode(Int64.self) { length = value }
+        return length
     }
 
     public func ping() async throws {

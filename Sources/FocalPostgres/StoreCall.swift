@@ -9,6 +9,12 @@ import Synchronization
 /// connection is closed, which fails whatever is pending on it, and the pool replaces it.
 /// Either way the caller gets ``PostgresStoreError/timeout(operation:after:)`` and nothing
 /// stays pending behind it.
+///
+/// A connection closed by a timeout never goes back to the pool open: the call that held it
+/// waits for the close to complete (by then the pool has forgotten the connection) before
+/// it lets go of it. Otherwise a query that answered just after the timeout would hand the
+/// connection back while its close was still on the way, and the next call to lease it
+/// would fail with `clientClosedConnection`.
 struct StoreCall: Sendable {
     let client: PostgresClient
     let timeout: Duration
@@ -20,8 +26,18 @@ struct StoreCall: Sendable {
         return try await Self.bounded(operation, by: timeout, expire: leased.expire) { [client] in
             try await client.withConnection { connection in
                 try leased.begin(connection)
-                defer { leased.end() }
-                return try await body(connection)
+                let result: Result<T, any Error>
+                do {
+                    result = .success(try await body(connection))
+                } catch {
+                    result = .failure(error)
+                }
+                if leased.end() {
+                    // Closed (or being closed) by the timeout: released only once closed.
+                    try? await connection.close()
+                    throw CancellationError()
+                }
+                return try result.get()
             }
         }
     }
@@ -80,8 +96,13 @@ private final class LeasedConnection: Sendable {
         }
     }
 
-    func end() {
-        state.withLock { $0.connection = nil }
+    /// Ends the use of the connection; true when the timeout closed it meanwhile, so that
+    /// the caller must wait for the close before releasing it.
+    func end() -> Bool {
+        state.withLock { state in
+            state.connection = nil
+            return state.isExpired
+        }
     }
 
     /// Closes the connection in use, if any; a connection leased later is refused.

@@ -1,3 +1,4 @@
+import CoreMetrics
 import NIOCore
 import Synchronization
 
@@ -34,10 +35,13 @@ final class ConnectionLimiter: Sendable {
     let maxConnections: Int
     let maxPerClient: Int
     private let state = Mutex(State())
+    /// Set to ``openConnections`` at every open and close (`focal_connections_open`).
+    private let gauge: Meter
 
-    init(maxConnections: Int, maxPerClient: Int) {
+    init(maxConnections: Int, maxPerClient: Int, gauge: Meter) {
         self.maxConnections = maxConnections
         self.maxPerClient = maxPerClient
+        self.gauge = gauge
     }
 
     /// Counts a new connection from `client`; ``close(_:_:_:)`` must follow with the answer.
@@ -48,10 +52,12 @@ final class ConnectionLimiter: Sendable {
             if state.open < maxConnections, fromClient < maxPerClient {
                 state.open += 1
                 state.perClient[client] = fromClient + 1
+                gauge.set(state.open + state.reserved)
                 return .admitted
             }
             guard state.reserved < Self.reserve else { return .refused }
             state.reserved += 1
+            gauge.set(state.open + state.reserved)
             return .probesOnly
         }
     }
@@ -68,8 +74,10 @@ final class ConnectionLimiter: Sendable {
             case .probesOnly:
                 state.reserved -= 1
             case .refused:
-                break
+                return
             }
+            // Under the lock, so that the gauge's last value is the count's.
+            gauge.set(state.open + state.reserved)
         }
     }
 

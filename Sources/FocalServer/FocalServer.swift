@@ -81,7 +81,9 @@ public struct FocalServer: Sendable {
         self.metrics = metrics
         executor = EventLoopTaskExecutor(group: EventLoopGroupProvider.singleton.eventLoopGroup)
         connections = ConnectionLimiter(
-            maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient)
+            maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
+            gauge: metrics.connectionsOpen)
+        pipeline?.observeOutboxDepth { [outboxDepth = metrics.outboxDepth] depth in outboxDepth.set(depth) }
         services = SessionServices(
             pool: pool, projectPools: projects, pipeline: pipeline, journal: journal, metrics: metrics, logger: logger,
             retryAfterSeconds: configuration.retryAfterSeconds)
@@ -92,23 +94,6 @@ public struct FocalServer: Sendable {
 
     /// The number of sessions hosted now.
     public var sessionCount: Int { registry.count }
-
-    /// Sets the gauges ``ServerMetrics`` reads rather than counts: `focal_sessions_live`,
-    /// `focal_connections_open` and `focal_outbox_depth`. `GET /metrics` calls it at each
-    /// scrape; an application whose metrics backend is scraped elsewhere calls it before (or
-    /// on a timer). When the outbox cannot be read, its depth keeps its last value (the
-    /// pipeline logs outbox failures itself).
-    public func updateGauges() async {
-        metrics.sessionsLive.set(registry.count)
-        metrics.connectionsOpen.set(connections.openConnections)
-        guard let pipeline = services.pipeline else { return }
-        do {
-            metrics.outboxDepth.set(try await pipeline.outbox.totals().count)
-        } catch {
-            services.logger.debug(
-                "metrics: cannot read the outbox depth; it keeps its last value", metadata: ["focal.server.error": "\(error)"])
-        }
-    }
 
     /// The API's routes for a router of your own (see ``FocalRoutes``).
     public func routes<Context: RequestContext>(context: Context.Type = BasicRequestContext.self) -> FocalRoutes<Context> {

@@ -6,14 +6,12 @@ struct HealthRoutes<Context: RequestContext>: Sendable {
     let services: SessionServices
     let readiness: Readiness
     let deadline: RequestDeadline
-    let updateGauges: @Sendable () async -> Void
 
     init(server: FocalServer) {
         registry = server.registry
         services = server.services
         readiness = server.readiness
         deadline = server.deadline
-        updateGauges = server.updateGauges
     }
 
     /// `{"status": "ok", "sessions": N}`.
@@ -32,10 +30,9 @@ struct HealthRoutes<Context: RequestContext>: Sendable {
     }
 
     /// The metrics in Prometheus's text format (``ServerMetrics/exposition()``); the gauges
-    /// are read now (``FocalServer/updateGauges()``).
+    /// were set when they changed, so a scrape reads no store.
     func metrics(_ request: Request, context: Context) async throws -> Response {
-        await updateGauges()
-        return SessionRoutes<Context>.response(
+        SessionRoutes<Context>.response(
             services.metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

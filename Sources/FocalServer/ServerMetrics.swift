@@ -26,9 +26,14 @@ import Synchronization
 /// | `focal_connections_open` | gauge | HTTP connections open now (`focal serve`'s application) |
 /// | `process_resident_memory_bytes`, `process_open_fds`, `process_max_fds`, `process_cpu_seconds_total` | gauges, counter | the process, read at each scrape (`/proc`, `getrlimit`, `getrusage`) |
 ///
-/// Every metric has a `# HELP` line in `GET /metrics`. The gauges are read,
-/// not counted: `GET /metrics` sets them at each scrape, and an application whose backend
-/// scrapes elsewhere calls ``FocalServer/updateGauges()``.
+/// Every metric has a `# HELP` line in `GET /metrics`. The gauges are set when they change, so
+/// a backend that is pushed to (statsd, OpenTelemetry) sees them move without a scrape:
+/// `focal_sessions_live` when a session is added or removed, `focal_connections_open` when a
+/// connection of `focal serve`'s application opens or closes, and `focal_outbox_depth`
+/// whenever the delivery pipeline reads the outbox's totals: at each append, and at each round
+/// of its delivery loop (before a flush and when it schedules the next one, so after each
+/// flush) — the depth is a count in the store, so it is never read for a scrape alone.
+/// A result another instance appends to a shared outbox shows at this pipeline's next round.
 public final class ServerMetrics: Sendable {
     /// The Prometheus registry ``exposition()`` writes, if the metrics are exposed by
     /// `GET /metrics`.

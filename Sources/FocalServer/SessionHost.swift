@@ -88,7 +88,7 @@ final class SessionHost: Sendable {
             guard outcome.skipped < batch.count else { return outcome }
             let applied = try await applyText(batch.text(from: outcome.skipped))
             outcome.applied = applied.applied
-            outcome.results = applied.results.map(\.json)
+            outcome.results = applied.results.map(\.record.resultJSON)
             outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }
             outcome.omittedErrors = applied.omittedErrors
             return outcome
@@ -139,11 +139,16 @@ final class SessionHost: Sendable {
     /// only then is the session forgotten (its journal and the outbox's mark) and the host
     /// closed; `whenEnded` runs before a request waiting for the host sees it closed.
     ///
-    /// With a journal the end comes after every line the journal holds: a session another
-    /// instance moved on is rebuilt first for `.deleted`, and left alone (the host is only
-    /// dropped) for `.idleTimeout`, since it is in use elsewhere.
+    /// With a journal the end comes after every line the journal will ever hold: the journal
+    /// is sealed first (``SessionJournal/seal(session:ifLength:)``), so a batch another
+    /// instance receives meanwhile is refused (409) rather than applied there and missing
+    /// from the end. A session another instance moved on is rebuilt first for `.deleted`,
+    /// and left alone (not sealed, the host only dropped) for `.idleTimeout`, since it is in
+    /// use elsewhere. A seal whose end never finished (its instance stopped) is completed by
+    /// the next end of the session, on any instance.
     ///
-    /// When reading the journal fails, nothing was recorded and the session stays as it was.
+    /// When sealing or reading the journal fails, nothing was recorded; the seal may have
+    /// taken effect, and then the session takes no more lines until an end completes it.
     /// When a later store call fails (storing the end's results, forgetting the session), the
     /// results stay with the host: the call throws a 503, and the session's requests answer 503
     /// until the next ``end(reason:whenEnded:)`` (the client's retried `DELETE`, the reaper's
@@ -155,8 +160,9 @@ final class SessionHost: Sendable {
         guard !isClosed else { return true }
         if state.withLock({ $0.pendingEnd }) == nil {
             if services.journal != nil {
+                let expected = reason == .deleted ? nil : appliedLines
                 let length = try await resettingOnFailure {
-                    try await services.journalCall(.length) { try await $0.length(of: id) }
+                    try await services.journalCall(.seal) { try await $0.seal(session: id, ifLength: expected) }
                 }
                 if length != appliedLines {
                     guard reason == .deleted else {
@@ -286,16 +292,18 @@ final class SessionHost: Sendable {
         return outcome
     }
 
-    /// The outbox records of `results`, the first being the session's result number `first`.
+    /// The engine's records of `results`, the first being the session's result number `first`,
+    /// with their project and index set.
     private func records(for results: [TaskResult], first: Int64) -> [ResultRecord] {
         // The index lets the outbox store a rebuilt session's results once; without a
         // journal a session is never rebuilt, and a new session with an ended one's id
         // (after an idle timeout or a restart) must not be taken for it.
         let isRebuildable = services.journal != nil
         return results.enumerated().map { offset, result in
-            ResultRecord(
-                resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: key.id,
-                sessionIndex: isRebuildable ? first + Int64(offset) : nil, project: key.project)
+            var record = result.record
+            record.sessionIndex = isRebuildable ? first + Int64(offset) : nil
+            record.project = key.project
+            return record
         }
     }
 
@@ -322,9 +330,16 @@ final class SessionHost: Sendable {
     }
 
     /// A journal's refusal as the client's 409.
-    static func gap(_ error: SessionJournalError) -> ServerError {
+    static func refusal(_ error: SessionJournalError) -> ServerError {
         switch error {
-        case let .gap(_, expected, received): gap(expected: expected, received: received)
+        case let .gap(_, expected, received):
+            gap(expected: expected, received: received)
+        case let .sealed(session):
+            ServerError(
+                .conflict,
+                "the session '\(session)' is ending (a DELETE or the idle timeout is ending it on some instance): "
+                    + "its lines were not applied; once it has ended, lines sent with its id start a new session "
+                    + "(a DELETE completes an end that an instance left half-way)")
         }
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 /// The sessions the server hosts, at most ``ServerConfiguration/maxSessions`` and at most
 /// ``ServerConfiguration/maxSessionsPerClient`` per client (``SessionQuota``), with when
 /// each was last used and how many requests are using it now (the idle reaper ends only
-/// sessions nobody is using).
+/// sessions nobody is using). `focal_sessions_live` is set at every addition and removal,
+/// under the lock, so its last value is always the count.
 final class SessionRegistry: Sendable {
     private struct Entry {
         let host: SessionHost
@@ -80,6 +81,7 @@ final class SessionRegistry: Sendable {
             guard let entry = entries[host.id], entry.host === host, condition(entry) else { return false }
             entries[host.id] = nil
             quota.withLock { $0.release(entry.owner) }
+            services.metrics.sessionsLive.set(entries.count)
             return true
         }
     }
@@ -127,6 +129,7 @@ final class SessionRegistry: Sendable {
             }
             let host = SessionHost(key: key, services: services)
             entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1, owner: client)
+            services.metrics.sessionsLive.set(entries.count)
             return host
         }
     }

@@ -39,8 +39,8 @@ struct SessionServices: Sendable {
         return pool
     }
 
-    /// Calls the journal (there must be one) through ``storeCall(_:_:)``; a gap is the
-    /// client's 409, as it is.
+    /// Calls the journal (there must be one) through ``storeCall(_:_:)``; a gap or a sealed
+    /// session is the client's 409.
     func journalCall<T>(_ operation: StoreOperation, _ body: (any SessionJournal) async throws -> T) async throws -> T {
         try await storeCall(operation) { try await body(journal!) }
     }
@@ -48,14 +48,14 @@ struct SessionServices: Sendable {
     /// Calls the session store (the journal or the outbox), timing the call in
     /// `focal_store_call_duration_seconds`. A failure is counted in `focal_store_errors_total`, logged with its
     /// cause (rate-limited) and answered 503 with `Retry-After`: the store is away, not the request wrong.
-    /// Cancellation (the request's deadline) and a journal's gap come out as they are.
+    /// Cancellation (the request's deadline) comes out as it is, a journal's refusal as a 409.
     func storeCall<T>(_ operation: StoreOperation, _ body: () async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         defer { metrics.recordStoreCall(operation, duration: ContinuousClock.now - start) }
         do {
             return try await body()
         } catch let error as SessionJournalError {
-            throw SessionHost.gap(error)
+            throw SessionHost.refusal(error)
         } catch let error as ServerError {
             throw error
         } catch is CancellationError {
@@ -81,6 +81,7 @@ enum StoreOperation: String, Sendable, CaseIterable, CustomStringConvertible {
     case lines = "journal_lines"
     case length = "journal_length"
     case remove = "journal_remove"
+    case seal = "journal_seal"
     case ping = "ping"
     case outboxAppend = "outbox_append"
     case outboxForget = "outbox_forget"
@@ -91,6 +92,7 @@ enum StoreOperation: String, Sendable, CaseIterable, CustomStringConvertible {
         case .lines: "read the session's journal"
         case .length: "read the length of the session's journal"
         case .remove: "remove the session's journal"
+        case .seal: "seal the session's journal for its end"
         case .ping: "answer"
         case .outboxAppend: "store the results in the outbox"
         case .outboxForget: "forget the session in the outbox"

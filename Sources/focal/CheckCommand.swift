@@ -90,7 +90,7 @@ struct CheckCommand: AsyncParsableCommand, nonisolated RunsTasks {
             for error in outcome.errors { reporter.report(error.description, details: error.script?.detailLines ?? []) }
             unloaded = outcome.engine.unloadedTaskFiles()
         } else {
-            let threads = EngineThreadGroup(count: 1)
+            let threads = try EngineThreadGroup(count: 1)
             defer { Task { await threads.shutdown() } }
             let replay = try await OpLogReplay(threads: threads, configuration: configuration)
             if try await replay.replay(path: input).rawValue != 0 { reporter.errors += 1 }

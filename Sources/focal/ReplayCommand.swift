@@ -65,11 +65,12 @@ struct ReplayCommand: AsyncParsableCommand {
     var files: [String] = []
 
     func validate() throws {
-        guard FocalLimits.engineThreadsRange.contains(jobs) else {
-            throw ValidationError("--jobs must be a whole number from 1 to \(FocalLimits.engineThreadsRange.upperBound)")
-        }
-        guard FocalLimits.maxSessionsRange.contains(maxSessions) else {
-            throw ValidationError("--max-sessions must be a whole number from 1 to 10000000, not \(maxSessions)")
+        // The library's checks, so that the flags accept what the engines do.
+        do throws(ConfigurationError) {
+            try ConfigurationError.check(jobs, in: FocalLimits.engineThreadsRange, "threads")
+            try engineConfiguration.validate()
+        } catch {
+            throw error.usageError(flags: ConfigurationError.engineFlags.merging(["threads": "--jobs"]) { $1 })
         }
         if files.count > 1, delivery.isDelivering {
             throw ValidationError("--deliver takes one op log per run; replay the files one after another")
@@ -79,8 +80,15 @@ struct ReplayCommand: AsyncParsableCommand {
         }
     }
 
+    /// The engines' configuration: the task options and `--max-sessions`.
+    private var engineConfiguration: EngineConfiguration {
+        var configuration = options.engineConfiguration
+        configuration.maxSessions = maxSessions
+        return configuration
+    }
+
     func run() async throws {
-        let threads = EngineThreadGroup(count: files.count > 1 ? min(jobs, files.count) : jobs)
+        let threads = try EngineThreadGroup(count: files.count > 1 ? min(jobs, files.count) : jobs)
         let driver = files.count <= 1 && jobs > 1 ? ReplayDriver() : nil
         defer {
             Task {
@@ -88,8 +96,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 await driver?.shutdown()
             }
         }
-        var configuration = options.engineConfiguration
-        configuration.maxSessions = maxSessions
+        let configuration = engineConfiguration
         if files.count <= 1 {
             let path = files.first.flatMap { $0 == "-" ? nil : $0 }
             let replay = try await OpLogReplay(threads: threads, driver: driver, engines: jobs, configuration: configuration)

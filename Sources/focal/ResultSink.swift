@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocalCore
 import FocalDelivery
 import FocalEngine
 import FocalJSON
@@ -27,8 +28,9 @@ final class StandardOutputSink: ResultSink {
     var needsCommit: Bool { false }
 
     func add(_ result: TaskResult) {
-        guard let session = result.session else { return stream.writeLine(result.json) }
-        stream.writeLine("{\"session\":" + JSONValue.string(session).jsonString + ",\"result\":" + result.json + "}")
+        let record = result.record
+        guard let session = record.session else { return stream.writeLine(record.resultJSON) }
+        stream.writeLine("{\"session\":" + JSONValue.string(session).jsonString + ",\"result\":" + record.resultJSON + "}")
     }
 
     func commit() async throws {
@@ -64,7 +66,7 @@ final class OutboxSink: ResultSink {
     var needsCommit: Bool { pending.count >= Self.groupSize }
 
     func add(_ result: TaskResult) {
-        pending.append(ResultRecord(resultJSON: result.json, event: result.event, path: result.path, time: result.time, session: result.session))
+        pending.append(result.record)
     }
 
     func commit() async throws {

@@ -57,7 +57,7 @@ struct RunCommand: AsyncParsableCommand {
     var scenario: String
 
     func run() async throws {
-        let threads = EngineThreadGroup(count: 1)
+        let threads = try EngineThreadGroup(count: 1)
         defer { Task { await threads.shutdown() } }
         let worker = try await threads.makeWorkerOrExit(options.engineConfiguration)
         let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil

@@ -105,7 +105,7 @@ struct ServeCommand: AsyncParsableCommand {
     var minBodyRate = 1_024
 
     @Option(name: .long, help: ArgumentHelp("The engine threads (1…256); HTTP is served on threads of its own. Default: one per core.", valueName: "n"))
-    var threads = System.coreCount
+    var threads = min(System.coreCount, FocalLimits.engineThreadsRange.upperBound)
 
     @Option(name: .long, help: ArgumentHelp("The keys file (JSON): the SHA-256 of each key, its scopes, project and rate limit; SIGHUP reloads it.", valueName: "file"))
     var keys: String?
@@ -124,13 +124,12 @@ struct ServeCommand: AsyncParsableCommand {
         try DeliveryArguments.check(requestTimeout, in: ServerConfiguration.requestTimeoutRange, flag: "--request-timeout")
         try DeliveryArguments.check(storeTimeout, in: 0.001...3_600, flag: "--store-timeout")
         try DeliveryArguments.check(headerTimeout, in: ServerConfiguration.headerTimeoutRange, flag: "--header-timeout")
-        do {
+        do throws(ConfigurationError) {
             try serverConfiguration.validate()
+            try ConfigurationError.check(threads, in: FocalLimits.engineThreadsRange, "threads")
+            try engineConfiguration.validate()
         } catch {
-            throw ValidationError("\(Self.flags[error.setting] ?? error.setting) \(error.message)")
-        }
-        guard FocalLimits.engineThreadsRange.contains(threads) else {
-            throw ValidationError("--threads must be from 1 to \(FocalLimits.engineThreadsRange.upperBound), not \(threads)")
+            throw error.usageError(flags: Self.flags)
         }
         if keys != nil, noAuth { throw ValidationError("--keys and --no-auth exclude each other") }
         if keys == nil, !noAuth, !LoopbackAddress.contains(host) {
@@ -142,15 +141,24 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// The flag of each ``ServerConfiguration`` setting, for the library's ``ConfigurationError``.
-    private static let flags = [
+    /// The flag of each ``ServerConfiguration`` and engine setting, for the library's ``ConfigurationError``.
+    private static let flags = ConfigurationError.engineFlags.merging([
+        "threads": "--threads",
         "host": "--host", "port": "--port", "maxSessions": "--max-sessions", "maxBodyBytes": "--max-body",
         "idleTimeout": "--idle-timeout", "connectionIdleTimeout": "--connection-idle-timeout",
         "requestTimeout": "--request-timeout", "maxSessionsPerClient": "--max-sessions-per-client",
         "maxConnections": "--max-connections", "maxConnectionsPerClient": "--max-connections-per-client",
         "headerTimeout": "--header-timeout", "minimumBodyBytesPerSecond": "--min-body-rate",
         "drainTimeout": "--drain-timeout", "allowedHosts": "--allowed-host",
-    ]
+    ]) { $1 }
+
+    /// The engines' configuration: the task options; an engine never refuses a session the
+    /// server would host (`--max-sessions`).
+    private var engineConfiguration: EngineConfiguration {
+        var configuration = options.engineConfiguration
+        configuration.maxSessions = maxSessions
+        return configuration
+    }
 
     var serverConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration(
@@ -183,9 +191,7 @@ struct ServeCommand: AsyncParsableCommand {
         let pool: EnginePool
         var projects: [String: EnginePool] = [:]
         do {
-            // An engine never refuses a session the server would host.
-            var configuration = options.engineConfiguration
-            configuration.maxSessions = maxSessions
+            var configuration = engineConfiguration
             pool = try await EnginePool(configuration: configuration, threads: threads)
             for (name, tasks) in (keyRing?.file.projects ?? [:]).sorted(by: { $0.key < $1.key }) {
                 configuration.tasksDirectory = tasks

@@ -28,7 +28,7 @@ struct SnapshotCommand: AsyncParsableCommand {
     @OptionGroup var input: InputArgument
 
     func run() async throws {
-        let threads = EngineThreadGroup(count: 1)
+        let threads = try EngineThreadGroup(count: 1)
         defer { Task { await threads.shutdown() } }
         let replay = try await OpLogReplay(threads: threads, configuration: options.engineConfiguration, endsSessions: false)
         let status = try await replay.replay(path: input.path)

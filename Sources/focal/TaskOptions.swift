@@ -21,8 +21,10 @@ struct TaskOptions: ParsableArguments {
 /// The JavaScript runtime's limits, `--time-limit` and `--heap-limit` (range-checked), and
 /// whether its optimizing compiler runs (`--no-optimizing-compilers`).
 struct RuntimeLimits: ParsableArguments, Sendable {
-    /// Accepted `--time-limit` values, in milliseconds: up to ten minutes.
-    static let timeLimitRange = 1...600_000
+    /// Accepted `--time-limit` values, in milliseconds: the engine's
+    /// (`EngineConfiguration.timeLimitRange`, 1 to 600000).
+    static let timeLimitRange =
+        milliseconds(EngineConfiguration.timeLimitRange.lowerBound)...milliseconds(EngineConfiguration.timeLimitRange.upperBound)
     /// Accepted `--heap-limit` values, in MiB: 16 MiB to 16 GiB.
     static let heapLimitRange = 16...16_384
 
@@ -51,6 +53,11 @@ struct RuntimeLimits: ParsableArguments, Sendable {
         guard Self.heapLimitRange.contains(heapLimit) else {
             throw ValidationError("--heap-limit must be between \(Self.heapLimitRange.lowerBound) and \(Self.heapLimitRange.upperBound) MiB")
         }
+    }
+
+    /// `duration` in whole milliseconds.
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds) * 1000 + Int(duration.components.attoseconds / 1_000_000_000_000_000)
     }
 
     /// The default `--heap-limit`, in MiB.

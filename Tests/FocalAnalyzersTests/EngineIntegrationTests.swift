@@ -55,7 +55,7 @@ import Testing
         ])
         run.apply(app.harness.recorder.ops)
         #expect(run.errors.isEmpty)
-        #expect(run.results.map(\.json) == (0..<19).map { "\"item\($0)\"" })
+        #expect(run.results.map(\.record.resultJSON) == (0..<19).map { "\"item\($0)\"" })
     }
 
     @Test func valuesShownInACellAreExposedWithTheirRow() throws {
@@ -75,7 +75,7 @@ import Testing
             """
         ])
         run.apply(harness.recorder.ops)
-        #expect(run.results.map(\.json) == [#"["item0","item0",true]"#])
+        #expect(run.results.map(\.record.resultJSON) == [#"["item0","item0",true]"#])
     }
 
     @Test func aScreenWhoseRowWasRemovedMovesUnderItsScreenAtItsNextEvent() throws {

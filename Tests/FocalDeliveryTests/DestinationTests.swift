@@ -1,3 +1,4 @@
+import FocalCore
 import FocalDelivery
 import FocalEventBus
 import FocalEventBusTestSupport

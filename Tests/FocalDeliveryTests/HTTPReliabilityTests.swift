@@ -1,3 +1,4 @@
+import FocalCore
 import FocalDelivery
 import FocalJSON
 import FocalReceiverTestSupport

@@ -49,7 +49,7 @@ struct EnginePoolTests {
             }
             let expected = Self.expectedResults(rows: 50)
             #expect(outcome.results.map(\.value) == expected)
-            #expect(outcome.results.allSatisfy { $0.session == "a" })
+            #expect(outcome.results.allSatisfy { $0.record.session == "a" })
             #expect(outcome.errors.map(\.kind) == [.taskFailed])
             #expect(outcome.errors.first?.session == "a")
             #expect(outcome.applied == Self.session(rows: 50).count)

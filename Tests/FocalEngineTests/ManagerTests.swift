@@ -12,7 +12,7 @@ import Testing
         var errors: [String] { received.withLock { $0.errors } }
 
         func manager(_ manager: Manager, didProduce result: TaskResult) {
-            received.withLock { $0.results.append(result.json) }
+            received.withLock { $0.results.append(result.record.resultJSON) }
         }
 
         func manager(_ manager: Manager, didReport error: EngineError) {

@@ -19,8 +19,8 @@ struct SessionEndTests {
         harness.engine.apply(.end(), session: "s", line: 3)
         let result = try #require(harness.observer.results.first)
         #expect(result.value == ["reason": "end", "time": 7000, "open": "detail"])
-        #expect(result.event == sessionEndedEvent)
-        #expect(result.session == "s")
+        #expect(result.record.event == sessionEndedEvent)
+        #expect(result.record.session == "s")
         #expect(result.line == 3)
         #expect(!harness.engine.hasSession("s"))
     }
@@ -41,7 +41,7 @@ struct SessionEndTests {
         harness.apply(register(root, under: nil, "app", time: 50))
         _ = harness.takeErrors()
         harness.engine.endOfInput()
-        #expect(harness.observer.results.map(\.session) == [nil, "a", "b"])
+        #expect(harness.observer.results.map(\.record.session) == [nil, "a", "b"])
         #expect(harness.takeResults().map { $0["reason"] } == ["end-of-input", "end-of-input", "end-of-input"])
         // The sessions stay (a snapshot may follow), each with the event in its root's history.
         #expect(harness.engine.sessionIDs == ["a", "b", "rootless"])

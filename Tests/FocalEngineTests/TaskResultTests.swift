@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -23,7 +24,7 @@ struct TaskResultTests {
         let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100))
         harness.apply(registerRoot, register(2, under: root, "node"))
         harness.apply(record(2, "ev", time: 5))
-        #expect(harness.observer.results.map(\.json) == [#""ok-1""#, "null", #"{"ok":2,"list":[1,"two",null]}"#])
+        #expect(harness.observer.results.map(\.record.resultJSON) == [#""ok-1""#, "null", #"{"ok":2,"list":[1,"two",null]}"#])
         let errors = harness.takeErrors()
         #expect(errors.map(\.kind) == Array(repeating: .taskFailed, count: 5))
         #expect(errors.map(\.line) == Array(repeating: 3, count: 5))
@@ -65,7 +66,7 @@ struct TaskResultTests {
             "index.js": "match('ev', () => { Promise.resolve().then(() => { \(spinForever) }); return 'scheduled'; });\nmatch('ev', () => 'after');",
         ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot, record(root, "ev"))
-        let results = harness.observer.results.map(\.json)
+        let results = harness.observer.results.map(\.record.resultJSON)
         #expect(results.allSatisfy { (try? JSONValue(parsing: $0)) != nil }, "results that are not JSON: \(results)")
         let errors = harness.takeErrors()
         #expect(errors.contains { $0.script?.isTimeout == true && $0.line == 2 }, "no timeout reported: \(errors)")
@@ -86,7 +87,7 @@ struct TaskResultTests {
         #expect(harness.fire(root) == [["a": [1, "two"]], "plain", 3])
         #expect(harness.observer.results.isEmpty)
         harness.apply(record(root, "ev"))
-        #expect(harness.observer.results.map(\.json) == [#"{"a":[1,"two"]}"#, #""plain""#, "3"])
+        #expect(harness.observer.results.map(\.record.resultJSON) == [#"{"a":[1,"two"]}"#, #""plain""#, "3"])
     }
 
     @Test("undefined is no result; null, 0, false and '' are results", arguments: [
@@ -96,7 +97,7 @@ struct TaskResultTests {
     func resultValues(expression: String, json: String?) throws {
         let harness = try EngineHarness(["index.js": "match('ev', () => \(expression));"])
         harness.apply(registerRoot, record(root, "ev"))
-        #expect(harness.observer.results.map(\.json) == (json.map { [$0] } ?? []))
+        #expect(harness.observer.results.map(\.record.resultJSON) == (json.map { [$0] } ?? []))
         #expect(harness.takeErrors().isEmpty)
     }
 
@@ -106,12 +107,9 @@ struct TaskResultTests {
         harness.apply(registerRoot, register(2, under: root, "list"), register(keyed(7, "0"), under: 2, "cell", index: 0))
         harness.apply(record(keyed(7, "0"), "tap", time: 4242))
         let result = try #require(harness.observer.results.first)
-        #expect(result.json == "0")
+        #expect(result.record == ResultRecord(resultJSON: "0", event: "tap", path: "/list/cell", time: 4242))
         #expect(result.value == 0)
-        #expect(result.event == "tap")
         #expect(result.node == keyed(7, "0"))
-        #expect(result.path == "/list/cell")
-        #expect(result.time == 4242)
         #expect(result.line == 4)
         #expect(result.task.patterns == ["list/cell/tap"])
         #expect(result.task.line == 2)

@@ -43,10 +43,7 @@ func makeAnalyticsApp(
     let focal = FocalServer(
         configuration: ServerConfiguration(), pool: pool, metrics: ServerMetrics(factory: metricsFactory))
     let router = Router(context: AppRequestContext.self)
-    router.get("/metrics") { _, _ in
-        await focal.updateGauges()
-        return registry.emitToString()
-    }
+    router.get("/metrics") { _, _ in registry.emitToString() }
     let analytics = router.group("analytics").add(middleware: UserTokenMiddleware(users: users))
     focal.routes(context: AppRequestContext.self).addRoutes(to: analytics)
     return Application(

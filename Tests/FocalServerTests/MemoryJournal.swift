@@ -6,6 +6,8 @@ import FocalServer
 /// waits (ignoring cancellation, as a query on a dead connection does) until it is released.
 actor MemoryJournal: SessionJournal {
     private var logs: [String: [String]] = [:]
+    private var sealed: Set<String> = []
+    private var hangingRemoves = false
     private var isDown = false
     private var hanging: [CheckedContinuation<Void, Never>]?
     private var hangWatchers: [CheckedContinuation<Void, Never>] = []
@@ -17,6 +19,7 @@ actor MemoryJournal: SessionJournal {
 
     func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend {
         try await reach()
+        guard !sealed.contains(session) else { throw SessionJournalError.sealed(session: session) }
         var log = logs[session] ?? []
         let start = position ?? log.count
         guard start <= log.count else { throw SessionJournalError.gap(session: session, expected: log.count, received: start) }
@@ -38,8 +41,16 @@ actor MemoryJournal: SessionJournal {
     }
 
     func remove(session: String) async throws {
-        try await reach()
+        try await reach(isRemoval: true)
         logs[session] = nil
+        sealed.remove(session)
+    }
+
+    func seal(session: String, ifLength expected: Int?) async throws -> Int {
+        try await reach()
+        let length = logs[session]?.count ?? 0
+        if length > 0, expected == nil || expected == length { sealed.insert(session) }
+        return length
     }
 
     func ping() async throws {
@@ -55,10 +66,21 @@ actor MemoryJournal: SessionJournal {
     /// From now on every call waits until ``release()``.
     func hang() { hanging = hanging ?? [] }
 
+    /// From now on every ``remove(session:)`` waits until ``release()`` (an end between
+    /// its seal and its removal); other calls go through.
+    func hangRemoves() {
+        hangingRemoves = true
+        hang()
+    }
+
+    /// Whether the session is sealed for its end.
+    func isSealed(_ session: String) -> Bool { sealed.contains(session) }
+
     /// Lets the waiting calls go on, and later calls through.
     func release() {
         let waiting = hanging ?? []
         hanging = nil
+        hangingRemoves = false
         for call in waiting { call.resume() }
     }
 
@@ -68,9 +90,9 @@ actor MemoryJournal: SessionJournal {
         await withCheckedContinuation { hangWatchers.append($0) }
     }
 
-    private func reach() async throws {
+    private func reach(isRemoval: Bool = false) async throws {
         if isDown { throw Down() }
-        guard hanging != nil else { return }
+        guard hanging != nil, isRemoval || !hangingRemoves else { return }
         await withCheckedContinuation { continuation in
             hanging?.append(continuation)
             let watchers = hangWatchers

@@ -75,6 +75,7 @@ func withServer<R: Sendable, C: Clock>(
     journal: (any SessionJournal)? = nil,
     clock: C = ContinuousClock(),
     logger: Logger = quietLogger,
+    metrics: ServerMetrics = .prometheus(),
     _ body: @Sendable (any TestClientProtocol, FocalServer) async throws -> R
 ) async throws -> R where C.Instant == ContinuousClock.Instant {
     let directory = try TasksDirectory(tasks)
@@ -84,7 +85,7 @@ func withServer<R: Sendable, C: Clock>(
     configuration.port = 0
     let server = FocalServer(
         configuration: configuration, pool: pool, pipeline: pipeline, journal: journal, clock: clock, logger: logger,
-        metrics: .prometheus())
+        metrics: metrics)
     do {
         let result = try await server.makeApplication().test(.live) { client in try await body(client, server) }
         await pool.close()

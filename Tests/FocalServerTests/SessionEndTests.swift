@@ -1,3 +1,4 @@
+import FocalCore
 import FocalDelivery
 import FocalJSON
 import FocalServer
@@ -106,6 +107,7 @@ struct SessionEndTests {
                 await clock.waitForSleepers(until: clock.now + .seconds(60))
                 #expect(serverA.sessionCount == 0)
                 #expect(await journal.count(of: "m") == 5)
+                #expect(await !journal.isSealed("m"), "not this instance's to end: not sealed")
                 let results = try await Self.stored(outbox).filter { $0.session == "m" }.map(\.resultJSON)
                 #expect(results.count == 2 && !results.contains { $0.contains("ended") })
                 #expect(try await a.send(.get, "/metrics").text.contains("focal_idle_sessions_ended_total 0"))

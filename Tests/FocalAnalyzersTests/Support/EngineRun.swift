@@ -32,7 +32,7 @@ final class EngineRun: EngineObserver {
 
     /// `path event -> result` for each result.
     var resultLines: [String] {
-        results.map { "\($0.path) \($0.event) -> \($0.json)" }
+        results.map { "\($0.record.path) \($0.record.event) -> \($0.record.resultJSON)" }
     }
 
     func engine(_ engine: Engine, didProduce result: TaskResult) {

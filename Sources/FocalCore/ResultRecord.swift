@@ -1,21 +1,23 @@
-import FocalCore
 import FocalJSON
 
-/// One task result as the outbox records it and destinations receive it: the result
-/// JSON, the event that produced it, the focus path of the node, and the time.
+/// One task result, from the engine to the outbox and on to a destination: the result
+/// JSON, the event that produced it, the focus path of the node, the time and the session.
 ///
-/// The result is kept as compact JSON text so that it goes from the engine into the
-/// outbox and out to a destination without being parsed again.
+/// It is the one result type of Focal: the engine makes it (`TaskResult.record` in
+/// `FocalEngine`, beside what only the engine knows), and `focal replay --deliver` and
+/// `focal serve` append that same value to the outbox (`FocalDelivery`), the server after
+/// setting ``sessionIndex`` and ``project``. The result is kept as compact JSON text so that
+/// it goes from the engine into the outbox and out to a destination without being parsed again.
 public struct ResultRecord: Sendable, Hashable {
     /// The result as compact JSON text (any JSON value).
     public var resultJSON: String
     /// The event name, e.g. `did-select`.
     public var event: String
-    /// The node's focus path, e.g. `/master/tableView/cell`.
+    /// The node's focus path, e.g. `/master/tableView/cell` (`""` for the root).
     public var path: String
     /// When the result was produced, in milliseconds since the Unix epoch.
     public var time: Int64
-    /// The session that produced the result, when the engine runs several (`focal serve`);
+    /// The session that produced the result (`nil` for an engine's default session);
     /// destinations receive it as `"session"`.
     public var session: String?
     /// The result's position among its session's results (0 for the first), when the
@@ -51,9 +53,9 @@ public struct ResultRecord: Sendable, Hashable {
             project: project)
     }
 
-    /// ``FocalCore/SessionKey/storageKey`` of this result, when it has a session: the key under
-    /// which an outbox keeps the session's index mark (see ``Outbox``) and
-    /// ``Outbox/forget(session:)`` names it. A result without a project belongs to the
+    /// ``SessionKey/storageKey`` of this result, when it has a session: the key under
+    /// which an outbox keeps the session's index mark (see `FocalDelivery`'s `Outbox`) and
+    /// `Outbox.forget(session:)` names it. A result without a project belongs to the
     /// default project.
     public var sessionKey: String? {
         session.map { SessionKey(project: project ?? ProjectName.default, id: $0).storageKey }

@@ -1,0 +1,35 @@
+import Testing
+
+/// The engine's flags accept what the library does: out of range, the library's own check
+/// (`ConfigurationError`: setting, range, value) answers, named by the flag, with exit 2.
+@Suite("Engine flags: the library's ranges")
+struct EngineFlagRangeTests {
+    @Test(
+        "an engine setting out of range exits 2 naming the flag, the range and the value",
+        arguments: [
+            (["replay", "--jobs", "0"], "--jobs must be from 1 to 256, not 0"),
+            (["replay", "--jobs", "257"], "--jobs must be from 1 to 256, not 257"),
+            (["replay", "--max-sessions", "10000001"], "--max-sessions must be from 1 to 10000000, not 10000001"),
+            (["replay", "--time-limit", "600001"], "--time-limit must be between 1 and 600000 milliseconds"),
+            (["serve", "--port", "0", "--threads", "257"], "--threads must be from 1 to 256, not 257"),
+            (["serve", "--port", "0", "--threads", "0"], "--threads must be from 1 to 256, not 0"),
+            (["serve", "--port", "0", "--max-sessions", "0"], "--max-sessions must be from 1 to 10000000, not 0"),
+        ])
+    func outOfRange(arguments: [String], message: String) throws {
+        let workspace = try Workspace(tasks: ["index.js": ""])
+        let run = try runFocal([arguments[0], "--tasks", workspace.tasks] + arguments.dropFirst())
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains(message), "\(run)")
+    }
+
+    @Test("the bounds are accepted", arguments: [["--jobs", "1"], ["--max-sessions", "10000000"], ["--time-limit", "600000"]])
+    func bounds(flags: [String]) throws {
+        let workspace = try Workspace(tasks: ["index.js": "match('/ev', () => 'ok');"])
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks] + flags,
+            input: log([Line.root, Line.record("1", "ev")]))
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdoutLines == [#""ok""#], "\(run)")
+    }
+}
