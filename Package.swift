@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(name: "FocalPatternsTests", dependencies: ["FocalPatterns"]),
         .testTarget(
             name: "FocalRuntimeTests",
-            dependencies: ["FocalRuntime", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["FocalRuntime", "FocalCore", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalCore", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalPatterns", "FocalTestSupport"]),
         .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalSimulatorTestSupport", "FocalCore", "FocalJSON"]),

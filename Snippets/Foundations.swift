@@ -68,7 +68,7 @@ func eventBus() {
 
 func runtime() throws {
     // snippet.runtime
-    let runtime = JSRuntime(timeLimit: .milliseconds(500), heapLimit: 64 << 20)
+    let runtime = try JSRuntime(timeLimit: .milliseconds(500), heapLimit: 64 << 20)
     let modules = try ModuleSystem(runtime: runtime, root: "tasks")
     let exports = try modules.require("./index")
     // snippet.end

@@ -1,7 +1,7 @@
 /// A setting of a configuration outside its documented range: what every `validate()` of
 /// Focal's configurations throws (`EngineConfiguration.validate()`,
-/// `ServerConfiguration.validate()`), what `Engine`, `EnginePool` and `Manager` refuse to start
-/// with (inside an `EngineError`), and what `focal` reports with exit status 2, naming the
+/// `ServerConfiguration.validate()`) and `JSRuntime`'s initializer, what `Engine`, `EnginePool`
+/// and `Manager` refuse to start with (inside an `EngineError`), and what `focal` reports with exit status 2, naming the
 /// flag. A configuration never clamps a setting into its range.
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The setting, e.g. `maxSessions`.

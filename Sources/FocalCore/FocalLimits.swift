@@ -7,4 +7,10 @@ public enum FocalLimits {
     /// Accepted numbers of engine threads: `EnginePool`'s `threads`, `focal serve --threads`,
     /// `focal replay --jobs`.
     public static let engineThreadsRange = 1...256
+    /// Accepted time limits of a JavaScript call, 1 ms to 10 minutes: `JSRuntime`'s
+    /// `timeLimit`, `EngineConfiguration.timeLimit`, `--time-limit` (in milliseconds).
+    public static let timeLimitRange = Duration.milliseconds(1)...Duration.seconds(600)
+    /// Accepted JavaScript heap limits in bytes, 16 MiB to 16 GiB: `JSRuntime`'s `heapLimit`,
+    /// `JavaScriptCoreOptions.defaultHeapLimit`, `--heap-limit` (in MiB).
+    public static let heapLimitRange = (16 << 20)...(16 << 30)
 }

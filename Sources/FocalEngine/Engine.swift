@@ -52,12 +52,12 @@ public final class Engine {
     public init(configuration: EngineConfiguration, observer: (any EngineObserver)? = nil) throws(EngineError) {
         do throws(ConfigurationError) {
             try configuration.validate()
+            runtime = try JSRuntime(timeLimit: configuration.timeLimit, globalObjectClass: NodeBinding.globalClass)
         } catch {
             throw EngineError(error)
         }
         self.configuration = configuration
         self.observer = observer
-        runtime = JSRuntime(timeLimit: configuration.timeLimit, globalObjectClass: NodeBinding.globalClass)
         runtime.installConsole(logger: configuration.consoleLogger)
         binding = NodeBinding(runtime: runtime)
         do throws(ScriptError) {

@@ -17,7 +17,8 @@ public struct EngineConfiguration: Sendable {
     public var tasksDirectory: String
     /// Reload task files when they change on disk (checked at every `register`).
     public var debug: Bool
-    /// The longest a task call or task-file evaluation may run, in ``timeLimitRange``.
+    /// The longest a task call or task-file evaluation may run, in
+    /// ``FocalCore/FocalLimits/timeLimitRange``.
     public var timeLimit: Duration
     /// The clock for ops without a `time`.
     public var clock: EngineClock
@@ -36,9 +37,6 @@ public struct EngineConfiguration: Sendable {
 
     /// The default session limit: 100,000 sessions (about 2 GB at ~20 KB each).
     public static let defaultMaxSessions = 100_000
-
-    /// The accepted time limits: 1 ms to 10 minutes (`--time-limit`, in milliseconds).
-    public static let timeLimitRange = Duration.milliseconds(1)...Duration.seconds(600)
 
     public init(
         tasksDirectory: String,
@@ -59,12 +57,13 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// Checks every setting against its range: ``maxSessions`` against
-    /// ``FocalCore/FocalLimits/maxSessionsRange``, ``timeLimit`` against ``timeLimitRange``.
+    /// ``FocalCore/FocalLimits/maxSessionsRange``, ``timeLimit`` against
+    /// ``FocalCore/FocalLimits/timeLimitRange``.
     /// - Throws: ``FocalCore/ConfigurationError`` naming the first setting out of its range
     ///   (`maxSessions`, `timeLimit`), its range and its value.
     public func validate() throws(ConfigurationError) {
         try ConfigurationError.check(maxSessions, in: FocalLimits.maxSessionsRange, "maxSessions")
-        try ConfigurationError.check(timeLimit, in: Self.timeLimitRange, "timeLimit")
+        try ConfigurationError.check(timeLimit, in: FocalLimits.timeLimitRange, "timeLimit")
     }
 }
 

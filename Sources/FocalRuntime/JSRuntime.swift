@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CJavaScriptCore
+import FocalCore
 import FocalJSON
 import Synchronization
 
@@ -30,14 +31,23 @@ public final class JSRuntime {
     /// Sets the regular-expression guard's budget (see ``installRegExpGuard()``).
     private var regExpBudgetSetter: ProtectedValue?
 
-    /// The longest a single call into JavaScript may run (CPU time). Regular-expression
-    /// matches are weighed against it before they start (see ``regExpStepsPerMillisecond``).
-    public var timeLimit: Duration {
-        get { watchdog.timeLimit }
-        set {
-            watchdog.setTimeLimit(newValue)
-            updateRegExpBudget()
-        }
+    /// The longest a single call into JavaScript may run (CPU time), in
+    /// ``FocalCore/FocalLimits/timeLimitRange``. Regular-expression matches are weighed
+    /// against it before they start (see ``regExpStepsPerMillisecond``).
+    public var timeLimit: Duration { watchdog.timeLimit }
+
+    /// Sets ``timeLimit`` for the calls that follow.
+    /// - Throws: ``FocalCore/ConfigurationError`` (setting `timeLimit`) when `limit` is outside
+    ///   ``FocalCore/FocalLimits/timeLimitRange``; the limit is then unchanged.
+    public func setTimeLimit(_ limit: Duration) throws(ConfigurationError) {
+        try ConfigurationError.check(limit, in: FocalLimits.timeLimitRange, "timeLimit")
+        applyTimeLimit(limit)
+    }
+
+    /// Sets ``timeLimit`` to `limit`, which the runtime's own code knows to be in range.
+    func applyTimeLimit(_ limit: Duration) {
+        watchdog.setTimeLimit(limit)
+        updateRegExpBudget()
     }
 
     /// The most JavaScript heap, in bytes, this runtime may use. A call that grows the
@@ -47,12 +57,9 @@ public final class JSRuntime {
     /// so a script can overshoot by what it allocates in one tick. After a call is stopped
     /// for the heap, a full collection runs, and only a call that grows the heap past both
     /// the limit and what that collection left is stopped for it: a later call is never
-    /// blamed for garbage or values an earlier one left. Clamped to
-    /// ``JavaScriptCoreOptions/minimumHeapLimit``...``JavaScriptCoreOptions/maximumHeapLimit``.
-    public var heapLimit: Int {
-        get { watchdog.heapLimit }
-        set { watchdog.heapLimit = Self.clampHeapLimit(newValue) }
-    }
+    /// blamed for garbage or values an earlier one left. In
+    /// ``FocalCore/FocalLimits/heapLimitRange``, fixed when the runtime is made.
+    public var heapLimit: Int { watchdog.heapLimit }
 
     /// This runtime's current JavaScript heap size in bytes (walks the heap: not for hot paths).
     public var heapSize: Int { Watchdog.heapSize(context) }
@@ -60,19 +67,24 @@ public final class JSRuntime {
     /// Creates a runtime. The first runtime of the process fixes the
     /// ``JavaScriptCoreOptions`` (the defaults unless configured before).
     /// - Parameters:
-    ///   - timeLimit: the limit for each evaluation or call.
-    ///   - heapLimit: the heap limit in bytes; `nil` for the configured default.
-    public convenience init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil) {
-        self.init(timeLimit: timeLimit, heapLimit: heapLimit, globalObjectClass: nil)
+    ///   - timeLimit: the limit for each evaluation or call, in ``FocalCore/FocalLimits/timeLimitRange``.
+    ///   - heapLimit: the heap limit in bytes, in ``FocalCore/FocalLimits/heapLimitRange``;
+    ///     `nil` for the configured default (``JavaScriptCoreOptions/defaultHeapLimit``).
+    /// - Throws: ``FocalCore/ConfigurationError`` (setting `timeLimit` or `heapLimit`) when a
+    ///   limit is outside its range: a limit is never adjusted.
+    public convenience init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil) throws(ConfigurationError) {
+        try self.init(timeLimit: timeLimit, heapLimit: heapLimit, globalObjectClass: nil)
     }
 
     /// Creates a runtime whose global object is of `globalObjectClass`: ``HostClass/global``
     /// lets host code keep private data on it (``globalPrivateData``).
-    package init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil, globalObjectClass: HostClass?) {
+    package init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil, globalObjectClass: HostClass?) throws(ConfigurationError) {
+        try ConfigurationError.check(timeLimit, in: FocalLimits.timeLimitRange, "timeLimit")
+        if let heapLimit { try ConfigurationError.check(heapLimit, in: FocalLimits.heapLimitRange, "heapLimit") }
         let options = JavaScriptCoreOptions.start()
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, globalObjectClass?.jsClass)
-        watchdog = Watchdog(group: group, timeLimit: timeLimit, heapLimit: Self.clampHeapLimit(heapLimit ?? options.defaultHeapLimit))
+        watchdog = Watchdog(group: group, timeLimit: timeLimit, heapLimit: heapLimit ?? options.defaultHeapLimit)
         guard let reader = try? evaluate(Self.errorReaderSource, sourceURL: "<focal>") else {
             preconditionFailure("the runtime's own error reader failed to evaluate")
         }
@@ -95,10 +107,6 @@ public final class JSRuntime {
         } catch {
             assertionFailure("setting the regular-expression budget failed: \(error)")
         }
-    }
-
-    private static func clampHeapLimit(_ bytes: Int) -> Int {
-        min(max(bytes, JavaScriptCoreOptions.minimumHeapLimit), JavaScriptCoreOptions.maximumHeapLimit)
     }
 
     /// Creates a JavaScript class. Use this rather than `JSClassCreate`: JavaScriptCore

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import FocalCore
 import Synchronization
 
 /// The process-wide JavaScriptCore options, set once, before the first runtime.
@@ -25,7 +26,8 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     /// grows large. `nil` leaves the machine's size. The command-line tool, which runs
     /// one engine, uses 32 MiB.
     public var memoryBudget: Int?
-    /// The heap limit of runtimes created without one (see ``JSRuntime/heapLimit``).
+    /// The heap limit of runtimes created without one (see ``JSRuntime/heapLimit``), in
+    /// ``FocalCore/FocalLimits/heapLimitRange``.
     public var defaultHeapLimit: Int
     /// Whether hot task code is compiled by JavaScriptCore's optimizing compiler, the DFG
     /// JIT. On by default. Off, task code runs in the interpreter and the baseline JIT:
@@ -38,11 +40,6 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     /// no faster than the DFG in any benchmark, and it costs 3 MB of resident memory and
     /// compile time. `JSC_useFTLJIT=true` in the environment turns it on regardless.
     public var usesOptimizingCompilers: Bool
-
-    /// The largest heap limit accepted: 64 GiB.
-    public static let maximumHeapLimit = 64 << 30
-    /// The smallest heap limit accepted: 8 MiB (less cannot hold a context).
-    public static let minimumHeapLimit = 8 << 20
 
     /// WebAssembly off, the machine's memory size, a default heap limit of 512 MiB, the
     /// optimizing compiler (the DFG) on.
@@ -108,8 +105,9 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     private static let state = Mutex(State())
 
     private var problem: String? {
-        guard (Self.minimumHeapLimit...Self.maximumHeapLimit).contains(defaultHeapLimit) else {
-            return "the default heap limit must be between \(Self.minimumHeapLimit >> 20) MiB and \(Self.maximumHeapLimit >> 20) MiB"
+        let range = FocalLimits.heapLimitRange
+        guard range.contains(defaultHeapLimit) else {
+            return "the default heap limit must be between \(range.lowerBound >> 20) MiB and \(range.upperBound >> 20) MiB"
         }
         if let memoryBudget, memoryBudget < 1 << 20 {
             return "the memory budget must be at least 1 MiB"

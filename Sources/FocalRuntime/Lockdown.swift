@@ -53,8 +53,8 @@ extension JSRuntime {
         // bound of its own (it takes milliseconds, seconds only under JavaScriptCore's GC
         // stress options), then the task time limit is back.
         let taskLimit = timeLimit
-        timeLimit = max(taskLimit, Self.lockdownTimeLimit)
-        defer { timeLimit = taskLimit }
+        applyTimeLimit(max(taskLimit, Self.lockdownTimeLimit))
+        defer { applyTimeLimit(taskLimit) }
         let count = number(try call(lockDown, arguments: [array])) ?? 0
         return Int(count)
     }

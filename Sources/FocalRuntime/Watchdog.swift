@@ -35,7 +35,7 @@ final class Watchdog {
     /// ticks a call and what followed it took).
     @exclusivity(unchecked) private(set) var ticksCounted = 0
     /// The heap limit in bytes.
-    var heapLimit: Int
+    let heapLimit: Int
     /// The heap size seen when the heap limit was crossed.
     private(set) var heapSizeAtTermination = 0
     /// What a full collection right after the last heap-limit termination left: the values
@@ -53,10 +53,11 @@ final class Watchdog {
         setTimeLimit(timeLimit)
     }
 
-    /// Sets the time limit and arms the watchdog with a tick of an eighth of it (5 to 100 ms).
+    /// Sets the time limit (in ``FocalLimits/timeLimitRange``, which ``JSRuntime`` checks) and
+    /// arms the watchdog with a tick of an eighth of it (5 to 100 ms).
     func setTimeLimit(_ limit: Duration) {
         timeLimit = limit
-        let seconds = max(Self.seconds(limit), 0.001)
+        let seconds = Self.seconds(limit)
         let tickSeconds = min(max(seconds / 8, 0.005), 0.1)
         ticksAllowed = max(1, Int((seconds / tickSeconds).rounded(.up)))
         tick = .nanoseconds(Int64(min(tickSeconds, seconds) * 1e9))

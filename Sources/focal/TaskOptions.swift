@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocalCore
 import FocalEngine
 import FocalRuntime
 import Logging
@@ -21,12 +22,13 @@ struct TaskOptions: ParsableArguments {
 /// The JavaScript runtime's limits, `--time-limit` and `--heap-limit` (range-checked), and
 /// whether its optimizing compiler runs (`--no-optimizing-compilers`).
 struct RuntimeLimits: ParsableArguments, Sendable {
-    /// Accepted `--time-limit` values, in milliseconds: the engine's
-    /// (`EngineConfiguration.timeLimitRange`, 1 to 600000).
+    /// Accepted `--time-limit` values, in milliseconds: the library's
+    /// (`FocalLimits.timeLimitRange`, 1 to 600000).
     static let timeLimitRange =
-        milliseconds(EngineConfiguration.timeLimitRange.lowerBound)...milliseconds(EngineConfiguration.timeLimitRange.upperBound)
-    /// Accepted `--heap-limit` values, in MiB: 16 MiB to 16 GiB.
-    static let heapLimitRange = 16...16_384
+        milliseconds(FocalLimits.timeLimitRange.lowerBound)...milliseconds(FocalLimits.timeLimitRange.upperBound)
+    /// Accepted `--heap-limit` values, in MiB: the library's (`FocalLimits.heapLimitRange`,
+    /// 16 to 16384).
+    static let heapLimitRange = FocalLimits.heapLimitRange.lowerBound >> 20...FocalLimits.heapLimitRange.upperBound >> 20
 
     @Option(
         name: .long,

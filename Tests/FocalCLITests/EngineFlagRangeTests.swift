@@ -11,6 +11,8 @@ struct EngineFlagRangeTests {
             (["replay", "--jobs", "257"], "--jobs must be from 1 to 256, not 257"),
             (["replay", "--max-sessions", "10000001"], "--max-sessions must be from 1 to 10000000, not 10000001"),
             (["replay", "--time-limit", "600001"], "--time-limit must be between 1 and 600000 milliseconds"),
+            (["replay", "--heap-limit", "15"], "--heap-limit must be between 16 and 16384 MiB"),
+            (["replay", "--heap-limit", "16385"], "--heap-limit must be between 16 and 16384 MiB"),
             (["serve", "--port", "0", "--threads", "257"], "--threads must be from 1 to 256, not 257"),
             (["serve", "--port", "0", "--threads", "0"], "--threads must be from 1 to 256, not 0"),
             (["serve", "--port", "0", "--max-sessions", "0"], "--max-sessions must be from 1 to 10000000, not 0"),
@@ -23,7 +25,12 @@ struct EngineFlagRangeTests {
         #expect(run.stderr.contains(message), "\(run)")
     }
 
-    @Test("the bounds are accepted", arguments: [["--jobs", "1"], ["--max-sessions", "10000000"], ["--time-limit", "600000"]])
+    @Test(
+        "the bounds are accepted",
+        arguments: [
+            ["--jobs", "1"], ["--max-sessions", "10000000"], ["--time-limit", "600000"], ["--heap-limit", "16"],
+            ["--heap-limit", "16384"],
+        ])
     func bounds(flags: [String]) throws {
         let workspace = try Workspace(tasks: ["index.js": "match('/ev', () => 'ok');"])
         let run = try runFocal(

@@ -74,7 +74,7 @@ struct ConfigurationRangeTests {
     @Test("the bounds of every range are accepted and behave as set")
     func bounds() async throws {
         let tasks = try TaskDirectory(["index.js": ""])
-        for timeLimit in [EngineConfiguration.timeLimitRange.lowerBound, EngineConfiguration.timeLimitRange.upperBound] {
+        for timeLimit in [FocalLimits.timeLimitRange.lowerBound, FocalLimits.timeLimitRange.upperBound] {
             let configuration = EngineConfiguration(tasksDirectory: tasks.path, timeLimit: timeLimit, maxSessions: 1)
             try configuration.validate()
             let observer = RecordingObserver()

@@ -28,7 +28,7 @@ private enum Counter {
 struct HostClassTests {
     /// A runtime with `o`, a counter of 21, and `P`, its prototype.
     private func counter() throws -> (JSRuntime, ProtectedValue) {
-        let runtime = JSRuntime(globalObjectClass: HostClass.global)
+        let runtime = try JSRuntime(globalObjectClass: HostClass.global)
         runtime.globalPrivateData = Unmanaged.passUnretained(runtime).toOpaque()
         let prototype = HostClass.makePrototype(in: runtime, methods: Counter.methods)
         let object = Counter.hostClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: 21), prototype: try #require(prototype.object))

@@ -7,7 +7,7 @@ import Testing
 struct LockdownTests {
     /// A locked-down runtime.
     private func lockedRuntime(roots: (JSRuntime) -> [JSObjectRef] = { _ in [] }) throws -> JSRuntime {
-        let runtime = JSRuntime()
+        let runtime = try JSRuntime()
         try runtime.lockDown(alsoFreezing: roots(runtime))
         return runtime
     }
@@ -105,7 +105,7 @@ struct LockdownTests {
 
     @Test("after a call is stopped at the heap limit, a later call that allocates nothing is not blamed for the heap")
     func heapLimitAttribution() throws {
-        let runtime = JSRuntime(timeLimit: .seconds(30), heapLimit: 32 << 20)
+        let runtime = try JSRuntime(timeLimit: .seconds(30), heapLimit: 32 << 20)
         // The loop waits for the watchdog's own ticks (each of which checks the heap), not for a clock.
         runtime.setGlobal("ticks", runtime.makeFunction(name: "ticks") { [unowned runtime] _, _ throws(ScriptError) in
             runtime.makeNumber(Double(runtime.watchdogTicks.counted))

@@ -12,8 +12,8 @@ struct RegExpGuardTests {
     static let subject = "'a'.repeat(28) + 'b'"
 
     /// Evaluates `source`; returns the error it threw (nil when it threw none).
-    static func thrown(_ source: String, timeLimit: Duration = .milliseconds(100)) -> ScriptError? {
-        let runtime = JSRuntime(timeLimit: timeLimit)
+    static func thrown(_ source: String, timeLimit: Duration = .milliseconds(100)) throws -> ScriptError? {
+        let runtime = try JSRuntime(timeLimit: timeLimit)
         do {
             _ = try runtime.evaluate(source, sourceURL: "task.js")
             return nil
@@ -33,7 +33,7 @@ struct RegExpGuardTests {
             "RegExp.prototype.test.call(re, { toString() { return s; } })",
         ])
     func everyMethod(_ call: String) throws {
-        let error = try #require(Self.thrown("const re = /^(a+)+$/, s = \(Self.subject); \(call)"))
+        let error = try #require(try Self.thrown("const re = /^(a+)+$/, s = \(Self.subject); \(call)"))
         #expect(error.name == "RegExpLimitError", "\(error)")
         #expect(error.message.contains("/^(a+)+$/") && error.message.contains("exponentially"), "\(error.message)")
         // The script's line that asked for the match, not the guard's.
@@ -42,15 +42,15 @@ struct RegExpGuardTests {
 
     @Test("a polynomial match is weighed against the time limit: refused on a long subject, run on a short one")
     func polynomialBudget() throws {
-        let long = try #require(Self.thrown("/a*a*a*b/.test('a'.repeat(3000))"))
+        let long = try #require(try Self.thrown("/a*a*a*b/.test('a'.repeat(3000))"))
         #expect(long.name == "RegExpLimitError")
         #expect(long.message.contains("on a subject of 3000 characters, more than the time limit allows"), "\(long.message)")
-        let runtime = JSRuntime(timeLimit: .milliseconds(100))
+        let runtime = try JSRuntime(timeLimit: .milliseconds(100))
         #expect(try runtime.evaluateJSON("/a*a*a*b/.test('a'.repeat(40))") == false)
         // A longer limit, a larger budget: the same subject fits.
-        runtime.timeLimit = .seconds(600)
+        try runtime.setTimeLimit(.seconds(600))
         #expect(try runtime.evaluateJSON("/a*a*a*b/.test('a'.repeat(300))") == false)
-        runtime.timeLimit = .milliseconds(1)
+        try runtime.setTimeLimit(.milliseconds(1))
         #expect(throws: ScriptError.self) { try runtime.evaluate("/a*a*a*b/.test('a'.repeat(300))") }
     }
 
@@ -71,16 +71,16 @@ struct RegExpGuardTests {
             "const r = /a/; r.test('aaa'); r.compile('^(a+)+$'); r.test(s)",
         ])
     func bypasses(_ attempt: String) throws {
-        let error = try #require(Self.thrown("const re = /^(a+)+$/, s = \(Self.subject); \(attempt)"))
+        let error = try #require(try Self.thrown("const re = /^(a+)+$/, s = \(Self.subject); \(attempt)"))
         #expect(error.name == "RegExpLimitError", "\(attempt): \(error)")
     }
 
     @Test("the guarded methods cannot be replaced or redefined", arguments: ["exec", "test", "Symbol.split", "constructor"])
     func lockedMethods(_ key: String) throws {
         let property = key.hasPrefix("Symbol.") ? "[\(key)]" : "['\(key)']"
-        let error = try #require(Self.thrown("'use strict'; RegExp.prototype\(property) = function () { return true; };"))
+        let error = try #require(try Self.thrown("'use strict'; RegExp.prototype\(property) = function () { return true; };"))
         #expect(error.name == "TypeError", "\(error)")
-        let redefined = try #require(Self.thrown("Object.defineProperty(RegExp.prototype, \(property.dropFirst().dropLast()), { value: 1 })"))
+        let redefined = try #require(try Self.thrown("Object.defineProperty(RegExp.prototype, \(property.dropFirst().dropLast()), { value: 1 })"))
         #expect(redefined.name == "TypeError", "\(redefined)")
     }
 
@@ -88,7 +88,7 @@ struct RegExpGuardTests {
     func species() throws {
         // A limit that the GC-stress run of the suite can meet on a busy machine (100 ms did
         // not); a species that ran would still show in `called`.
-        let runtime = JSRuntime(timeLimit: .seconds(10))
+        let runtime = try JSRuntime(timeLimit: .seconds(10))
         let result = try runtime.evaluateJSON("""
             let called = false;
             class Sneaky extends RegExp {
@@ -107,7 +107,7 @@ struct RegExpGuardTests {
     @Test("ordinary regular expressions behave as JavaScript says")
     func ordinaryBehaviour() throws {
         // A limit that the GC-stress run of the suite can meet.
-        let runtime = JSRuntime(timeLimit: .seconds(10))
+        let runtime = try JSRuntime(timeLimit: .seconds(10))
         let checks: [(String, JSONValue)] = [
             ("/(?<year>\\d{4})-(\\d\\d)/.exec('on 2026-11 ok').slice(0)", ["2026-11", "2026", "11"]),
             ("/(?<year>\\d{4})-(\\d\\d)/.exec('on 2026-11 ok').groups.year", "2026"),
@@ -134,10 +134,10 @@ struct RegExpGuardTests {
 
     @Test("a non-RegExp receiver gets the errors JavaScript gives")
     func receivers() throws {
-        #expect(Self.thrown("RegExp.prototype.exec.call({}, 'x')")?.name == "TypeError")
-        #expect(Self.thrown("RegExp.prototype[Symbol.split].call({}, 'x')")?.name == "TypeError")
+        #expect(try Self.thrown("RegExp.prototype.exec.call({}, 'x')")?.name == "TypeError")
+        #expect(try Self.thrown("RegExp.prototype[Symbol.split].call({}, 'x')")?.name == "TypeError")
         // Generic objects with their own exec still work with @@replace, as the language allows.
-        let runtime = JSRuntime()
+        let runtime = try JSRuntime()
         #expect(try runtime.evaluateJSON("RegExp.prototype[Symbol.replace].call({ exec() { return null; }, flags: '' }, 'abc', 'x')") == "abc")
     }
 }

@@ -41,12 +41,13 @@ final class TemporaryDirectory {
 /// A runtime with a module system rooted in `directory/tasks`, and helpers to read values as JSON.
 final class ModuleFixture {
     let directory: TemporaryDirectory
-    let runtime = JSRuntime(timeLimit: .seconds(2))
+    let runtime: JSRuntime
     let modules: ModuleSystem
     var tasksRoot: String { directory.absolute("tasks") }
 
     /// Creates the fixture with `files` (paths relative to the tasks directory).
     init(_ files: [String: String] = [:]) throws {
+        runtime = try JSRuntime(timeLimit: .seconds(2))
         directory = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: directory.absolute("tasks"), withIntermediateDirectories: true)
         for (relative, contents) in files { try directory.write("tasks/" + relative, contents) }
