@@ -84,7 +84,10 @@ public final class JSRuntime {
         let options = JavaScriptCoreOptions.start()
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, globalObjectClass?.jsClass)
-        watchdog = Watchdog(group: group, timeLimit: timeLimit, heapLimit: heapLimit ?? options.defaultHeapLimit)
+        // The runtime's own setup code runs under the lockdown's generous bound, not the
+        // caller's limit: a 1 ms limit on a busy machine must not fail the runtime's setup.
+        watchdog = Watchdog(
+            group: group, timeLimit: max(timeLimit, Self.lockdownTimeLimit), heapLimit: heapLimit ?? options.defaultHeapLimit)
         guard let reader = try? evaluate(Self.errorReaderSource, sourceURL: "<focal>") else {
             preconditionFailure("the runtime's own error reader failed to evaluate")
         }
@@ -94,7 +97,7 @@ public final class JSRuntime {
         } catch {
             preconditionFailure("the runtime's regular-expression guard failed to install: \(error)")
         }
-        updateRegExpBudget()
+        applyTimeLimit(timeLimit)
     }
 
     /// Gives the regular-expression guard the budget of the current time limit. The call

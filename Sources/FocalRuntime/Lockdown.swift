@@ -59,7 +59,8 @@ extension JSRuntime {
         return Int(count)
     }
 
-    /// The time bound of the lockdown itself.
+    /// The time bound of the runtime's own setup code: the error reader, the
+    /// regular-expression guard and the lockdown.
     static let lockdownTimeLimit = Duration.seconds(120)
 
     private static let lockdownSource = """
