@@ -153,7 +153,9 @@ let package = Package(
             name: "FocalRuntimeTests",
             dependencies: ["FocalRuntime", "FocalCore", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "FocalEngineTests", dependencies: ["FocalEngine", "FocalCore", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalPatterns", "FocalTestSupport"]),
+        .testTarget(
+            name: "FocalEngineTests",
+            dependencies: ["FocalEngine", "FocalCore", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalPatterns", "FocalTestSupport"]),
         .testTarget(name: "FocalSimulatorTests", dependencies: ["FocalSimulator", "FocalSimulatorTestSupport", "FocalCore", "FocalJSON"]),
         .testTarget(
             name: "FocalAnalyzersTests",
@@ -172,7 +174,8 @@ let package = Package(
             path: "Tests/FocalTestSupport"
         ),
         .target(
-            name: "FocalEventBusTestSupport", dependencies: ["FocalCore", "FocalEventBus", "FocalJSON"], path: "Tests/FocalEventBusTestSupport"),
+            name: "FocalEventBusTestSupport", dependencies: ["FocalCore", "FocalEventBus", "FocalJSON"],
+            path: "Tests/FocalEventBusTestSupport"),
         .target(
             name: "FocalReceiverTestSupport",
             dependencies: [
@@ -205,7 +208,8 @@ let package = Package(
         .testTarget(
             name: "FocalCLITests",
             dependencies: [
-                "FocalCore", "FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalReceiverTestSupport", "FocalPostgresTestSupport",
+                "FocalCore", "FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalReceiverTestSupport",
+                "FocalPostgresTestSupport",
             ]),
         .testTarget(
             name: "FocalServerTests",

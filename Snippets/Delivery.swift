@@ -15,7 +15,10 @@ func pipelineAsService(logger: Logger) async throws {
         options: DeliveryOptions(flushAt: 20, flushInterval: .seconds(30), drainTimeout: .seconds(30)))
     let group = ServiceGroup(services: [pipeline], gracefulShutdownSignals: [.sigterm], logger: logger)
     // Elsewhere, as results arrive (any number of tasks at once):
-    _ = try await pipeline.append([ResultRecord(resultJSON: "{\"row\":3}", event: "did-select", path: "/master/tableView/cell", time: 1_732_200_000_000, session: "user-42")])
+    _ = try await pipeline.append([
+        ResultRecord(
+            resultJSON: "{\"row\":3}", event: "did-select", path: "/master/tableView/cell", time: 1_732_200_000_000, session: "user-42")
+    ])
     try await group.run()
     // snippet.end
 }
@@ -31,7 +34,7 @@ let vendor = VendorClient()
 struct VendorDestination: Destination {
     let name = "vendor"
     func send(_ batch: DeliveryBatch) async throws {
-        let status = try await vendor.upload(batch.jsonBody())      // your client
+        let status = try await vendor.upload(batch.jsonBody())  // your client
         if status == 429 || status >= 500 { throw DeliveryError.retryable("vendor answered \(status)") }
         if status >= 400 { throw DeliveryError.rejected("vendor answered \(status)") }
     }
@@ -40,11 +43,12 @@ struct VendorDestination: Destination {
 // snippet.hide
 func deliver(_ records: [ResultRecord]) async throws {
     // snippet.show
-    let pipeline = try await DeliveryPipeline(outbox: SQLiteOutbox(path: "outbox.sqlite"),
-                                              destinations: [VendorDestination()])
+    let pipeline = try await DeliveryPipeline(
+        outbox: SQLiteOutbox(path: "outbox.sqlite"),
+        destinations: [VendorDestination()])
     await pipeline.start()
-    try await pipeline.append(records)          // [ResultRecord], committed in one transaction
-    let summary = await pipeline.finish()       // drains, then shuts destinations down
+    try await pipeline.append(records)  // [ResultRecord], committed in one transaction
+    let summary = await pipeline.finish()  // drains, then shuts destinations down
     // snippet.end
     _ = summary
 }
@@ -53,9 +57,9 @@ func deliver(_ records: [ResultRecord]) async throws {
 final class MixpanelAdapter: AnalyticsAdapter {
     var resultRule: TrackingRule<ResultRecord>? { .allow([.match("/master/*/cell/did-select")]) }
     var eventRule: TrackingRule<any TrackableEvent>? { .prohibit([.identifier(object: "Debug")]) }
-    func configure() { /* set the SDK up */ }
-    func track(event: any TrackableEvent) { /* send event.identifier.stringValue, event.metadata */ }
-    func track(property: any TrackableProperty) { /* set a user property */ }
+    func configure() { /* set the SDK up */  }
+    func track(event: any TrackableEvent) { /* send event.identifier.stringValue, event.metadata */  }
+    func track(property: any TrackableProperty) { /* set a user property */  }
 }
 
 // snippet.hide

@@ -35,7 +35,7 @@ func scenario() throws {
     let outcome = try ScenarioOutcome.play(scenario, configuration: EngineConfiguration(tasksDirectory: "tasks"))
     if let expectation = scenario.expectation {
         let check = outcome.check(against: expectation)
-        if !check.isMet { print(check.report.joined(separator: "\n")) }   // the differences
+        if !check.isMet { print(check.report.joined(separator: "\n")) }  // the differences
     }
     // snippet.end
 }

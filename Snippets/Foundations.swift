@@ -37,14 +37,17 @@ func opLog() throws {
 
 func focusTree() {
     // snippet.focus-tree
-    struct Row: FocusTreePayload { var count = 0; static var vacant: Row { Row() } }
+    struct Row: FocusTreePayload {
+        var count = 0
+        static var vacant: Row { Row() }
+    }
     let tree = FocusTree<Row>()
     assert(tree.register(1, name: "root", parent: nil) { _ in Row() } == .inserted(0))
     let cell = NodeID(owner: 70, keys: ["a"])
     assert(tree.register(cell, name: "cell", parent: 1) { _ in Row(count: 3) } == .inserted(1))
     assert(tree.register(2, name: "second root", parent: nil) { _ in Row() } == .refused(.secondRoot(existingRoot: 0)))
     assert(tree.path(of: tree.lookup(cell)!) == "/cell")
-    assert(tree.removeSubtrees(withPrefix: 70) == 1)    // what `deregister 70` removes
+    assert(tree.removeSubtrees(withPrefix: 70) == 1)  // what `deregister 70` removes
     // snippet.end
 }
 
@@ -53,7 +56,7 @@ func patterns() {
     let pattern = TaskPattern("tableView/*/did-select")
     assert(pattern.matches(path: "/master/tableView/cell", event: "did-select"))
     let path = PathPattern("/master/tableView")
-    assert(!path.matches("/master/tableView/cell"))    // anchored, and whole
+    assert(!path.matches("/master/tableView/cell"))  // anchored, and whole
     // snippet.end
 }
 

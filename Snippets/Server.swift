@@ -16,7 +16,7 @@ func keyedRoutes(pool: EnginePool, shopPool: EnginePool) async throws {
     router.group("admin").add(middleware: Authenticator(keyRing: ring, scope: .metrics)).get("usage") { _, _ in
         "used by \(AuthenticatedKey.current!.name)"
     }
-    let app = Application(router: router, services: focal.backgroundServices)   // includes the SIGHUP reload
+    let app = Application(router: router, services: focal.backgroundServices)  // includes the SIGHUP reload
     // snippet.end
     try await app.runService()
 }

@@ -9,6 +9,7 @@
 //   and values, like Focal's node handles: `firstDisplayedEvent()`, `latestEvent()`, `index`,
 //   `latestValue('title')`, its result serialized by `JSON.stringify` and copied out as UTF-8.
 import CJavaScriptCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,32 +71,42 @@ func eventObject(_ context: JSContextRef?) -> JSValueRef? {
 }
 let readOnly = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
 let values = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: 2)
-values.initialize(from: [
-    JSStaticValue(name: strdup("index"), getProperty: { context, _, _, _ in JSValueMakeNumber(context, 42) }, setProperty: nil, attributes: readOnly),
-    JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0),
-], count: 2)
+values.initialize(
+    from: [
+        JSStaticValue(
+            name: strdup("index"), getProperty: { context, _, _, _ in JSValueMakeNumber(context, 42) }, setProperty: nil,
+            attributes: readOnly),
+        JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0),
+    ], count: 2)
 let functions = UnsafeMutablePointer<JSStaticFunction>.allocate(capacity: 4)
-functions.initialize(from: [
-    JSStaticFunction(name: strdup("latestEvent"), callAsFunction: { context, _, _, _, _, _ in eventObject(context) }, attributes: readOnly),
-    JSStaticFunction(name: strdup("firstDisplayedEvent"), callAsFunction: { context, _, _, _, _, _ in eventObject(context) }, attributes: readOnly),
-    JSStaticFunction(name: strdup("latestValue"), callAsFunction: { context, _, _, count, arguments, _ in
-        if count > 0, let key = JSValueToStringCopy(context, arguments![0], nil) { JSStringRelease(key) }
-        let value = JSStringCreateWithUTF8CString("Row 1")
-        defer { JSStringRelease(value) }
-        return JSValueMakeString(context, value)
-    }, attributes: readOnly),
-    JSStaticFunction(name: nil, callAsFunction: nil, attributes: 0),
-], count: 4)
+functions.initialize(
+    from: [
+        JSStaticFunction(
+            name: strdup("latestEvent"), callAsFunction: { context, _, _, _, _, _ in eventObject(context) }, attributes: readOnly),
+        JSStaticFunction(
+            name: strdup("firstDisplayedEvent"), callAsFunction: { context, _, _, _, _, _ in eventObject(context) }, attributes: readOnly),
+        JSStaticFunction(
+            name: strdup("latestValue"),
+            callAsFunction: { context, _, _, count, arguments, _ in
+                if count > 0, let key = JSValueToStringCopy(context, arguments![0], nil) { JSStringRelease(key) }
+                let value = JSStringCreateWithUTF8CString("Row 1")
+                defer { JSStringRelease(value) }
+                return JSValueMakeString(context, value)
+            }, attributes: readOnly),
+        JSStaticFunction(name: nil, callAsFunction: nil, attributes: 0),
+    ], count: 4)
 var definition = kJSClassDefinitionEmpty
 definition.className = UnsafePointer(strdup("Node"))
 definition.staticValues = UnsafePointer(values)
 definition.staticFunctions = UnsafePointer(functions)
 let nodeClass = JSClassCreate(&definition)
-let wrapper = evaluate("""
+let wrapper = evaluate(
+    """
     (function (stringify) { return function (fn) { return function (node) {
       const result = fn(node); return result === undefined ? undefined : stringify(result); }; }; })(JSON.stringify)
     """)
-let exposure = evaluate("""
+let exposure = evaluate(
+    """
     (node => { if (node.firstDisplayedEvent() !== node.latestEvent()) return undefined;
       return { event: 'row_exposed', row: node.index, title: node.latestValue('title') }; })
     """)

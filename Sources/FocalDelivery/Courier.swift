@@ -120,7 +120,7 @@ struct Courier: Sendable {
             } catch DeliveryError.rejected(let reason) {
                 try await deadLetter(entries, reason: reason)
                 return true
-            } catch where Task.isCancelled {
+            } catch  where Task.isCancelled {
                 return false
             } catch {
                 fail(entries, error)

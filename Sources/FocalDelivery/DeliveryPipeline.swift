@@ -181,7 +181,8 @@ public actor DeliveryPipeline: Service {
             guard report.counts.delivered + report.counts.deadLettered == 0 else { continue }
             let now = clock.now
             if let evictionStart = evictionStart(), evictionStart <= now { continue }
-            let wake = [nextRetry(), evictionStart(), options.flushPolicies.compactMap { $0.nextFlush(flushState(now)) }.min()]
+            let wake =
+                [nextRetry(), evictionStart(), options.flushPolicies.compactMap { $0.nextFlush(flushState(now)) }.min()]
                 .compactMap { $0 }.filter { $0 > now }.min() ?? now + Self.fullOutboxRecheck
             try await clock.sleep(until: wake)
         }

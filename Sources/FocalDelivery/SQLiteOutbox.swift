@@ -283,8 +283,9 @@ public final class SQLiteOutbox: Outbox {
     public func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry] {
         let storeID = storeID
         return try await read { db in
-            let cursor = try Int64.fetchOne(
-                db, sql: "SELECT seq FROM cursor WHERE destination = ?", arguments: [destination]) ?? 0
+            let cursor =
+                try Int64.fetchOne(
+                    db, sql: "SELECT seq FROM cursor WHERE destination = ?", arguments: [destination]) ?? 0
             let rows = try Row.fetchAll(
                 db,
                 sql: """

@@ -1,10 +1,11 @@
+import FocalCore
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FocalCore
-import Logging
 
 /// How an ``Engine`` (and every engine of an ``EnginePool``) is set up.
 ///

@@ -94,8 +94,9 @@ final class MatchAutomaton {
                     byEvent[pattern.event, default: []].insert(taskIndex)
                 }
             }
-            tables.append(EventTable(
-                byEvent: byEvent.mapValues { $0.sorted() }, anyEvent: anyEvent.sorted(), hasTasks: !finals.isEmpty))
+            tables.append(
+                EventTable(
+                    byEvent: byEvent.mapValues { $0.sorted() }, anyEvent: anyEvent.sorted(), hasTasks: !finals.isEmpty))
         }
     }
 }

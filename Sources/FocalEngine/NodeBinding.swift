@@ -53,7 +53,8 @@ final class NodeBinding {
     func makeNode(_ index: Int32) -> ScriptObject {
         let generation = tree[index].generation
         let bits = (UInt64(generation) << 32 | UInt64(UInt32(bitPattern: index))) &+ 1
-        return Self.nodeClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: UInt(bits)), prototype: nodePrototype.value)
+        return Self.nodeClass.makeObject(
+            in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: UInt(bits)), prototype: nodePrototype.value)
     }
 
     /// Forgets the event objects of the dispatch that just ended.
@@ -69,7 +70,8 @@ final class NodeBinding {
     private func makeEvent(_ event: Event?) -> ScriptValue {
         guard let event else { return runtime.null }
         for (cached, object) in eventObjects where cached === event { return object }
-        let object = Self.eventClass.makeObject(in: runtime, privateData: Unmanaged.passRetained(event).toOpaque(), prototype: eventPrototype.value)
+        let object = Self.eventClass.makeObject(
+            in: runtime, privateData: Unmanaged.passRetained(event).toOpaque(), prototype: eventPrototype.value)
         runtime.protectUnmanaged(object)
         eventObjects.append((event, object))
         return object
@@ -144,46 +146,77 @@ final class NodeBinding {
 
     private static let values: [(name: String, get: HostClass.Getter)] = [
         ("nodeName", { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in b.runtime.makeString(t[i].name) } }),
-        ("index", { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in t[i].payload.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null } }),
+        (
+            "index",
+            { c, o, _, e in
+                withNode(HostCall(c, o, e)) { b, i, t in t[i].payload.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null }
+            }
+        ),
         ("path", { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in b.runtime.makeString(t.path(of: i)) } }),
-        ("parentNode", { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.makeNode(t[i].parent) } }),
-        ("attributes", { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) } }),
+        (
+            "parentNode",
+            { c, o, _, e in
+                withNode(HostCall(c, o, e)) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.makeNode(t[i].parent) }
+            }
+        ),
+        (
+            "attributes",
+            { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) } }
+        ),
     ]
 
     /// The node methods, on ``sharedPrototypes``' node prototype.
     private static let functions: [(name: String, call: HostClass.Method)] = [
-        ("ancestor", { c, _, o, n, a, e in
-            let call = HostCall(c, o, n, a, e)
-            return withNode(call) { b, i, tree in
-                let steps = call.numberArgument(0) ?? 0
-                guard steps >= 0, steps.rounded() == steps else {
-                    return call.throwing(b.runtime.makeError("RangeError", "ancestor(n) needs a whole number n ≥ 0"))
+        (
+            "ancestor",
+            { c, _, o, n, a, e in
+                let call = HostCall(c, o, n, a, e)
+                return withNode(call) { b, i, tree in
+                    let steps = call.numberArgument(0) ?? 0
+                    guard steps >= 0, steps.rounded() == steps else {
+                        return call.throwing(b.runtime.makeError("RangeError", "ancestor(n) needs a whole number n ≥ 0"))
+                    }
+                    var current = i
+                    for _ in 0..<Int(min(steps, 1e9)) {
+                        current = tree[current].parent
+                        if current == NodeTree.none { return b.runtime.null }
+                    }
+                    return b.makeNode(current)
                 }
-                var current = i
-                for _ in 0..<Int(min(steps, 1e9)) {
-                    current = tree[current].parent
-                    if current == NodeTree.none { return b.runtime.null }
+            }
+        ),
+        (
+            "latestEvent",
+            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.latestEvent) } }
+        ),
+        (
+            "isVisible",
+            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeBoolean(t[i].payload.state.isVisible) } }
+        ),
+        (
+            "firstDisplayedEvent",
+            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.firstDisplayedEvent) } }
+        ),
+        (
+            "latestValue",
+            { c, _, o, n, a, e in
+                let call = HostCall(c, o, n, a, e)
+                return withNode(call) { b, i, t in
+                    guard let key = keyPath(b, call), let value = t[i].payload.state.values[key]?.value else { return b.runtime.undefined }
+                    return b.runtime.makeValue(value)
                 }
-                return b.makeNode(current)
             }
-        }),
-        ("latestEvent", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.latestEvent) } }),
-        ("isVisible", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeBoolean(t[i].payload.state.isVisible) } }),
-        ("firstDisplayedEvent", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.firstDisplayedEvent) } }),
-        ("latestValue", { c, _, o, n, a, e in
-            let call = HostCall(c, o, n, a, e)
-            return withNode(call) { b, i, t in
-                guard let key = keyPath(b, call), let value = t[i].payload.state.values[key]?.value else { return b.runtime.undefined }
-                return b.runtime.makeValue(value)
+        ),
+        (
+            "valueFirstDisplayedEvent",
+            { c, _, o, n, a, e in
+                let call = HostCall(c, o, n, a, e)
+                return withNode(call) { b, i, t in
+                    guard let key = keyPath(b, call) else { return b.runtime.null }
+                    return b.makeEvent(t[i].payload.state.values[key]?.firstDisplayedEvent)
+                }
             }
-        }),
-        ("valueFirstDisplayedEvent", { c, _, o, n, a, e in
-            let call = HostCall(c, o, n, a, e)
-            return withNode(call) { b, i, t in
-                guard let key = keyPath(b, call) else { return b.runtime.null }
-                return b.makeEvent(t[i].payload.state.values[key]?.firstDisplayedEvent)
-            }
-        }),
+        ),
     ]
 
     /// `{ id, class: "ana-node", createdAt, index? }` plus the registered attributes,

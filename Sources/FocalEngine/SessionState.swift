@@ -1,7 +1,7 @@
 import FocalCore
-import FocalPatterns
 import FocalJSON
 import FocalOpLog
+import FocalPatterns
 import FocalRuntime
 
 /// Everything one session owns: its node tree, the tasks it loaded (with their
@@ -63,7 +63,9 @@ final class SessionState {
         guard tree.root != NodeTree.none else { return }
         currentLine = line
         defer { currentLine = nil }
-        let end = Recording(node: tree[tree.root].id, event: sessionEndedEvent, properties: reason.properties, time: latestTime ?? configuration.clock.now())
+        let end = Recording(
+            node: tree[tree.root].id, event: sessionEndedEvent, properties: reason.properties, time: latestTime ?? configuration.clock.now()
+        )
         record(end, namedOnly: true)
     }
 
@@ -93,7 +95,8 @@ final class SessionState {
         let outcome = tree.register(r.node, name: r.name, parent: r.parent) { parent in
             NodePayload(
                 index: r.index, namespace: r.namespace, attributes: r.attributes, createdAt: r.time ?? configuration.clock.now(),
-                matchState: parent == NodeTree.none ? automaton.rootState : automaton.transition(from: tree[parent].payload.matchState, name: r.name))
+                matchState: parent == NodeTree.none
+                    ? automaton.rootState : automaton.transition(from: tree[parent].payload.matchState, name: r.name))
         }
         switch outcome {
         case .inserted:
@@ -145,7 +148,10 @@ final class SessionState {
         }
         let event = Event(name: r.event, properties: r.properties, time: r.time ?? configuration.clock.now())
         guard tree[index].payload.state.apply(event) else {
-            return fail(.invalidOp, "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path")
+            return fail(
+                .invalidOp,
+                "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path"
+            )
         }
         let state = tree[index].payload.matchState
         if let coverage = engine.scripts.coverage { noteCoverage(coverage, at: index, event: r.event, namedOnly: namedOnly) }
@@ -165,7 +171,9 @@ final class SessionState {
                 returned = try runtime.call(function, arguments: [node])
             } catch {
                 let notJSON = error.name == TaskScripts.nonJSONErrorName
-                let what = error.isTimeout ? "timed out" : error.isHeapLimit ? "crossed the heap limit" : notJSON ? "returned a value that is not JSON" : "threw"
+                let what =
+                    error.isTimeout
+                    ? "timed out" : error.isHeapLimit ? "crossed the heap limit" : notJSON ? "returned a value that is not JSON" : "threw"
                 taskFailed(task, what, r, at: index, notJSON ? ScriptError(name: "TypeError", message: error.message) : error)
                 continue
             }
@@ -191,9 +199,11 @@ final class SessionState {
     /// Reports a result and keeps it with its event in the history of the node at `index`.
     private func produce(_ json: String, _ task: Task, _ r: Recording, at index: Int32, path: String, time: Int64) {
         tree[index].payload.state.keepResult(json, of: task.reference)
-        engine.observer?.engine(engine, didProduce: TaskResult(
-            record: ResultRecord(resultJSON: json, event: r.event, path: path, time: time, session: id),
-            node: r.node, task: task.reference, line: currentLine))
+        engine.observer?.engine(
+            engine,
+            didProduce: TaskResult(
+                record: ResultRecord(resultJSON: json, event: r.event, path: path, time: time, session: id),
+                node: r.node, task: task.reference, line: currentLine))
     }
 
     private func deregister(_ d: Deregistration) {
@@ -211,12 +221,15 @@ final class SessionState {
     }
 
     private func recomputeStates(from index: Int32) {
-        tree.walk(from: index, enter: { node, _ in
-            let parent = self.tree[node].parent
-            self.tree[node].payload.matchState = parent == NodeTree.none
-                ? self.automaton.rootState
-                : self.automaton.transition(from: self.tree[parent].payload.matchState, name: self.tree[node].name)
-        })
+        tree.walk(
+            from: index,
+            enter: { node, _ in
+                let parent = self.tree[node].parent
+                self.tree[node].payload.matchState =
+                    parent == NodeTree.none
+                    ? self.automaton.rootState
+                    : self.automaton.transition(from: self.tree[parent].payload.matchState, name: self.tree[node].name)
+            })
     }
 
     /// The patterns (with their tasks) that can fire on the node at `index`.
@@ -226,18 +239,21 @@ final class SessionState {
 
     /// Notes the patterns that `event` at the node `index` matches (only with a ``PatternCoverage``).
     private func noteCoverage(_ coverage: PatternCoverage, at index: Int32, event: String, namedOnly: Bool) {
-        coverage.noteMatched(taskPatterns(at: index).filter { namedOnly ? $0.pattern.event == event : $0.pattern.matches(event: event) }.map {
-            PatternCoverage.PatternUse(pattern: $0.pattern.description, task: $0.task)
-        })
+        coverage.noteMatched(
+            taskPatterns(at: index).filter { namedOnly ? $0.pattern.event == event : $0.pattern.matches(event: event) }.map {
+                PatternCoverage.PatternUse(pattern: $0.pattern.description, task: $0.task)
+            })
     }
 
     // MARK: Errors
 
     private func taskFailed(_ task: Task, _ what: String, _ r: Recording, at index: Int32, _ error: ScriptError) {
         let error = engine.scripts.modules.locate(error)
-        report(EngineError(
-            .taskFailed, "\(task.reference) \(what) on '\(r.event)' at \(describeNode(index)): \(error)", line: currentLine, script: error,
-            task: task.reference))
+        report(
+            EngineError(
+                .taskFailed, "\(task.reference) \(what) on '\(r.event)' at \(describeNode(index)): \(error)", line: currentLine,
+                script: error,
+                task: task.reference))
     }
 
     /// `node /a/b (id 6)`, or `the root node (id 1)`.
@@ -250,13 +266,14 @@ final class SessionState {
     /// probably not what the task meant.
     private func noteResult(_ note: TaskScripts.ResultNote, of task: Task) {
         guard engine.scripts.firstWarning("\(task.reference)\u{0}\(note.what)") else { return }
-        let advice = switch note.what {
-        case "a Promise": "tasks run synchronously: an async function's or a promise's value is never awaited"
-        case "a Map", "a Set": "Maps and Sets are not JSON: return Object.fromEntries(map) or [...set]"
-        case "null", "false": "return undefined for no result (`x && {…}` returns x when x is falsy)"
-        case "NaN", "Infinity", "-Infinity": "JSON has no \(note.what)"
-        default: "only own enumerable properties of \(note.what) are written"
-        }
+        let advice =
+            switch note.what {
+            case "a Promise": "tasks run synchronously: an async function's or a promise's value is never awaited"
+            case "a Map", "a Set": "Maps and Sets are not JSON: return Object.fromEntries(map) or [...set]"
+            case "null", "false": "return undefined for no result (`x && {…}` returns x when x is falsy)"
+            case "NaN", "Infinity", "-Infinity": "JSON has no \(note.what)"
+            default: "only own enumerable properties of \(note.what) are written"
+            }
         warn("\(task.reference) returned \(note.what), written as \(note.written): \(advice) (said once per task)")
     }
 

@@ -1,6 +1,6 @@
-import FocalPatterns
 import FocalJSON
 import FocalOpLog
+import FocalPatterns
 
 extension Engine {
     /// The live tree as text: well-formed XML or JSON, one element or object per node,
@@ -25,11 +25,16 @@ extension SessionState {
         var writer = SnapshotWriter(format: format)
         writer.begin()
         if tree.root != NodeTree.none {
-            tree.walk(from: tree.root, enter: { index, depth in
-                writer.enter(self.tree[index], patterns: self.taskPatterns(at: index), depth: depth, isFirstChild: self.tree[index].previousSibling == NodeTree.none)
-            }, exit: { index, depth in
-                writer.exit(depth: depth)
-            })
+            tree.walk(
+                from: tree.root,
+                enter: { index, depth in
+                    writer.enter(
+                        self.tree[index], patterns: self.taskPatterns(at: index), depth: depth,
+                        isFirstChild: self.tree[index].previousSibling == NodeTree.none)
+                },
+                exit: { index, depth in
+                    writer.exit(depth: depth)
+                })
         }
         writer.end()
         return writer.text
@@ -94,7 +99,8 @@ struct SnapshotWriter {
         let path = depth == 0 ? "" : paths[depth - 1] + "/" + node.name
         paths.append(path)
         let shown = path.isEmpty ? "/" : path
-        text += "<details open=\"open\" class=\"node\" data-path=\"\(xml(shown))\"><summary><b>\(xml(node.name))</b> <code>\(xml(shown))</code>"
+        text +=
+            "<details open=\"open\" class=\"node\" data-path=\"\(xml(shown))\"><summary><b>\(xml(node.name))</b> <code>\(xml(shown))</code>"
         if let index = node.payload.index { text += " <span class=\"index\">#\(index)</span>" }
         text += node.payload.state.isVisible ? " <span class=\"visible\">visible</span>" : " <span class=\"hidden\">hidden</span>"
         text += " <span class=\"id\">id \(xml(node.id.description))</span></summary>\n"
@@ -125,11 +131,14 @@ struct SnapshotWriter {
                     for result in kept.results {
                         let patterns = result.task.patterns.map { "<code>\(xml($0))</code>" }.joined(separator: ", ")
                         text += "<li>task \(patterns) (\(xml(result.task.location))) gave "
-                        text += result.json.map { "<code>\(xml($0))</code>" } ?? "a result of \(result.byteCount) bytes (not kept: longer than \(NodeState.resultTextLimit))"
+                        text +=
+                            result.json.map { "<code>\(xml($0))</code>" }
+                            ?? "a result of \(result.byteCount) bytes (not kept: longer than \(NodeState.resultTextLimit))"
                         text += "</li>"
                     }
                     if kept.omitted > 0 {
-                        text += "<li class=\"omitted\">\(kept.omitted) more not kept (the first \(NodeState.resultsPerEventLimit) of an event are)</li>"
+                        text +=
+                            "<li class=\"omitted\">\(kept.omitted) more not kept (the first \(NodeState.resultsPerEventLimit) of an event are)</li>"
                     }
                     text += "</ul>"
                 }
@@ -181,7 +190,8 @@ struct SnapshotWriter {
         if !node.payload.state.history.isEmpty {
             text += inner + "<events>\n"
             for (event, kept) in zip(node.payload.state.history, node.payload.state.historyResults) {
-                text += item + "<event name=\"\(xml(event.name))\" time=\"\(event.time)\" properties=\"\(xml(event.properties.jsonString))\""
+                text +=
+                    item + "<event name=\"\(xml(event.name))\" time=\"\(event.time)\" properties=\"\(xml(event.properties.jsonString))\""
                 if kept.omitted > 0 { text += " omittedResults=\"\(kept.omitted)\"" }
                 guard !kept.results.isEmpty else {
                     text += "/>\n"
@@ -189,7 +199,9 @@ struct SnapshotWriter {
                 }
                 text += ">\n"
                 for result in kept.results {
-                    text += indent(depth + 4) + "<result patterns=\"\(xml(JSONValue.array(result.task.patterns.map { .string($0) }).jsonString))\" source=\"\(xml(result.task.location))\""
+                    text +=
+                        indent(depth + 4)
+                        + "<result patterns=\"\(xml(JSONValue.array(result.task.patterns.map { .string($0) }).jsonString))\" source=\"\(xml(result.task.location))\""
                     text += result.json.map { " json=\"\(xml($0))\"" } ?? " bytes=\"\(result.byteCount)\""
                     text += "/>\n"
                 }
@@ -234,19 +246,33 @@ struct SnapshotWriter {
         o["attributes"] = .object(NodeBinding.attributes(of: node))
         o["visible"] = .bool(node.payload.state.isVisible)
         o["tasks"] = .array(patterns.map { ["pattern": .string($0.pattern.text), "source": .string($0.task.location)] })
-        o["values"] = .array(node.payload.state.values.sorted { $0.key < $1.key }.map { keyPath, value in
-            ["keyPath": .string(keyPath), "value": value.value, "firstDisplayedAt": value.firstDisplayedEvent.map { .number(Double($0.time)) } ?? .null]
-        })
-        o["events"] = .array(zip(node.payload.state.history, node.payload.state.historyResults).map { event, kept in
-            var e: JSONObject = ["name": .string(event.name), "properties": .object(event.properties), "time": .number(Double(event.time))]
-            e["results"] = .array(kept.results.map { result in
-                var r: JSONObject = ["patterns": .array(result.task.patterns.map { .string($0) }), "source": .string(result.task.location)]
-                if let json = result.json { r["value"] = (try? JSONValue(parsing: json)) ?? .null } else { r["bytes"] = .number(Double(result.byteCount)) }
-                return .object(r)
+        o["values"] = .array(
+            node.payload.state.values.sorted { $0.key < $1.key }.map { keyPath, value in
+                [
+                    "keyPath": .string(keyPath), "value": value.value,
+                    "firstDisplayedAt": value.firstDisplayedEvent.map { .number(Double($0.time)) } ?? .null,
+                ]
             })
-            if kept.omitted > 0 { e["omittedResults"] = .number(Double(kept.omitted)) }
-            return .object(e)
-        })
+        o["events"] = .array(
+            zip(node.payload.state.history, node.payload.state.historyResults).map { event, kept in
+                var e: JSONObject = [
+                    "name": .string(event.name), "properties": .object(event.properties), "time": .number(Double(event.time)),
+                ]
+                e["results"] = .array(
+                    kept.results.map { result in
+                        var r: JSONObject = [
+                            "patterns": .array(result.task.patterns.map { .string($0) }), "source": .string(result.task.location),
+                        ]
+                        if let json = result.json {
+                            r["value"] = (try? JSONValue(parsing: json)) ?? .null
+                        } else {
+                            r["bytes"] = .number(Double(result.byteCount))
+                        }
+                        return .object(r)
+                    })
+                if kept.omitted > 0 { e["omittedResults"] = .number(Double(kept.omitted)) }
+                return .object(e)
+            })
         let json = JSONValue.object(o).jsonString
         text += json.dropLast() + ",\"children\":["
     }

@@ -1,5 +1,5 @@
-import FocalPatterns
 import FocalJSON
+import FocalPatterns
 import FocalRuntime
 
 /// The tasks one session loaded from the tasks directory, and the loading itself.
@@ -47,10 +47,13 @@ final class TaskLibrary {
         let hasEmptyName = bytes.first == dot || bytes.last == dot || zip(bytes, bytes.dropFirst()).contains { $0 == dot && $1 == dot }
         let hasForbiddenByte = bytes.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0x2F || $0 == 0x5C }
         guard !bytes.isEmpty, !hasEmptyName, !hasForbiddenByte else {
-            return .failure(EngineError(.invalidOp, """
-                invalid namespace \(JSONValue.string(namespace).jsonString): it must be names separated by single dots, \
-                without '/', '\\' or control characters
-                """))
+            return .failure(
+                EngineError(
+                    .invalidOp,
+                    """
+                    invalid namespace \(JSONValue.string(namespace).jsonString): it must be names separated by single dots, \
+                    without '/', '\\' or control characters
+                    """))
         }
         return .success(String(decoding: bytes.map { $0 == dot ? 0x2F : $0 }, as: UTF8.self) + ".js")
     }
@@ -120,7 +123,10 @@ final class TaskLibrary {
         let file = site?.file ?? loading
         let location = site.map { "\($0.file):\($0.line)" } ?? loading
         func reject(_ message: String) {
-            report(EngineError(.taskFileFailed, "\(location): bad match(): \(message)", script: ScriptError(name: "TypeError", message: message, file: file, line: site?.line)))
+            report(
+                EngineError(
+                    .taskFileFailed, "\(location): bad match(): \(message)",
+                    script: ScriptError(name: "TypeError", message: message, file: file, line: site?.line)))
         }
         var texts: [String] = []
         if let first = arguments.first, let text = runtime.string(first) {

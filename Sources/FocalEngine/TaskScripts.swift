@@ -68,7 +68,8 @@ final class TaskScripts {
         let getter = runtime.makeFunction(name: "match") { [unowned self] _, _ throws(ScriptError) in
             self.loading == nil ? nil : self.match.value
         }
-        let source = "(function (get) { Object.defineProperty(globalThis, 'match', { get: get, enumerable: false, configurable: false }); })"
+        let source =
+            "(function (get) { Object.defineProperty(globalThis, 'match', { get: get, enumerable: false, configurable: false }); })"
         guard let define = runtime.object(try runtime.evaluate(source, sourceURL: "<focal>")) else {
             throw ScriptError(name: "Error", message: "could not define match()")
         }

@@ -66,7 +66,9 @@ public struct JSONScanner: ~Copyable {
     /// The error for a missing `byte` at the current offset.
     @usableFromInline @inline(never)
     func unexpected(_ byte: UInt8) -> JSONParseError {
-        guard position < bytes.count else { return JSONParseError("expected '\(Character(UnicodeScalar(byte)))' but the text ended", offset: position) }
+        guard position < bytes.count else {
+            return JSONParseError("expected '\(Character(UnicodeScalar(byte)))' but the text ended", offset: position)
+        }
         return JSONParseError("expected '\(Character(UnicodeScalar(byte)))' but found \(describeByte(bytes[position]))", offset: position)
     }
 
@@ -272,7 +274,8 @@ public struct JSONScanner: ~Copyable {
 
     @usableFromInline @inline(never)
     func missingValue(at start: Int) -> JSONParseError {
-        JSONParseError(isAtEnd ? "expected a value but the text ended" : "expected a value but found \(describeByte(bytes[start]))", offset: start)
+        JSONParseError(
+            isAtEnd ? "expected a value but the text ended" : "expected a value but found \(describeByte(bytes[start]))", offset: start)
     }
 
     /// Reads the fraction and exponent of the number that starts at `start` (its integer
@@ -349,7 +352,9 @@ public struct JSONScanner: ~Copyable {
                 while position < bytes.count {
                     switch bytes[position] {
                     case 0x2C, 0x7D, 0x5D, 0x20, 0x09, 0x0A, 0x0D: break
-                    default: position += 1; continue
+                    default:
+                        position += 1
+                        continue
                     }
                     break
                 }
@@ -363,7 +368,9 @@ public struct JSONScanner: ~Copyable {
         switch b {
         case 0x22: return .string(try readString())
         case 0x7B:
-            guard depth < Self.maximumDepth else { throw JSONParseError("nesting deeper than \(Self.maximumDepth) levels", offset: position) }
+            guard depth < Self.maximumDepth else {
+                throw JSONParseError("nesting deeper than \(Self.maximumDepth) levels", offset: position)
+            }
             position += 1
             var object = JSONObject.Builder()
             if consume(0x7D) { return .object(object.object) }
@@ -375,7 +382,9 @@ public struct JSONScanner: ~Copyable {
             } while try consumeSeparator(closing: 0x7D)
             return .object(object.object)
         case 0x5B:
-            guard depth < Self.maximumDepth else { throw JSONParseError("nesting deeper than \(Self.maximumDepth) levels", offset: position) }
+            guard depth < Self.maximumDepth else {
+                throw JSONParseError("nesting deeper than \(Self.maximumDepth) levels", offset: position)
+            }
             position += 1
             var array: [JSONValue] = []
             if consume(0x5D) { return .array(array) }

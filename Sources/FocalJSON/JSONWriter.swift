@@ -51,13 +51,27 @@ public struct JSONWriter {
         bytes.append(0x22)
         for b in s.utf8 {
             switch b {
-            case 0x22: bytes.append(0x5C); bytes.append(0x22)
-            case 0x5C: bytes.append(0x5C); bytes.append(0x5C)
-            case 0x0A: bytes.append(0x5C); bytes.append(0x6E)
-            case 0x0D: bytes.append(0x5C); bytes.append(0x72)
-            case 0x09: bytes.append(0x5C); bytes.append(0x74)
-            case 0x08: bytes.append(0x5C); bytes.append(0x62)
-            case 0x0C: bytes.append(0x5C); bytes.append(0x66)
+            case 0x22:
+                bytes.append(0x5C)
+                bytes.append(0x22)
+            case 0x5C:
+                bytes.append(0x5C)
+                bytes.append(0x5C)
+            case 0x0A:
+                bytes.append(0x5C)
+                bytes.append(0x6E)
+            case 0x0D:
+                bytes.append(0x5C)
+                bytes.append(0x72)
+            case 0x09:
+                bytes.append(0x5C)
+                bytes.append(0x74)
+            case 0x08:
+                bytes.append(0x5C)
+                bytes.append(0x62)
+            case 0x0C:
+                bytes.append(0x5C)
+                bytes.append(0x66)
             case 0..<0x20:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])

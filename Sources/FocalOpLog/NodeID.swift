@@ -114,10 +114,12 @@ public struct NodeID: Hashable, Sendable {
     /// The id as the op log writes it: a number, or an array for keyed ids.
     public var jsonValue: JSONValue {
         guard isKeyed else { return .number(Double(owner)) }
-        return .array([.number(Double(owner))] + keys.map { key -> JSONValue in
-            if let i = Int64(key), String(i) == key { return .number(Double(i)) }
-            return .string(key)
-        })
+        return .array(
+            [.number(Double(owner))]
+                + keys.map { key -> JSONValue in
+                    if let i = Int64(key), String(i) == key { return .number(Double(i)) }
+                    return .string(key)
+                })
     }
 
     /// Reads an id from its op-log form, or returns `nil` when `value` is not a valid id.

@@ -254,11 +254,15 @@ private struct Fields {
             else { break }
             var id = NodeID(owner: owner)
             while try s.consumeSeparator(closing: 0x5D) {
-                guard id.keyCount < OpLogLimits.keyCount else { return try tooLarge(&s, from: start, "has more than \(OpLogLimits.keyCount) keys") }
+                guard id.keyCount < OpLogLimits.keyCount else {
+                    return try tooLarge(&s, from: start, "has more than \(OpLogLimits.keyCount) keys")
+                }
                 switch s.peek() ?? 0 {
                 case 0x22:
                     let key = try s.readString()
-                    guard key.utf8.count <= OpLogLimits.keyLength else { return try tooLarge(&s, from: start, "has a key longer than \(OpLogLimits.keyLength) bytes") }
+                    guard key.utf8.count <= OpLogLimits.keyLength else {
+                        return try tooLarge(&s, from: start, "has a key longer than \(OpLogLimits.keyLength) bytes")
+                    }
                     id = id.appending(key)
                 case 0x2D, 0x30...0x39:
                     guard let key = exactInteger(try s.readNumber()) else { return try invalid(&s, from: start) }
@@ -327,23 +331,29 @@ private struct Fields {
             {
                 throw OpLogError("'\(SpecialEvent.keyPath)' is longer than the limit of \(OpLogLimits.keyPathLength) bytes")
             }
-            return .record(Recording(
-                node: node, event: event, properties: properties, time: try timestamp()))
+            return .record(
+                Recording(
+                    node: node, event: event, properties: properties, time: try timestamp()))
         case .register:
             guard case let parentField = parent, !(parentField.isAbsent) else {
                 throw OpLogError("missing key 'parent' (use null for the root)")
             }
-            return .register(Registration(
-                node: try required("node", node, idDescription),
-                parent: try optional("parent", parent, idDescription),
-                name: try limited("name", required("name", name, "a string")),
-                index: try optional("index", index, "an integer").map { (n: Double) throws(OpLogError) -> Int in
-                    guard let i = Self.exactInteger(n), let index = Int(exactly: i) else { throw OpLogError("'index' must be an integer, not \(JSONValue.number(n).jsonString)") }
-                    return index
-                },
-                namespace: try optional("namespace", namespace, "a string").map { (n: String) throws(OpLogError) in try limited("namespace", n) },
-                attributes: try members("attributes", optional("attributes", attributes, "an object")),
-                time: try timestamp()))
+            return .register(
+                Registration(
+                    node: try required("node", node, idDescription),
+                    parent: try optional("parent", parent, idDescription),
+                    name: try limited("name", required("name", name, "a string")),
+                    index: try optional("index", index, "an integer").map { (n: Double) throws(OpLogError) -> Int in
+                        guard let i = Self.exactInteger(n), let index = Int(exactly: i) else {
+                            throw OpLogError("'index' must be an integer, not \(JSONValue.number(n).jsonString)")
+                        }
+                        return index
+                    },
+                    namespace: try optional("namespace", namespace, "a string").map { (n: String) throws(OpLogError) in
+                        try limited("namespace", n)
+                    },
+                    attributes: try members("attributes", optional("attributes", attributes, "an object")),
+                    time: try timestamp()))
         case .deregister:
             return .deregister(Deregistration(node: try required("node", node, idDescription), time: try timestamp()))
         case .end:
@@ -415,9 +425,10 @@ extension Field {
 extension UnsafeRawBufferPointer {
     /// Whether these bytes are `word`'s.
     fileprivate func equals(_ word: StaticString) -> Bool {
-        word.utf8CodeUnitCount == count && word.withUTF8Buffer { w in
-            for i in 0..<count where self[i] != w[i] { return false }
-            return true
-        }
+        word.utf8CodeUnitCount == count
+            && word.withUTF8Buffer { w in
+                for i in 0..<count where self[i] != w[i] { return false }
+                return true
+            }
     }
 }

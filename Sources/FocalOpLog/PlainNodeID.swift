@@ -84,7 +84,8 @@ enum PlainNodeID {
         // then one at a time.
         while j + 8 <= bytes.count {
             let x = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-            guard (x & 0xF0F0_F0F0_F0F0_F0F0) | (((x &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4) == 0x3333_3333_3333_3333 else { break }
+            guard (x & 0xF0F0_F0F0_F0F0_F0F0) | (((x &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0) >> 4) == 0x3333_3333_3333_3333
+            else { break }
             var v = ((x & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
             v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
             v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32

@@ -112,12 +112,16 @@ enum PlainOpDecoder {
             {
                 return nil
             }
-            return OpLogEntry(session: session ?? defaultSession, .record(Recording(node: node, event: event, properties: properties, time: time)))
+            return OpLogEntry(
+                session: session ?? defaultSession, .record(Recording(node: node, event: event, properties: properties, time: time)))
         case .register:
             guard let name, seen & Key.parent.bit != 0 else { return nil }
-            return OpLogEntry(session: session ?? defaultSession, .register(Registration(
-                node: node, parent: parent, name: name, index: index.map { Int($0) }, namespace: namespace,
-                attributes: attributes, time: time)))
+            return OpLogEntry(
+                session: session ?? defaultSession,
+                .register(
+                    Registration(
+                        node: node, parent: parent, name: name, index: index.map { Int($0) }, namespace: namespace,
+                        attributes: attributes, time: time)))
         case .deregister:
             return OpLogEntry(session: session ?? defaultSession, .deregister(Deregistration(node: node, time: time)))
         }
@@ -167,7 +171,8 @@ enum PlainOpDecoder {
             switch end - start {
             case 6 where PlainOpDecoder.word(b, start, 6) == 0x6472_6f63_6572: self = .record
             case 8 where PlainOpDecoder.word(b, start, 8) == 0x7265_7473_6967_6572: self = .register
-            case 10 where PlainOpDecoder.word(b, start, 8) == 0x7473_6967_6572_6564 && PlainOpDecoder.word(b, start + 8, 2) == 0x7265: self = .deregister
+            case 10 where PlainOpDecoder.word(b, start, 8) == 0x7473_6967_6572_6564 && PlainOpDecoder.word(b, start + 8, 2) == 0x7265:
+                self = .deregister
             default: return nil
             }
         }

@@ -100,9 +100,10 @@ public final class CompiledModules {
     private func names(for path: String) -> JSValueRef {
         if let known = names[path] { return known.value }
         if names.count >= Self.fileCacheLimit { names.removeAll() }
-        let object = runtime.makeValue(.object([
-            "id": .string(resolver.displayPath(path)), "filename": .string(path), "dirname": .string(parent(of: path)),
-        ]))
+        let object = runtime.makeValue(
+            .object([
+                "id": .string(resolver.displayPath(path)), "filename": .string(path), "dirname": .string(parent(of: path)),
+            ]))
         names[path] = runtime.protect(object)
         return object
     }

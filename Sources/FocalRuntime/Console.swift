@@ -11,12 +11,13 @@ extension JSRuntime {
             guard arguments.count == 2, let method = self.string(arguments[0]), let text = self.string(arguments[1]) else {
                 return nil
             }
-            let level: Logger.Level = switch method {
-            case "error": .error
-            case "warn": .warning
-            case "debug": .debug
-            default: .info
-            }
+            let level: Logger.Level =
+                switch method {
+                case "error": .error
+                case "warn": .warning
+                case "debug": .debug
+                default: .info
+                }
             logger.log(level: level, "\(text)", metadata: ["focal.console.method": .string(method)])
             return nil
         }

@@ -1,9 +1,10 @@
+import CJavaScriptCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CJavaScriptCore
 
 /// A class of host objects: JavaScript objects whose properties are read by Swift code and
 /// that carry a word of private data (a pointer, or bits packed into one).
@@ -39,9 +40,10 @@ public struct HostClass: @unchecked Sendable {
     ///   - name: the class name JavaScript shows (`Object.prototype.toString`).
     ///   - finalize: releases an object's private data when it is collected.
     package init(name: String, getters: [(name: String, get: Getter)] = [], finalize: Finalizer? = nil) {
-        let values = getters.map { name, get in
-            JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: Self.memberAttributes)
-        } + [JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0)]
+        let values =
+            getters.map { name, get in
+                JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: Self.memberAttributes)
+            } + [JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0)]
         let staticValues = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: values.count)
         staticValues.initialize(from: values, count: values.count)
         var definition = kJSClassDefinitionEmpty
@@ -90,7 +92,8 @@ public struct HostClass: @unchecked Sendable {
         let prototype = runtime.makeObject()
         for (name, call) in methods {
             withJSString(name) { jsName in
-                JSObjectSetProperty(context, prototype, jsName, JSObjectMakeFunctionWithCallback(context, jsName, call), memberAttributes, nil)
+                JSObjectSetProperty(
+                    context, prototype, jsName, JSObjectMakeFunctionWithCallback(context, jsName, call), memberAttributes, nil)
             }
         }
         return runtime.protect(prototype)

@@ -1,9 +1,10 @@
+import CJavaScriptCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CJavaScriptCore
 
 /// The Swift body of a function that JavaScript can call.
 ///

@@ -1,12 +1,13 @@
+import CJavaScriptCore
+import FocalCore
+import FocalJSON
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CJavaScriptCore
-import FocalCore
-import FocalJSON
-import Synchronization
 
 /// One JavaScriptCore virtual machine and global context.
 ///
@@ -159,7 +160,8 @@ public final class JSRuntime {
     }
 
     /// Calls `function` with `arguments`.
-    public func call(_ function: ScriptObject, this: ScriptObject? = nil, arguments: [ScriptValue?] = []) throws(ScriptError) -> ScriptValue {
+    public func call(_ function: ScriptObject, this: ScriptObject? = nil, arguments: [ScriptValue?] = []) throws(ScriptError) -> ScriptValue
+    {
         var exception: JSValueRef?
         let result = entering {
             arguments.withUnsafeBufferPointer { args in
@@ -228,11 +230,13 @@ public final class JSRuntime {
             watchdog.collectAfterHeapTermination(context)
             return ScriptError(
                 name: "HeapLimitError",
-                message: "\(what) used more than the heap limit of \(heapLimit >> 20) MiB (\(sizeAtTermination >> 20) MiB) and was terminated",
+                message:
+                    "\(what) used more than the heap limit of \(heapLimit >> 20) MiB (\(sizeAtTermination >> 20) MiB) and was terminated",
                 isHeapLimit: true)
         }
         return ScriptError(
-            name: "TimeoutError", message: "\(what) ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated", isTimeout: true)
+            name: "TimeoutError", message: "\(what) ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated",
+            isTimeout: true)
     }
 
     private var timeLimitMilliseconds: Int64 {
@@ -264,7 +268,8 @@ public final class JSRuntime {
                 return terminationError(reason == .heap ? .heap : .time, what: "the script")
             }
             // Thrown primitives are shown as JSON: `throw "x"` is `uncaught "x"`.
-            return ScriptError(name: "", message: "uncaught \(JSValueIsString(context, exception) ? JSONValue.string(text).jsonString : text)")
+            return ScriptError(
+                name: "", message: "uncaught \(JSValueIsString(context, exception) ? JSONValue.string(text).jsonString : text)")
         }
         var failure: JSValueRef?
         let fields = entering(continuingLimit: continuingLimit) { () -> JSValueRef? in
@@ -462,7 +467,10 @@ public final class JSRuntime {
     }
 
     public func setProperty(_ object: ScriptObject, _ name: String, _ value: ScriptValue, readOnly: Bool = false) {
-        let attributes = readOnly ? JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete) : JSPropertyAttributes(kJSPropertyAttributeNone)
+        let attributes =
+            readOnly
+            ? JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
+            : JSPropertyAttributes(kJSPropertyAttributeNone)
         withJSString(name) { JSObjectSetProperty(context, object, $0, value, attributes, nil) }
     }
 

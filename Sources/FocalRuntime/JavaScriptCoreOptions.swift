@@ -1,10 +1,11 @@
+import FocalCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FocalCore
-import Synchronization
 
 /// The process-wide JavaScriptCore options, set once, before the first runtime.
 ///

@@ -1,9 +1,10 @@
+import FocalJSON
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FocalJSON
 
 /// Resolves CommonJS module ids to files, never leaving a root directory.
 ///

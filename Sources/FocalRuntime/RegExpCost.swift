@@ -311,11 +311,15 @@ struct RegExpCostParser {
         if maximum > 1 {
             // Iterations can trade characters when one can end the way the next begins.
             if atom.isVariable && (atom.canBeEmpty || atom.trailingChain > 0 && atom.trailingCharacters.overlaps(atom.first)) {
-                refuse("a repeated group contains a variable-length part that the next repetition can take over (column \(column)): its backtracking grows exponentially")
+                refuse(
+                    "a repeated group contains a variable-length part that the next repetition can take over (column \(column)): its backtracking grows exponentially"
+                )
                 return atom
             }
             if atom.hasAmbiguousAlternation {
-                refuse("a repeated alternation has branches that overlap or can be empty (column \(column)): its backtracking grows exponentially")
+                refuse(
+                    "a repeated alternation has branches that overlap or can be empty (column \(column)): its backtracking grows exponentially"
+                )
                 return atom
             }
         }
@@ -338,9 +342,15 @@ struct RegExpCostParser {
     /// `nil` when none follows.
     private mutating func parseQuantifier() -> (Int, Int)? {
         switch peek() {
-        case "*": position += 1; return (0, .max)
-        case "+": position += 1; return (1, .max)
-        case "?": position += 1; return (0, 1)
+        case "*":
+            position += 1
+            return (0, .max)
+        case "+":
+            position += 1
+            return (1, .max)
+        case "?":
+            position += 1
+            return (0, 1)
         case "{":
             var cursor = position + 1
             func number() -> Int? {
@@ -388,8 +398,12 @@ struct RegExpCostParser {
         if peek() == "?" {
             switch peek(1) {
             case ":": position += 2
-            case "=", "!": position += 2; lookaround = true
-            case "<" where peek(2) == "=" || peek(2) == "!": position += 3; lookaround = true
+            case "=", "!":
+                position += 2
+                lookaround = true
+            case "<" where peek(2) == "=" || peek(2) == "!":
+                position += 3
+                lookaround = true
             case "<":
                 position += 2
                 while let scalar = peek(), scalar != ">" { position += 1 }

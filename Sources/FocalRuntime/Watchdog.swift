@@ -1,11 +1,12 @@
+import CJavaScriptCore
+import FocalCore
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CJavaScriptCore
-import FocalCore
-import Synchronization
 
 /// Enforces a runtime's time limit and heap limit.
 ///
@@ -77,9 +78,11 @@ final class Watchdog {
     func clearReason() { reason.store(Reason.none.rawValue, ordering: .relaxed) }
 
     private func arm() {
-        JSContextGroupSetExecutionTimeLimit(group, Self.seconds(tick), { context, data in
-            Unmanaged<Watchdog>.fromOpaque(data!).takeUnretainedValue().shouldTerminate(context)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        JSContextGroupSetExecutionTimeLimit(
+            group, Self.seconds(tick),
+            { context, data in
+                Unmanaged<Watchdog>.fromOpaque(data!).takeUnretainedValue().shouldTerminate(context)
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Called by JavaScriptCore on the thread running JavaScript, after each tick.

@@ -180,7 +180,8 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func refusal(of head: HTTPRequestHead) -> ServerError? {
         if probesOnly, !Self.isProbe(head.uri) {
             return ServerError(
-                .serviceUnavailable, "the server holds its limit of connections (--max-connections, --max-connections-per-client); retry later",
+                .serviceUnavailable,
+                "the server holds its limit of connections (--max-connections, --max-connections-per-client); retry later",
                 headers: [.retryAfter: String(limits.retryAfterSeconds)])
         }
         if head.version == .http1_1, !head.headers.contains(name: "host") {

@@ -34,17 +34,20 @@ public struct KeyReloadService: Service {
         let ring = keyRing
         let outcome: Result<Int, KeysFileError> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(KeysFileError) in
-                    try ring.reload()
-                    return ring.file.keys.count
-                })
+                continuation.resume(
+                    returning: Result { () throws(KeysFileError) in
+                        try ring.reload()
+                        return ring.file.keys.count
+                    })
             }
         }
         switch outcome {
         case let .success(count):
             logger.info(
                 "keys reloaded",
-                metadata: ["focal.keys.file": "\(ring.path ?? "")", "focal.keys.count": "\(count)", "focal.keys.reloads": "\(ring.reloadCount)"])
+                metadata: [
+                    "focal.keys.file": "\(ring.path ?? "")", "focal.keys.count": "\(count)", "focal.keys.reloads": "\(ring.reloadCount)",
+                ])
         case let .failure(error):
             logger.error(
                 "keys file not reloaded; the old keys stay", metadata: ["focal.keys.file": "\(ring.path ?? "")", "focal.error": "\(error)"])

@@ -140,7 +140,8 @@ public final class KeyRing: Sendable {
             if let wait {
                 let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18).rounded(.up)))
                 throw ServerError(
-                    .tooManyRequests, "the key's rate limit (\(limit.opsPerSecond) ops per second, burst \(limit.burst)) is spent; retry later",
+                    .tooManyRequests,
+                    "the key's rate limit (\(limit.opsPerSecond) ops per second, burst \(limit.burst)) is spent; retry later",
                     headers: [.retryAfter: String(seconds)])
             }
         }

@@ -35,7 +35,9 @@ public struct KeysFile: Sendable, Hashable {
         /// The key's rate limit, if it has one.
         public var rateLimit: RateLimit?
 
-        public init(name: String, sha256: [UInt8], scopes: Set<AuthScope>, project: String = ProjectName.default, rateLimit: RateLimit? = nil) {
+        public init(
+            name: String, sha256: [UInt8], scopes: Set<AuthScope>, project: String = ProjectName.default, rateLimit: RateLimit? = nil
+        ) {
             self.name = name
             self.sha256 = sha256
             self.scopes = scopes
@@ -152,7 +154,8 @@ public struct KeysFile: Sendable, Hashable {
         var scopes = Set<AuthScope>()
         for item in list {
             guard let text = item.stringValue, let scope = AuthScope(rawValue: text) else {
-                throw fail("\(place).scopes: \(Self.quoted(item.stringValue ?? item.jsonString)) is not a scope; scopes are \(Self.scopeList)")
+                throw fail(
+                    "\(place).scopes: \(Self.quoted(item.stringValue ?? item.jsonString)) is not a scope; scopes are \(Self.scopeList)")
             }
             guard scopes.insert(scope).inserted else { throw fail("\(place).scopes: '\(scope)' is listed twice") }
         }

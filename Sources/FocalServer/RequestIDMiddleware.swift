@@ -22,7 +22,8 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
         var response = try await next(request, context)
         response.headers[Self.header] = id
         context.logger.debug(
-            "request", metadata: ["focal.method": "\(request.method)", "focal.path": "\(request.uri.path)", "focal.status": "\(response.status.code)"])
+            "request",
+            metadata: ["focal.method": "\(request.method)", "focal.path": "\(request.uri.path)", "focal.status": "\(response.status.code)"])
         return response
     }
 

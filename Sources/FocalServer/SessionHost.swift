@@ -326,7 +326,8 @@ final class SessionHost: Sendable {
     private static func gap(expected: Int, received: Int) -> ServerError {
         ServerError(
             .conflict,
-            "position \(received) is past the end of the session's op log, which holds \(expected) lines; send the lines from \(expected) first")
+            "position \(received) is past the end of the session's op log, which holds \(expected) lines; send the lines from \(expected) first"
+        )
     }
 
     /// A journal's refusal as the client's 409.

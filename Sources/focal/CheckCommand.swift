@@ -58,7 +58,8 @@ struct CheckCommand: AsyncParsableCommand, nonisolated RunsTasks {
         if let against {
             warnings += try await checkCoverage(against: against, reporter: reporter)
         }
-        var summary = "checked \(files.count) task file\(files.count == 1 ? "" : "s"): \(engine.taskCount) task\(engine.taskCount == 1 ? "" : "s"), \(reporter.errors) error\(reporter.errors == 1 ? "" : "s")"
+        var summary =
+            "checked \(files.count) task file\(files.count == 1 ? "" : "s"): \(engine.taskCount) task\(engine.taskCount == 1 ? "" : "s"), \(reporter.errors) error\(reporter.errors == 1 ? "" : "s")"
         if warnings > 0 { summary += ", \(warnings) warning\(warnings == 1 ? "" : "s")" }
         StandardStream.output.writeLine(summary)
         throw reporter.errors == 0 ? ExitCode.success : ExitCode.failure

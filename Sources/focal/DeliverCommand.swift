@@ -9,7 +9,8 @@ import Logging
 struct DeliverCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "deliver",
-        abstract: "Send every result still pending in an outbox, list what it owes, re-send dead letters, or hand a moved collector's results to its new URL.",
+        abstract:
+            "Send every result still pending in an outbox, list what it owes, re-send dead letters, or hand a moved collector's results to its new URL.",
         discussion: """
             Use it after a run that exited (or was killed) before its outbox drained. \
             Results keep their messageId, so a receiver can drop the rare duplicate. The \
@@ -63,9 +64,11 @@ struct DeliverCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "List how many results each destination is owed, as JSON Lines on standard output.")
     var pending = false
 
-    @Option(name: .customLong("owed-to"), help: ArgumentHelp(
-        "Hand everything the store still owes this destination (a collector that moved) to the one --deliver gives, then deliver it there.",
-        valueName: "old-url"))
+    @Option(
+        name: .customLong("owed-to"),
+        help: ArgumentHelp(
+            "Hand everything the store still owes this destination (a collector that moved) to the one --deliver gives, then deliver it there.",
+            valueName: "old-url"))
     var owedTo: String?
 
     func validate() throws {
@@ -93,7 +96,8 @@ struct DeliverCommand: AsyncParsableCommand {
             guard !owedTo.isEmpty else { throw ValidationError("--owed-to needs the old destination's URL") }
             guard delivery.destinations.count == 1 else {
                 throw ValidationError(
-                    "--owed-to needs exactly one --deliver URL, the destination taking the results over, not \(delivery.destinations.count)")
+                    "--owed-to needs exactly one --deliver URL, the destination taking the results over, not \(delivery.destinations.count)"
+                )
             }
             guard delivery.destinations[0] != owedTo else {
                 throw ValidationError("--owed-to and --deliver name the same destination '\(owedTo)'")
@@ -218,15 +222,18 @@ struct DeliverCommand: AsyncParsableCommand {
         await destination.shutdown()
         let sent = report.sent
         let sentFirst =
-            sent == DeliveryCounts() ? "" : " (sent first: delivered \(sent.delivered), retried \(sent.retried), dead-lettered \(sent.deadLettered))"
+            sent == DeliveryCounts()
+            ? "" : " (sent first: delivered \(sent.delivered), retried \(sent.retried), dead-lettered \(sent.deadLettered))"
         guard report.isComplete else {
             StandardStream.error.writeError(
-                "hand-over from \(old) to \(new) stopped short\(sentFirst): \(report.remaining) results are still owed to \(old); run the command again")
+                "hand-over from \(old) to \(new) stopped short\(sentFirst): \(report.remaining) results are still owed to \(old); run the command again"
+            )
             StandardStream.error.flush()
             throw ExitCode.failure
         }
         StandardStream.error.writeLine(
-            "handed over: \(report.transferred) results and \(report.deadLettersMoved) dead letters owed to \(old) are now owed to \(new)\(sentFirst)")
+            "handed over: \(report.transferred) results and \(report.deadLettersMoved) dead letters owed to \(old) are now owed to \(new)\(sentFirst)"
+        )
         StandardStream.error.flush()
     }
 

@@ -1,45 +1,60 @@
+import ArgumentParser
+import FocalDelivery
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import FocalDelivery
-import Logging
 
 /// Options for sending results to destinations instead of standard output
 /// (FocalDelivery article "Sending results"). Every number is range-checked before it becomes a
 /// count or a duration; a bad value is a usage error (exit 2) naming its flag.
 struct DeliveryArguments: ParsableArguments {
-    @Option(name: .customLong("deliver"), help: ArgumentHelp(
-        "Send results to URL: http(s)://…, file:PATH (JSON Lines) or stdout. Repeatable.", valueName: "url"))
+    @Option(
+        name: .customLong("deliver"),
+        help: ArgumentHelp(
+            "Send results to URL: http(s)://…, file:PATH (JSON Lines) or stdout. Repeatable.", valueName: "url"))
     var destinations: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The outbox, a SQLite database; for focal serve and focal deliver also postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, shared by several instances.",
-        valueName: "path|url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The outbox, a SQLite database; for focal serve and focal deliver also postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, shared by several instances.",
+            valueName: "path|url"))
     var store: String = ".focal/outbox.sqlite"
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Flush when this many results are pending (1…1000000).", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Flush when this many results are pending (1…1000000).", valueName: "n"))
     var flushAt: Int = 20
 
-    @Option(name: .long, help: ArgumentHelp(
-        "Flush at least this often (0.001…86400 seconds).", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Flush at least this often (0.001…86400 seconds).", valueName: "seconds"))
     var flushInterval: Double = 30
 
-    @Option(name: .long, help: ArgumentHelp(
-        "At exit, wait at most this long for the outbox to drain (0…86400 seconds); the rest stays in the store.",
-        valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "At exit, wait at most this long for the outbox to drain (0…86400 seconds); the rest stays in the store.",
+            valueName: "seconds"))
     var drainTimeout: Double = 30
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The most results the outbox holds (1…100000000); at the limit the run waits for delivery.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most results the outbox holds (1…100000000); at the limit the run waits for delivery.", valueName: "n"))
     var outboxLimit: Int = 1_000_000
 
-    @Option(name: .long, help: ArgumentHelp(
-        "When the outbox is full and a destination has failed for this long (0…86400 seconds), evict the oldest results instead of waiting. Default: never evict.",
-        valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "When the outbox is full and a destination has failed for this long (0…86400 seconds), evict the oldest results instead of waiting. Default: never evict.",
+            valueName: "seconds"))
     var evictAfter: Double?
 
     /// The accepted ranges, shown in errors and `--help`.

@@ -16,10 +16,12 @@ enum DetachedThread {
         }
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { argument in
+                Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue().body()
+                return nil
+            }, box)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             return status

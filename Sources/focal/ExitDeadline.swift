@@ -1,11 +1,12 @@
+import Dispatch
+import Logging
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import Logging
-import Synchronization
 
 /// The bound on a graceful shutdown: once armed (SIGTERM or SIGINT), the process exits
 /// with status 1 when it is still running after the deadline, whatever is stuck (a request

@@ -1,11 +1,12 @@
+import ArgumentParser
+import FocalRuntime
+import Logging
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import FocalRuntime
-import Logging
 
 /// The `focal` command.
 @main
@@ -32,7 +33,8 @@ struct Focal: AsyncParsableCommand {
               focal serve --tasks tasks --port 8080 --deliver https://collector.example/v1/batch
             """,
         subcommands: [
-            InitCommand.self, ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self, TestCommand.self,
+            InitCommand.self, ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self,
+            TestCommand.self,
             ServeCommand.self, KeysCommand.self,
         ]
     )

@@ -1,9 +1,10 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
 
 /// `focal init`: writes a tasks directory that passes `focal test` as it is.
 struct InitCommand: ParsableCommand {
@@ -31,7 +32,8 @@ struct InitCommand: ParsableCommand {
         let base = directory.hasSuffix("/") ? directory : directory + "/"
         let existing = InitTemplate.files.map { base + $0.path }.filter { access($0, F_OK) == 0 }
         guard existing.isEmpty else {
-            StandardStream.error.writeError("'\(existing[0])' exists; focal init writes into a directory without its files (nothing was written)")
+            StandardStream.error.writeError(
+                "'\(existing[0])' exists; focal init writes into a directory without its files (nothing was written)")
             throw ExitCode(2)
         }
         for file in InitTemplate.files {

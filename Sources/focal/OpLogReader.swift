@@ -1,12 +1,13 @@
+import Dispatch
+import FocalEngine
+import FocalOpLog
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import FocalEngine
-import FocalOpLog
-import Synchronization
 
 /// Reads an op log on a thread of its own and hands it on in ``ReplayChunk``s, so that reading
 /// (and, for a single engine, decoding) runs beside the engines instead of before them.
@@ -121,7 +122,9 @@ final class OpLogReader: Sendable {
                         // One engine, or a line that may start or end a session: decoded here, so that the live
                         // sessions are known exactly, in input order.
                         do throws(OpLogError) {
-                            if let entry = try OpDecoder.decodeEntry(bytes), let engine = admit(entry, line: number, in: &chunk, live: &live) {
+                            if let entry = try OpDecoder.decodeEntry(bytes),
+                                let engine = admit(entry, line: number, in: &chunk, live: &live)
+                            {
                                 chunk.batches[engine].append(entry, decodedFrom: bytes, number: number)
                             }
                         } catch {
@@ -133,7 +136,8 @@ final class OpLogReader: Sendable {
                     guard !isFull || send() else { return }
                 case .oversized(let number, let byteCount):
                     chunk.byteCount += byteCount + 1
-                    problem(number, "the line is \(byteCount) bytes long, more than the limit of \(reader.maximumLineLength); it was skipped")
+                    problem(
+                        number, "the line is \(byteCount) bytes long, more than the limit of \(reader.maximumLineLength); it was skipped")
                 case .pause:
                     chunk.endsWithPause = true
                     guard send() else { return }

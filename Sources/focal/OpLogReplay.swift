@@ -1,10 +1,11 @@
+import ArgumentParser
+import FocalEngine
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import FocalEngine
 
 /// Replays one op log through one or more engines: the loop behind `replay` and `snapshot`.
 ///
@@ -91,10 +92,14 @@ struct OpLogReplay: Sendable {
         let streamed = driver == nil ? Array(workers.indices.dropFirst()) : Array(workers.indices)
         let inputs = streamed.map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
         let outputs = streamed.map { _ in AsyncStream.makeStream(of: EnginePart.self) }
-        let (label, diagnostics, workers, collectors, driver, endsSessions) = (label, diagnostics, workers, collectors, driver, endsSessions)
+        let (label, diagnostics, workers, collectors, driver, endsSessions) = (
+            label, diagnostics, workers, collectors, driver, endsSessions
+        )
         return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
             for (position, index) in streamed.enumerated() {
-                let (worker, input, output, collector) = (workers[index], inputs[position].stream, outputs[position].continuation, collectors[index])
+                let (worker, input, output, collector) = (
+                    workers[index], inputs[position].stream, outputs[position].continuation, collectors[index]
+                )
                 group.addTask {
                     await worker.run { worker in
                         for await batch in input {

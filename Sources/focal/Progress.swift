@@ -1,9 +1,10 @@
+import FocalCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FocalCore
 
 /// A one-line progress report on standard error while a file is replayed to a terminal.
 struct Progress {

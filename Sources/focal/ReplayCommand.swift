@@ -1,11 +1,12 @@
+import ArgumentParser
+import FocalCore
+import FocalEngine
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ArgumentParser
-import FocalCore
-import FocalEngine
 
 /// `focal replay`: runs op logs through the tasks and prints their results.
 struct ReplayCommand: AsyncParsableCommand {
@@ -111,7 +112,9 @@ struct ReplayCommand: AsyncParsableCommand {
 
     /// Replays every file on its own engine, `jobs` at a time. Each file's results and
     /// errors are spooled to temporary files and written out in the order of `files`.
-    private func replayConcurrently(_ files: [String], threads: EngineThreadGroup, configuration: EngineConfiguration) async throws -> ExitCode {
+    private func replayConcurrently(_ files: [String], threads: EngineThreadGroup, configuration: EngineConfiguration) async throws
+        -> ExitCode
+    {
         let statuses = try await withThrowingTaskGroup(of: (Int, ExitCode, Spool).self) { group in
             var next = 0
             var finished: [Int: (ExitCode, Spool)] = [:]
@@ -121,7 +124,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 let index = next
                 next += 1
                 let spool = try Spool()
-                let replay = try await OpLogReplay(threads: threads, configuration: configuration, label: files[index], diagnostics: spool.errors)
+                let replay = try await OpLogReplay(
+                    threads: threads, configuration: configuration, label: files[index], diagnostics: spool.errors)
                 group.addTask {
                     let status: ExitCode
                     do {

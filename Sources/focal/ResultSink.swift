@@ -93,16 +93,21 @@ final class OutboxSink: ResultSink {
     static func report(_ summary: DeliverySummary, store: String) {
         StandardStream.error.writeLine("delivery: \(summary)")
         if summary.pending > 0 {
-            StandardStream.error.writeWarning("\(summary.pending) results are still pending in '\(store)'; send them with: focal deliver --store \(store) --deliver URL")
+            StandardStream.error.writeWarning(
+                "\(summary.pending) results are still pending in '\(store)'; send them with: focal deliver --store \(store) --deliver URL")
         }
         if summary.deadLettered > 0 {
-            StandardStream.error.writeError("\(summary.deadLettered) results were refused by a destination and kept as dead letters in '\(store)'; list them with: focal deliver --store \(store) --dead-letters")
+            StandardStream.error.writeError(
+                "\(summary.deadLettered) results were refused by a destination and kept as dead letters in '\(store)'; list them with: focal deliver --store \(store) --dead-letters"
+            )
         }
         if let storeError = summary.storeError {
-            StandardStream.error.writeError("the outbox '\(store)' could not be read, so what is still pending there is unknown: \(storeError)")
+            StandardStream.error.writeError(
+                "the outbox '\(store)' could not be read, so what is still pending there is unknown: \(storeError)")
         }
         if summary.evicted > 0 {
-            StandardStream.error.writeError("\(summary.evicted) results were evicted from the full outbox while a destination was down (--evict-after)")
+            StandardStream.error.writeError(
+                "\(summary.evicted) results were evicted from the full outbox while a destination was down (--evict-after)")
         }
         StandardStream.error.flush()
     }

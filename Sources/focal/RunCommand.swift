@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import FocalDelivery
 import FocalEngine
 import FocalOpLog
 import FocalScenarios
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `focal run`: plays a scenario on the simulator and prints the task results like `focal replay`.
 struct RunCommand: AsyncParsableCommand {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import ArgumentParser
 import FocalCore
 import FocalDelivery
@@ -10,6 +5,12 @@ import FocalEngine
 import FocalServer
 import Logging
 import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `focal serve`: the HTTP service that takes op logs from apps in the field.
 struct ServeCommand: AsyncParsableCommand {
@@ -68,16 +69,25 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The port to listen on (0…65535; 0 picks a free one).", valueName: "port"))
     var port = 8080
 
-    @Option(name: .long, help: ArgumentHelp("End a session after this long without a request (0.001…604800 seconds).", valueName: "seconds"))
+    @Option(
+        name: .long, help: ArgumentHelp("End a session after this long without a request (0.001…604800 seconds).", valueName: "seconds"))
     var idleTimeout: Double = 300
 
-    @Option(name: .long, help: ArgumentHelp("Close a connection that sends no byte for this long, between requests or within one (0.001…3600 seconds).", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Close a connection that sends no byte for this long, between requests or within one (0.001…3600 seconds).",
+            valueName: "seconds"))
     var connectionIdleTimeout: Double = 60
 
-    @Option(name: .long, help: ArgumentHelp("Answer 503 to a request not done within this time (0.001…3600 seconds).", valueName: "seconds"))
+    @Option(
+        name: .long, help: ArgumentHelp("Answer 503 to a request not done within this time (0.001…3600 seconds).", valueName: "seconds"))
     var requestTimeout: Double = 30
 
-    @Option(name: .long, help: ArgumentHelp("Fail a PostgreSQL call (--store postgres://…) not done within this time (0.001…3600 seconds).", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fail a PostgreSQL call (--store postgres://…) not done within this time (0.001…3600 seconds).", valueName: "seconds"))
     var storeTimeout: Double = 10
 
     @Option(name: .long, help: ArgumentHelp("The most sessions hosted at once (1…10000000); more answer 503.", valueName: "n"))
@@ -86,34 +96,63 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The largest request body (1…16777216 bytes); larger answer 413.", valueName: "bytes"))
     var maxBody = 16 << 20
 
-    @Option(name: .long, help: ArgumentHelp("A name the Host header may carry (repeat for several; '*' for any); default: the names of --host (loopback names for a loopback address). Others answer 421.", valueName: "name"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A name the Host header may carry (repeat for several; '*' for any); default: the names of --host (loopback names for a loopback address). Others answer 421.",
+            valueName: "name"))
     var allowedHost: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("The most sessions one client may hold at once, counted per key with --keys, else per client address (1…10000000); more answer 429 with Retry-After.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most sessions one client may hold at once, counted per key with --keys, else per client address (1…10000000); more answer 429 with Retry-After.",
+            valueName: "n"))
     var maxSessionsPerClient = 1_000
 
-    @Option(name: .long, help: ArgumentHelp("The most connections open at once (1…1000000; lowered to the file limit less 256); past it only /healthz, /readyz and /metrics are served.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most connections open at once (1…1000000; lowered to the file limit less 256); past it only /healthz, /readyz and /metrics are served.",
+            valueName: "n"))
     var maxConnections = 10_000
 
     @Option(name: .long, help: ArgumentHelp("The most connections open at once from one client address (1…1000000).", valueName: "n"))
     var maxConnectionsPerClient = 1_000
 
-    @Option(name: .long, help: ArgumentHelp("Close a connection that has not sent a request head within this time of opening or of its last answer (0.001…600 seconds); also the window of --min-body-rate.", valueName: "seconds"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Close a connection that has not sent a request head within this time of opening or of its last answer (0.001…600 seconds); also the window of --min-body-rate.",
+            valueName: "seconds"))
     var headerTimeout: Double = 10
 
-    @Option(name: .long, help: ArgumentHelp("Close a connection whose request body arrives slower than this over a --header-timeout window (0…1073741824 bytes a second; 0: no minimum).", valueName: "bytes"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Close a connection whose request body arrives slower than this over a --header-timeout window (0…1073741824 bytes a second; 0: no minimum).",
+            valueName: "bytes"))
     var minBodyRate = 1_024
 
-    @Option(name: .long, help: ArgumentHelp("The engine threads (1…256); HTTP is served on threads of its own. Default: one per core.", valueName: "n"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The engine threads (1…256); HTTP is served on threads of its own. Default: one per core.", valueName: "n"))
     var threads = min(System.coreCount, FocalLimits.engineThreadsRange.upperBound)
 
-    @Option(name: .long, help: ArgumentHelp("The keys file (JSON): the SHA-256 of each key, its scopes, project and rate limit; SIGHUP reloads it.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The keys file (JSON): the SHA-256 of each key, its scopes, project and rate limit; SIGHUP reloads it.", valueName: "file"))
     var keys: String?
 
-    @Flag(name: .long, help: "Serve without keys on a --host that is not a loopback address: anyone who reaches the port may call every route.")
+    @Flag(
+        name: .long,
+        help: "Serve without keys on a --host that is not a loopback address: anyone who reaches the port may call every route.")
     var noAuth = false
 
-    @Option(name: .long, help: ArgumentHelp("The server's log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The server's log level: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
     func validate() throws {
@@ -134,7 +173,8 @@ struct ServeCommand: AsyncParsableCommand {
         if keys != nil, noAuth { throw ValidationError("--keys and --no-auth exclude each other") }
         if keys == nil, !noAuth, !LoopbackAddress.contains(host) {
             throw ValidationError(
-                "--host \(host) is not a loopback address: without --keys anyone who reaches it could call every route; give --keys FILE (see 'focal keys new'), or --no-auth to serve without keys anyway")
+                "--host \(host) is not a loopback address: without --keys anyone who reaches it could call every route; give --keys FILE (see 'focal keys new'), or --no-auth to serve without keys anyway"
+            )
         }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical, not '\(logLevel)'")
@@ -213,11 +253,14 @@ struct ServeCommand: AsyncParsableCommand {
         let shared: SharedStore?
         let pipeline: DeliveryPipeline?
         do {
-            shared = if let url = delivery.postgresURL { try await SharedStore.open(url: url, callTimeout: DeliveryArguments.duration(storeTimeout), logger: logger) } else { nil }
+            shared =
+                if let url = delivery.postgresURL {
+                    try await SharedStore.open(url: url, callTimeout: DeliveryArguments.duration(storeTimeout), logger: logger)
+                } else { nil }
             pipeline =
-                if !delivery.isDelivering { nil }
-                else if let shared { try await delivery.makePipeline(outbox: shared.outbox) }
-                else { try await delivery.makePipeline() }
+                if !delivery.isDelivering { nil } else if let shared { try await delivery.makePipeline(outbox: shared.outbox) } else {
+                    try await delivery.makePipeline()
+                }
         } catch {
             await pool.close()
             for project in projects.values { await project.close() }

@@ -37,7 +37,8 @@ struct RuntimeLimits: ParsableArguments, Sendable {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The most JavaScript heap the tasks may use; a task that crosses it is stopped (16 to 16384).", valueName: "MiB"))
+        help: ArgumentHelp("The most JavaScript heap the tasks may use; a task that crosses it is stopped (16 to 16384).", valueName: "MiB")
+    )
     var heapLimit: Int = defaultHeapLimit
 
     @Flag(
@@ -50,10 +51,12 @@ struct RuntimeLimits: ParsableArguments, Sendable {
 
     func validate() throws {
         guard Self.timeLimitRange.contains(timeLimit) else {
-            throw ValidationError("--time-limit must be between \(Self.timeLimitRange.lowerBound) and \(Self.timeLimitRange.upperBound) milliseconds")
+            throw ValidationError(
+                "--time-limit must be between \(Self.timeLimitRange.lowerBound) and \(Self.timeLimitRange.upperBound) milliseconds")
         }
         guard Self.heapLimitRange.contains(heapLimit) else {
-            throw ValidationError("--heap-limit must be between \(Self.heapLimitRange.lowerBound) and \(Self.heapLimitRange.upperBound) MiB")
+            throw ValidationError(
+                "--heap-limit must be between \(Self.heapLimitRange.lowerBound) and \(Self.heapLimitRange.upperBound) MiB")
         }
     }
 
@@ -75,7 +78,8 @@ struct RuntimeLimits: ParsableArguments, Sendable {
     func engineConfiguration(tasksDirectory: String, debug: Bool = false) -> EngineConfiguration {
         var console = Logger(label: "focal.console")
         console.logLevel = .debug
-        return EngineConfiguration(tasksDirectory: tasksDirectory, debug: debug, timeLimit: .milliseconds(timeLimit), consoleLogger: console)
+        return EngineConfiguration(
+            tasksDirectory: tasksDirectory, debug: debug, timeLimit: .milliseconds(timeLimit), consoleLogger: console)
     }
 }
 

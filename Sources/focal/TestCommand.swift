@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import FocalEngine
 import FocalScenarios
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `focal test`: plays every scenario that has `expect:` and reports like a test runner.
 struct TestCommand: ParsableCommand {
@@ -62,7 +63,8 @@ struct TestCommand: ParsableCommand {
             }
             _ = try runOnce(files)
             StandardStream.output.flush()
-            StandardStream.error.writeLine("watching \(watcher.count) director\(watcher.count == 1 ? "y" : "ies") for changes (Ctrl-C stops)")
+            StandardStream.error.writeLine(
+                "watching \(watcher.count) director\(watcher.count == 1 ? "y" : "ies") for changes (Ctrl-C stops)")
             StandardStream.error.flush()
             guard let changed = watcher.waitForChange() else { throw ExitCode(2) }
             StandardStream.output.writeLine("--- \(changed) changed: running again")

@@ -93,7 +93,11 @@ private final class LikeController: NamedController, AnalyzableObject {
         }
         #expect(created.count == 1)
         let update = harness.recorder.ops.contains { op in
-            if case .record(let recording) = op { recording.event == "ana-updated" && recording.properties["value"] == .string("home") } else { false }
+            if case .record(let recording) = op {
+                recording.event == "ana-updated" && recording.properties["value"] == .string("home")
+            } else {
+                false
+            }
         }
         #expect(update)
     }

@@ -14,9 +14,10 @@ import Testing
         #expect(analyzer.pendingEventCount == 2)
         #expect(harness.takeTrail().isEmpty)
         harness.window.rootViewController?.view.addSubview(view)
-        #expect(harness.takeTrail() == [
-            "/floating first", #"/floating ana-updated {"key-path":"count","value":1}"#, "/floating ana-appeared",
-        ])
+        #expect(
+            harness.takeTrail() == [
+                "/floating first", #"/floating ana-updated {"key-path":"count","value":1}"#, "/floating ana-appeared",
+            ])
         let times = harness.recorder.ops.compactMap { op -> Int64? in
             if case .record(let recording) = op { recording.time } else { nil }
         }

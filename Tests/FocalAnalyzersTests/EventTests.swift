@@ -40,10 +40,11 @@ private final class FormController: NamedController {
         let (harness, form) = showForm()
         try harness.user.tap(form.toggle)
         try harness.user.slide(form.slider, to: 0.5)
-        #expect(harness.takeTrail() == [
-            "/form/toggle value-changed", "/form/toggle touch-up-inside",
-            "/form/slider value-changed", "/form/slider touch-up-inside",
-        ])
+        #expect(
+            harness.takeTrail() == [
+                "/form/toggle value-changed", "/form/toggle touch-up-inside",
+                "/form/slider value-changed", "/form/slider touch-up-inside",
+            ])
     }
 
     @Test func theRecordedControlEventsCanBeChosen() throws {
@@ -63,11 +64,12 @@ private final class FormController: NamedController {
         try harness.user.tap(form.field)
         try harness.user.type("Al")
         try harness.user.pressReturn()
-        #expect(harness.takeTrail() == [
-            "/form/name did-become-first-responder", "/form/name editing-did-begin", "/form/name touch-up-inside",
-            "/form/name editing-changed", "/form/name editing-changed", "/form/name editing-did-end-on-exit",
-            "/form/name did-resign-first-responder", "/form/name editing-did-end",
-        ])
+        #expect(
+            harness.takeTrail() == [
+                "/form/name did-become-first-responder", "/form/name editing-did-begin", "/form/name touch-up-inside",
+                "/form/name editing-changed", "/form/name editing-changed", "/form/name editing-did-end-on-exit",
+                "/form/name did-resign-first-responder", "/form/name editing-did-end",
+            ])
     }
 
     @Test func draggingAScrollViewRecordsTheStartOfScrolling() throws {
@@ -81,11 +83,12 @@ private final class FormController: NamedController {
         form.analyzer.record("submitted", properties: ["fields": 3])
         form.analyzer.update("Ada", for: "user.name")
         form.analyzer.update(nil, for: "user.name")
-        #expect(harness.takeTrail() == [
-            #"/form submitted {"fields":3}"#,
-            #"/form ana-updated {"key-path":"user.name","value":"Ada"}"#,
-            #"/form ana-updated {"key-path":"user.name"}"#,
-        ])
+        #expect(
+            harness.takeTrail() == [
+                #"/form submitted {"fields":3}"#,
+                #"/form ana-updated {"key-path":"user.name","value":"Ada"}"#,
+                #"/form ana-updated {"key-path":"user.name"}"#,
+            ])
     }
 
     @Test func eventsOnTheRootAreRecorded() {

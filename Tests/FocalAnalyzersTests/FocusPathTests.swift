@@ -28,9 +28,10 @@ struct MasterDetail {
         let structure = app.harness.takeStructure()
         // The rows register when their cells are displayed (the window is not shown yet), their titles when they
         // first appear on screen.
-        #expect(Array(structure.prefix(5)) == [
-            "+", "+/master", "+/master/tableView", "+/master/tableView/cell #0", "+/master/tableView/cell #1",
-        ])
+        #expect(
+            Array(structure.prefix(5)) == [
+                "+", "+/master", "+/master/tableView", "+/master/tableView/cell #0", "+/master/tableView/cell #1",
+            ])
         #expect(structure.filter { $0 == "+/master/tableView/cell/title" }.count == 5)
     }
 

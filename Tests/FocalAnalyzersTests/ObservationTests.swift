@@ -31,10 +31,11 @@ private final class SongView: View {
         song.title = "Outro"
         song.title = "Outro"
         song.plays = 1
-        #expect(harness.takeTrail() == [
-            #"/player ana-updated {"key-path":"title","value":"Intro"}"#,
-            #"/player ana-updated {"key-path":"title","value":"Outro"}"#,
-        ])
+        #expect(
+            harness.takeTrail() == [
+                #"/player ana-updated {"key-path":"title","value":"Intro"}"#,
+                #"/player ana-updated {"key-path":"title","value":"Outro"}"#,
+            ])
     }
 
     @Test func observingASimulatorPropertyThroughADottedPath() {
@@ -43,11 +44,12 @@ private final class SongView: View {
         screen.analyzer.observe(songView, keyPath: "titleLabel.text")
         songView.titleLabel.text = nil
         screen.analyzer.observe(songView, keyPath: "missing.text")
-        #expect(harness.takeTrail() == [
-            #"/player ana-updated {"key-path":"titleLabel.text","value":"Intro"}"#,
-            #"/player ana-updated {"key-path":"titleLabel.text","value":null}"#,
-            #"/player ana-updated {"key-path":"missing.text","value":null}"#,
-        ])
+        #expect(
+            harness.takeTrail() == [
+                #"/player ana-updated {"key-path":"titleLabel.text","value":"Intro"}"#,
+                #"/player ana-updated {"key-path":"titleLabel.text","value":null}"#,
+                #"/player ana-updated {"key-path":"missing.text","value":null}"#,
+            ])
     }
 
     @Test func detachStopsObservationsAndAutomaticEventsButKeepsTheNode() {

@@ -9,10 +9,11 @@ import Testing
         let session = AnalyticsSession(clock: VirtualClock(start: 5)) { ops.append($0) }
         #expect(ops.isEmpty)
         session.root.record("launched")
-        #expect(ops == [
-            .register(Registration(node: 1, parent: nil, name: "__root__", time: 5)),
-            .record(Recording(node: 1, event: "launched", time: 5)),
-        ])
+        #expect(
+            ops == [
+                .register(Registration(node: 1, parent: nil, name: "__root__", time: 5)),
+                .record(Recording(node: 1, event: "launched", time: 5)),
+            ])
     }
 
     @Test func opsCarryTheSimulatorTime() {

@@ -42,10 +42,11 @@ private struct SparkScreen {
         try app.harness.user.scroll(app.scroll, by: Point(x: 0, y: 100))
         app.button.isHidden = true
         app.button.isHidden = false
-        #expect(fired == [
-            "didEndTouch", "targetAction", "didBecomeFirstResponder", "didResignFirstResponder", "didBeginScroll",
-            "didDisappear", "didAppear",
-        ])
+        #expect(
+            fired == [
+                "didEndTouch", "targetAction", "didBecomeFirstResponder", "didResignFirstResponder", "didBeginScroll",
+                "didDisappear", "didAppear",
+            ])
     }
 
     @Test func actionsReceiveTheSimulatorTime() throws {
@@ -108,11 +109,12 @@ private struct SparkScreen {
         app.button.isHidden = true
         #expect(durations == [2_000])
         // The button was on screen when tracking started: its first disappearance reports nothing.
-        #expect(traces == [
-            "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil) at \(Harness.startTime)",
-            "Traced event: SparkEvent(trigger: didAppear, trace: button, identifier: nil) at \(Harness.startTime + 100)",
-            "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil) at \(Harness.startTime + 2_100)",
-        ])
+        #expect(
+            traces == [
+                "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil) at \(Harness.startTime)",
+                "Traced event: SparkEvent(trigger: didAppear, trace: button, identifier: nil) at \(Harness.startTime + 100)",
+                "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil) at \(Harness.startTime + 2_100)",
+            ])
     }
 
     @Test func cellsFireOnTouchesInsideAndOnSelection() throws {

@@ -39,9 +39,10 @@ private final class HomeController: NamedController {
         home.container.isHidden = true
         home.container.isHidden = false
         home.banner.isHidden = true
-        #expect(harness.takeTrail() == [
-            "/home/banner ana-disappeared", "/home/banner ana-appeared", "/home/banner ana-disappeared",
-        ])
+        #expect(
+            harness.takeTrail() == [
+                "/home/banner ana-disappeared", "/home/banner ana-appeared", "/home/banner ana-disappeared",
+            ])
     }
 
     @Test func aTransparentAncestorHidesTheView() {

@@ -177,4 +177,3 @@ enum Line {
 func log(_ lines: [String]) -> Data {
     Data((lines.joined(separator: "\n") + "\n").utf8)
 }
-

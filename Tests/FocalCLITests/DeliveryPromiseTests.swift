@@ -83,8 +83,10 @@ struct DeliveryPromiseTests {
         let log = try workspace.write("session.oplog", Self.session(count: 300))
         let receiver = try await LoopbackReceiver.start()
         let run = try await Self.focal(
-            ["replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--store", workspace.path + "/o.sqlite",
-             "--outbox-limit", "10", "--flush-at", "1000", log])
+            [
+                "replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--store", workspace.path + "/o.sqlite",
+                "--outbox-limit", "10", "--flush-at", "1000", log,
+            ])
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("produced 300, delivered 300, retried 0, pending 0, dropped 0 (dead-lettered 0, evicted 0)"), "\(run)")
         #expect(receiver.uniqueMessages().map { $0.result["seq"]?.integerValue } == Array(0..<300))
@@ -108,8 +110,10 @@ struct DeliveryPromiseTests {
         let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(randomFaults: [(.status(503), 1)]))
         let script = #"mount -t tmpfs -o size=400k none "$1" && shift && exec "$@""#
         let run = try await Self.focal(
-            ["-rm", "sh", "-c", script, "sh", mountPoint, focalBinary, "replay", "--tasks", workspace.tasks,
-             "--deliver", receiver.url, "--store", mountPoint + "/o.sqlite", "--drain-timeout", "0", log],
+            [
+                "-rm", "sh", "-c", script, "sh", mountPoint, focalBinary, "replay", "--tasks", workspace.tasks,
+                "--deliver", receiver.url, "--store", mountPoint + "/o.sqlite", "--drain-timeout", "0", log,
+            ],
             via: "/usr/bin/unshare")
         #expect(run.status == 1 && !run.crashed, "\(run)")
         #expect(run.stderr.contains("error: stopped producing") && run.stderr.contains("is full"), "\(run)")

@@ -46,7 +46,10 @@ struct DeliveryReliabilityTests {
         let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(script: [nil, .acceptThenFail, .hang]))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: focalBinary)
-        process.arguments = ["replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--store", store, "--flush-at", "100", "--drain-timeout", "60", log]
+        process.arguments = [
+            "replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--store", store, "--flush-at", "100", "--drain-timeout", "60",
+            log,
+        ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         let (exited, exit) = AsyncStream<Void>.makeStream()
@@ -60,9 +63,11 @@ struct DeliveryReliabilityTests {
         #expect(beforeResume > 0 && beforeResume < expected.count, "killed in the middle of delivery: \(beforeResume) of \(expected.count)")
 
         // Resume against a receiver that fails at random, throttles and stores-then-fails.
-        receiver.setBehavior(ReceiverBehavior(
-            randomFaults: [(.status(503), 0.25), (.acceptThenFail, 0.15), (.tooManyRequests(retryAfter: 1), 0.05)], seed: 7))
-        let resumed = try await Self.focal(["deliver", "--store", store, "--deliver", receiver.url, "--drain-timeout", "90"], timeout: .seconds(120))
+        receiver.setBehavior(
+            ReceiverBehavior(
+                randomFaults: [(.status(503), 0.25), (.acceptThenFail, 0.15), (.tooManyRequests(retryAfter: 1), 0.05)], seed: 7))
+        let resumed = try await Self.focal(
+            ["deliver", "--store", store, "--deliver", receiver.url, "--drain-timeout", "90"], timeout: .seconds(120))
         #expect(resumed.status == 0, "\(resumed)")
         #expect(resumed.stderr.contains("pending 0, dropped 0"), "\(resumed)")
 
@@ -78,10 +83,14 @@ struct DeliveryReliabilityTests {
     func flakyEndpoint() async throws {
         let workspace = try Workspace(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 120))
-        let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(
-            script: [.status(500), .tooManyRequests(retryAfter: 1)], randomFaults: [(.status(502), 0.2)], seed: 3))
+        let receiver = try await LoopbackReceiver.start(
+            behavior: ReceiverBehavior(
+                script: [.status(500), .tooManyRequests(retryAfter: 1)], randomFaults: [(.status(502), 0.2)], seed: 3))
         let run = try await Self.focal(
-            ["replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--store", workspace.path + "/o.sqlite", "--flush-at", "25", log],
+            [
+                "replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--store", workspace.path + "/o.sqlite", "--flush-at",
+                "25", log,
+            ],
             timeout: .seconds(90))
         #expect(run.status == 0, "\(run)\n\(receiver.requests.map(\.status))")
         #expect(run.stdout.isEmpty, "with --deliver, results do not go to standard output")
@@ -99,8 +108,10 @@ struct DeliveryReliabilityTests {
         // The collector is down: every attempt is answered 503.
         let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(randomFaults: [(.status(503), 1)]))
         let offline = try await Self.focal(
-            ["replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--deliver", "file:" + file, "--store", store,
-             "--drain-timeout", "0", log],
+            [
+                "replay", "--tasks", workspace.tasks, "--deliver", receiver.url, "--deliver", "file:" + file, "--store", store,
+                "--drain-timeout", "0", log,
+            ],
             timeout: .seconds(60))
         #expect(offline.status == 0, "pending results are kept, not lost: \(offline)")
         #expect(offline.stderr.contains("produced 30, delivered 30"), "the file got them: \(offline)")

@@ -7,11 +7,11 @@ import Testing
 struct FuzzTests {
     static let tasks = [
         "index.js": """
-            match('ev', n => [n.path, n.index, n.attributes, n.latestEvent().attributes]);
-            match(['a/*/ana-appeared', 'b/ana-updated'], n => n.valueFirstDisplayedEvent('k') === n.latestEvent() ? n.latestValue('k') : undefined);
-            match('*/boom', n => { throw new Error('boom at ' + n.path); });
-            match('/a/ev', n => n.ancestor(n.path.length % 4));
-            """,
+        match('ev', n => [n.path, n.index, n.attributes, n.latestEvent().attributes]);
+        match(['a/*/ana-appeared', 'b/ana-updated'], n => n.valueFirstDisplayedEvent('k') === n.latestEvent() ? n.latestValue('k') : undefined);
+        match('*/boom', n => { throw new Error('boom at ' + n.path); });
+        match('/a/ev', n => n.ancestor(n.path.length % 4));
+        """,
         "A/B.js": "match('b/ev', n => n.parentNode && n.parentNode.nodeName);",
     ]
 
@@ -34,7 +34,9 @@ struct FuzzTests {
             let parent = Int.random(in: 0..<8, using: &random) == 0 ? "null" : randomID(&random)
             var extra = ""
             if Bool.random(using: &random) { extra += ",\"index\":\(Int.random(in: -2...9, using: &random))" }
-            if Int.random(in: 0..<6, using: &random) == 0 { extra += ",\"namespace\":\"\(["A.B", "A", "Nope", "..", "A/B", ""].randomElement(using: &random)!)\"" }
+            if Int.random(in: 0..<6, using: &random) == 0 {
+                extra += ",\"namespace\":\"\(["A.B", "A", "Nope", "..", "A/B", ""].randomElement(using: &random)!)\""
+            }
             return Line.register(randomID(&random), parent: parent, names.randomElement(using: &random)!, extra: extra)
         case 6..<14:
             let event = events.randomElement(using: &random)!
@@ -53,7 +55,10 @@ struct FuzzTests {
             bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
             return String(decoding: bytes, as: UTF8.self)
         default:
-            return String(decoding: (0..<Int.random(in: 0...60, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }.filter { $0 != 0x0A }, as: UTF8.self)
+            return String(
+                decoding: (0..<Int.random(in: 0...60, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }.filter {
+                    $0 != 0x0A
+                }, as: UTF8.self)
         }
     }
 
@@ -77,7 +82,9 @@ struct FuzzTests {
         // Some newlines, so there are many short lines as well as long ones.
         for _ in 0..<3000 { bytes[Int.random(in: 0..<bytes.count, using: &random)] = 0x0A }
         let workspace = try Workspace(tasks: Self.tasks)
-        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: Data(log([Line.root, Line.register("2", parent: "1", "a")])) + Data(bytes), timeout: .seconds(90))
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks], input: Data(log([Line.root, Line.register("2", parent: "1", "a")])) + Data(bytes),
+            timeout: .seconds(90))
         #expect(!run.timedOut, "seed \(seed)")
         #expect(!run.crashed, "seed \(seed): \(run)")
         #expect(run.status == 1, "seed \(seed): \(run)")

@@ -23,7 +23,9 @@ func runChromium(_ arguments: [String], url: String, profile: Workspace) throws 
 func renderedNodes(in dom: String) -> [(path: String, filtered: Bool)] {
     dom.components(separatedBy: "<details").dropFirst().compactMap { tag in
         let attributes = tag.prefix { $0 != ">" }
-        guard attributes.contains("node"), let path = attributes.components(separatedBy: "data-path=\"").dropFirst().first else { return nil }
+        guard attributes.contains("node"), let path = attributes.components(separatedBy: "data-path=\"").dropFirst().first else {
+            return nil
+        }
         return (String(path.prefix { $0 != "\"" }), attributes.contains("filtered"))
     }
 }
@@ -55,10 +57,11 @@ struct HTMLSnapshotBrowserTests {
         let page = try Self.page(in: workspace)
         let run = try runChromium(["--dump-dom"], url: "file://\(page)", profile: workspace)
         let nodes = renderedNodes(in: run.stdout)
-        #expect(nodes.map(\.path) == [
-            "/", "/master", "/master/tableView", "/master/tableView/cell", "/master/tableView/cell",
-            "/master/tableView/cell/detail", "/settings", "/settings/button",
-        ], "\(run)")
+        #expect(
+            nodes.map(\.path) == [
+                "/", "/master", "/master/tableView", "/master/tableView/cell", "/master/tableView/cell",
+                "/master/tableView/cell/detail", "/settings", "/settings/button",
+            ], "\(run)")
         #expect(nodes.allSatisfy { !$0.filtered })
         #expect(run.stdout.contains("cell/did-select"), "the tasks that can fire on a cell are listed")
     }
@@ -82,7 +85,8 @@ struct HTMLSnapshotBrowserTests {
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)
         let shot = artifacts + "/html-snapshot.png"
         try? FileManager.default.removeItem(atPath: shot)
-        let run = try runChromium(["--screenshot=\(shot)", "--window-size=1000,700"], url: "file://\(page)#search=cell", profile: workspace)
+        let run = try runChromium(
+            ["--screenshot=\(shot)", "--window-size=1000,700"], url: "file://\(page)#search=cell", profile: workspace)
         let png = try #require(FileManager.default.contents(atPath: shot), "no screenshot: \(run)")
         #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a PNG file")
         #expect(png.count > 10_000, "a page with content, not a blank image (\(png.count) bytes)")

@@ -23,8 +23,9 @@ struct HTMLSnapshotEscapingTests {
         let workspace = try Workspace(tasks: ["index.js": "match('did-select', node => (\(try Self.json(Self.payload("result")))));"])
         let lines = [
             Line.root,
-            Line.register("2", parent: "1", try Self.json(Self.payload("name")).dropFirst().dropLast().description,
-                          extra: #","attributes":{"note":\#(try Self.json(Self.payload("attribute")))}"#),
+            Line.register(
+                "2", parent: "1", try Self.json(Self.payload("name")).dropFirst().dropLast().description,
+                extra: #","attributes":{"note":\#(try Self.json(Self.payload("attribute")))}"#),
             Line.record("2", "ana-updated", extra: #","properties":{"key-path":"title","value":\#(try Self.json(Self.payload("value")))}"#),
             Line.record("2", "did-select", extra: #","properties":{"why":\#(try Self.json(Self.payload("property")))}"#),
         ]

@@ -9,7 +9,10 @@ import Testing
 struct HostileInputTests {
     /// A task that does `body` on events named `hostile` and answers `"after"` on `after`.
     static func tasks(_ body: String) -> [String: String] {
-        ["index.js": "match('*', function (node) { if (node.latestEvent().name === 'hostile') { \(body) } return node.latestEvent().name; });"]
+        [
+            "index.js":
+                "match('*', function (node) { if (node.latestEvent().name === 'hostile') { \(body) } return node.latestEvent().name; });"
+        ]
     }
 
     static let lines = [Line.root, Line.record("1", "hostile"), Line.record("1", "after")]
@@ -75,7 +78,9 @@ struct HostileInputTests {
 
     // MARK: Files
 
-    @Test("an index.js that is a FIFO, a link to /dev/zero or a huge sparse file is an error naming it", arguments: ["fifo", "zero", "sparse"])
+    @Test(
+        "an index.js that is a FIFO, a link to /dev/zero or a huge sparse file is an error naming it",
+        arguments: ["fifo", "zero", "sparse"])
     func specialTaskFiles(kind: String) throws {
         let workspace = try Workspace()
         let index = workspace.tasks + "/index.js"
@@ -106,7 +111,9 @@ struct HostileInputTests {
             let secret = try workspace.write("secret.js", "match('*', () => 'leaked');")
             try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: secret)
         }
-        let lines = [Line.root, Line.register("2", parent: "1", "screen", extra: #","namespace":"Evil.Screen""#), Line.record("2", "after")]
+        let lines = [
+            Line.root, Line.register("2", parent: "1", "screen", extra: #","namespace":"Evil.Screen""#), Line.record("2", "after"),
+        ]
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines), timeout: .seconds(60))
         #expect(!run.timedOut && !run.crashed, "\(run)")
         #expect(run.status == 1, "\(run)")
@@ -140,7 +147,9 @@ struct HostileInputTests {
         #expect(inside.status == 0 && inside.stdoutLines == ["\"inside\""], "\(inside)")
     }
 
-    @Test("an unreadable tasks directory makes check and replay exit 2", .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    @Test(
+        "an unreadable tasks directory makes check and replay exit 2",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func unreadableDirectory() throws {
         let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path)
@@ -161,7 +170,8 @@ struct HostileInputTests {
     func fullDevice() throws {
         let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
         let input = try workspace.write("in.oplog", String(decoding: log([Line.root, Line.record("1", "ev")]), as: UTF8.self))
-        let run = try runProgram(focalBinary, ["replay", "--tasks", workspace.tasks, input], standardOutput: FileHandle(forWritingAtPath: "/dev/full")!)
+        let run = try runProgram(
+            focalBinary, ["replay", "--tasks", workspace.tasks, input], standardOutput: FileHandle(forWritingAtPath: "/dev/full")!)
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("error: cannot write standard output"), "\(run)")
     }
@@ -182,7 +192,8 @@ struct HostileInputTests {
     func nulCharacters() throws {
         let workspace = try Workspace(tasks: ["index.js": #"match('*', (node) => [node.latestEvent().attributes.text, 'x\u0000y']);"#])
         let run = try runFocal(
-            ["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev", extra: #","properties":{"text":"a\u0000b"}"#)]))
+            ["replay", "--tasks", workspace.tasks],
+            input: log([Line.root, Line.record("1", "ev", extra: #","properties":{"text":"a\u0000b"}"#)]))
         #expect(try run.results == [.array([.string("a\u{0}b"), .string("x\u{0}y")])], "\(run)")
     }
 
@@ -191,7 +202,9 @@ struct HostileInputTests {
 
     @Test("console.debug prints, and a console message cannot forge an error line", arguments: lineBreaks)
     func console(lineBreak: String) throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('*', () => { console.debug('quiet'); console.log('one\(lineBreak)error: forged'); });"])
+        let workspace = try Workspace(tasks: [
+            "index.js": "match('*', () => { console.debug('quiet'); console.log('one\(lineBreak)error: forged'); });"
+        ])
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]))
         #expect(run.physicalLines.contains("console.debug: quiet"), "\(run)")
         #expect(run.physicalLines.contains("console.log: one"), "\(run)")

@@ -79,13 +79,17 @@ struct IsolationTests {
                 let names = Array(repeating: session, count: index + 1).joined(separator: ",")
                 #expect(probe["exports"] == [count, .string(names)], "\(session): \(probe)")
                 #expect(probe["undeclared"] == "ReferenceError", "\(probe)")
-                for key in ["globalThis", "arrayPrototype", "objectPrototype", "functionPrototype", "functionCall", "jsonStringify", "protoSetter"] {
+                for key in [
+                    "globalThis", "arrayPrototype", "objectPrototype", "functionPrototype", "functionCall", "jsonStringify", "protoSetter",
+                ] {
                     #expect(probe[key] == "TypeError", "\(session): \(key) in \(probe)")
                 }
                 #expect(probe["sloppyGlobal"] == "undefined" && probe["regExpStatics"] == "undefined", "\(probe)")
                 // Node and event prototypes: frozen, methods non-writable and non-configurable.
-                for key in ["nodeDefineProperty", "nodeDelete", "nodeMethodProperty", "nodePrototypeSwap", "nodeSetPrototypeOf",
-                            "eventDefineProperty", "eventPrototypeSwap"] {
+                for key in [
+                    "nodeDefineProperty", "nodeDelete", "nodeMethodProperty", "nodePrototypeSwap", "nodeSetPrototypeOf",
+                    "eventDefineProperty", "eventPrototypeSwap",
+                ] {
                     #expect(probe[key] == "TypeError", "\(session): \(key) in \(probe)")
                 }
                 #expect(probe["nodeReflectDefine"] == false && probe["eventReflectDefine"] == false, "\(session): \(probe)")
@@ -94,7 +98,9 @@ struct IsolationTests {
             }
             #expect(results[probes] == ["(1, 2)", "NotFound: box not found", "plain", "own", true], "\(session): overrides")
             let look = results[probes + 1]
-            for key in ["undeclared", "globalThis", "arrayPrototype", "objectPrototype", "functionPrototype", "sloppyGlobal", "regExpStatics"] {
+            for key in [
+                "undeclared", "globalThis", "arrayPrototype", "objectPrototype", "functionPrototype", "sloppyGlobal", "regExpStatics",
+            ] {
                 #expect(look[key] == "undefined", "\(session): \(key) in \(look)")
             }
             #expect(look["nodeMethods"] == [.string(session), "look", false, "undefined"], "\(session): \(look)")
@@ -105,7 +111,8 @@ struct IsolationTests {
     @Test("a task file that assigns an undeclared variable is reported with its file and line")
     func sloppyFileReported() throws {
         let source = try String(contentsOfFile: Self.tasks + "/Sloppy.js", encoding: .utf8)
-        let line = try #require(source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("leakedAtLoad =") }) + 1
+        let line =
+            try #require(source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("leakedAtLoad =") }) + 1
         let run = try runFocal(["replay", "--tasks", Self.tasks], input: log(Self.lines(of: "alpha", probes: 1)))
         let reports = run.errorLines.filter { $0.contains("Sloppy.js") }
         #expect(reports.count == 1, "\(run)")

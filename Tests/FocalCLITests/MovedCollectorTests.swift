@@ -51,12 +51,15 @@ struct MovedCollectorTests {
         let unknown = try await Self.focal(
             ["deliver", "--store", store, "--owed-to", "http://127.0.0.1:1/nowhere", "--deliver", new.url])
         #expect(unknown.status == 2, "\(unknown)")
-        #expect(unknown.stderr.contains("'http://127.0.0.1:1/nowhere' is not a destination of this outbox (known: \(old.url))"), "\(unknown)")
+        #expect(
+            unknown.stderr.contains("'http://127.0.0.1:1/nowhere' is not a destination of this outbox (known: \(old.url))"), "\(unknown)")
         #expect(try Self.accounts(try await Self.focal(["deliver", "--store", store, "--pending"])).map(\.0) == [old.url])
 
         let moved = try await Self.focal(["deliver", "--store", store, "--owed-to", old.url, "--deliver", new.url])
         #expect(moved.status == 0, "\(moved)")
-        #expect(moved.stderr.contains("handed over: \(pending) results and \(refused) dead letters owed to \(old.url) are now owed to \(new.url)"), "\(moved)")
+        #expect(
+            moved.stderr.contains(
+                "handed over: \(pending) results and \(refused) dead letters owed to \(old.url) are now owed to \(new.url)"), "\(moved)")
         #expect(new.messages.map { $0.result["seq"]?.integerValue } == Array(0..<15), "in order, each once")
         #expect(old.messages.isEmpty)
 
@@ -71,14 +74,19 @@ struct MovedCollectorTests {
         await new.stop()
     }
 
-    @Test("bad --owed-to and --pending flags are usage errors naming the flag", arguments: [
-        (["--owed-to", "http://a.example/x", "--deliver", "http://b.example/x", "--deliver", "http://c.example/x"], "exactly one --deliver"),
-        (["--owed-to", "http://a.example/x"], "at least one --deliver"),
-        (["--owed-to", "http://a.example/x", "--deliver", "http://a.example/x"], "the same destination"),
-        (["--pending", "--deliver", "http://a.example/x"], "--pending lists what the store holds"),
-        (["--pending", "--dead-letters"], "--dead-letters and --pending cannot be combined"),
-        (["--owed-to", "http://a.example/x", "--deliver", "http://b.example/x", "--resend-dead-letters"], "cannot be combined"),
-    ])
+    @Test(
+        "bad --owed-to and --pending flags are usage errors naming the flag",
+        arguments: [
+            (
+                ["--owed-to", "http://a.example/x", "--deliver", "http://b.example/x", "--deliver", "http://c.example/x"],
+                "exactly one --deliver"
+            ),
+            (["--owed-to", "http://a.example/x"], "at least one --deliver"),
+            (["--owed-to", "http://a.example/x", "--deliver", "http://a.example/x"], "the same destination"),
+            (["--pending", "--deliver", "http://a.example/x"], "--pending lists what the store holds"),
+            (["--pending", "--dead-letters"], "--dead-letters and --pending cannot be combined"),
+            (["--owed-to", "http://a.example/x", "--deliver", "http://b.example/x", "--resend-dead-letters"], "cannot be combined"),
+        ])
     func badFlags(arguments: [String], message: String) async throws {
         let workspace = try Workspace()
         let run = try await Self.focal(["deliver", "--store", workspace.path + "/o.sqlite"] + arguments)

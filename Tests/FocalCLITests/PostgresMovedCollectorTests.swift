@@ -29,10 +29,12 @@ struct PostgresMovedCollectorTests {
         let before = try await DeliveryReliabilityTests.focal(["deliver", "--store", url, "--pending"], timeout: .seconds(60))
         #expect(
             before.status == 0
-                && before.stdoutLines == [
-                    #"{"destination":"\#(new.url)","pending":0,"deadLetters":0}"#,
-                    #"{"destination":"\#(old)","pending":5,"deadLetters":0}"#,
-                ].sorted(), "\(before)")
+                && before.stdoutLines
+                    == [
+                        #"{"destination":"\#(new.url)","pending":0,"deadLetters":0}"#,
+                        #"{"destination":"\#(old)","pending":5,"deadLetters":0}"#,
+                    ].sorted(),
+            "\(before)")
 
         let moved = try await DeliveryReliabilityTests.focal(
             ["deliver", "--store", url, "--owed-to", old, "--deliver", new.url], timeout: .seconds(60))

@@ -7,10 +7,10 @@ import Testing
 struct ReplayCommandTests {
     static let tasks = [
         "index.js": """
-            console.info('index.js is loading');
-            match('/ev', n => { console.log('console says', { on: n.path }); console.error('to stderr too'); return { event: 'root ev' }; });
-            match('/list/row/ev', n => n.index);
-            """,
+        console.info('index.js is loading');
+        match('/ev', n => { console.log('console says', { on: n.path }); console.error('to stderr too'); return { event: 'root ev' }; });
+        match('/list/row/ev', n => n.index);
+        """
     ]
 
     static let session = [
@@ -54,8 +54,11 @@ struct ReplayCommandTests {
 
     @Test("a task returning undefined prints nothing; null prints null")
     func undefinedAndNull() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('a', () => undefined);\nmatch('b', () => null);\nmatch('c', () => false);"])
-        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "a"), Line.record("1", "b"), Line.record("1", "c")]))
+        let workspace = try Workspace(tasks: ["index.js": "match('a', () => undefined);\nmatch('b', () => null);\nmatch('c', () => false);"]
+        )
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks],
+            input: log([Line.root, Line.record("1", "a"), Line.record("1", "b"), Line.record("1", "c")]))
         #expect(run.stdoutLines == ["null", "false"])
         #expect(run.status == 0)
     }
@@ -139,15 +142,17 @@ struct ReplayCommandTests {
         #expect(focal.finish() == 0)
     }
 
-    @Test("exit status 2 when the command cannot start", arguments: [
-        ["replay", "--tasks", "/nonexistent/focal/tasks"],
-        ["replay"],
-        ["replay", "--tasks", "TASKS", "--time-limit", "abc"],
-        ["replay", "--tasks", "TASKS", "--time-limit", "0"],
-        ["replay", "--tasks", "TASKS", "--no-such-flag"],
-        ["replay", "--tasks", "TASKS", "/nonexistent/focal/session.oplog"],
-        ["no-such-command"],
-    ])
+    @Test(
+        "exit status 2 when the command cannot start",
+        arguments: [
+            ["replay", "--tasks", "/nonexistent/focal/tasks"],
+            ["replay"],
+            ["replay", "--tasks", "TASKS", "--time-limit", "abc"],
+            ["replay", "--tasks", "TASKS", "--time-limit", "0"],
+            ["replay", "--tasks", "TASKS", "--no-such-flag"],
+            ["replay", "--tasks", "TASKS", "/nonexistent/focal/session.oplog"],
+            ["no-such-command"],
+        ])
     func cannotStart(arguments: [String]) throws {
         let workspace = try Workspace(tasks: ["index.js": ""])
         let run = try runFocal(arguments.map { $0 == "TASKS" ? workspace.tasks : $0 }, input: log([Line.root]))

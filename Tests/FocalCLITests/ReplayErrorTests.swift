@@ -21,7 +21,8 @@ struct ErrorCase: Sendable, CustomTestStringConvertible {
     static func taskFile(_ name: String, _ namespace: String, _ source: String, mentions: [String], timeLimit: Int? = nil) -> ErrorCase {
         ErrorCase(
             name: name, tasks: [namespace + ".js": source],
-            lines: [Line.register("2", parent: "1", "a", extra: #","namespace":"\#(namespace)""#)], mentions: mentions, timeLimit: timeLimit)
+            lines: [Line.register("2", parent: "1", "a", extra: #","namespace":"\#(namespace)""#)], mentions: mentions, timeLimit: timeLimit
+        )
     }
 
     /// A task in `Tasks.js` that fails when the event on line 3 fires it.
@@ -50,19 +51,30 @@ struct ReplayErrorTests {
         ErrorCase(name: "a bad id: empty array", lines: [Line.record("[]", "ev")]),
         ErrorCase(name: "a bad id: string owner", lines: [Line.record(#"["x",1]"#, "ev")]),
         ErrorCase(name: "a bad id: boolean key", lines: [Line.record("[1,true]", "ev")]),
-        ErrorCase(name: "a duplicate owned registration", lines: [Line.register("2", parent: "1", "a"), Line.register("2", parent: "1", "b")], faultyLine: 3),
+        ErrorCase(
+            name: "a duplicate owned registration", lines: [Line.register("2", parent: "1", "a"), Line.register("2", parent: "1", "b")],
+            faultyLine: 3),
         ErrorCase(name: "a second root", lines: [Line.register("2", parent: nil, "another root")]),
         ErrorCase(name: "an orphan registration", lines: [Line.register("2", parent: "99", "orphan")], mentions: ["99"]),
         ErrorCase(name: "an orphan keyed registration", lines: [Line.register("[5,\"k\"]", parent: "99", "orphan")], mentions: ["99"]),
         ErrorCase(name: "an event on an unknown node", lines: [Line.record("42", "ev")], mentions: ["42"]),
-        ErrorCase(name: "an event on a deregistered node", lines: [Line.register("2", parent: "1", "a"), Line.deregister("2"), Line.record("2", "ev")], faultyLine: 4),
-        ErrorCase(name: "an invalid namespace", lines: [Line.register("2", parent: "1", "a", extra: #","namespace":"A..B""#)], mentions: ["A..B"]),
+        ErrorCase(
+            name: "an event on a deregistered node",
+            lines: [Line.register("2", parent: "1", "a"), Line.deregister("2"), Line.record("2", "ev")], faultyLine: 4),
+        ErrorCase(
+            name: "an invalid namespace", lines: [Line.register("2", parent: "1", "a", extra: #","namespace":"A..B""#)], mentions: ["A..B"]),
         .taskFile("a task file with a syntax error", "Broken", "// ok\nmatch('ev', () => {;\n", mentions: ["Broken.js:"]),
-        .taskFile("a task file that throws while loading", "Throws", "\n\nthrow new Error('load failed');\n", mentions: ["Throws.js:3", "load failed"]),
+        .taskFile(
+            "a task file that throws while loading", "Throws", "\n\nthrow new Error('load failed');\n",
+            mentions: ["Throws.js:3", "load failed"]),
         .taskFile("a task file that loops forever", "Spin", "while (true) {}\n", mentions: ["Spin.js"], timeLimit: 100),
-        .taskFile("a task file that requires outside the tasks directory", "Escape", "require('../outside.js');\n", mentions: ["Escape.js:1", "outside"]),
-        .taskFile("a task file that requires a missing module", "Missing", "\nrequire('./nowhere');\n", mentions: ["Missing.js:2", "nowhere"]),
-        .task("a task that throws", "\nmatch('ev', () => { throw new Error('task failed'); });\n", mentions: ["Tasks.js:2", "task failed"]),
+        .taskFile(
+            "a task file that requires outside the tasks directory", "Escape", "require('../outside.js');\n",
+            mentions: ["Escape.js:1", "outside"]),
+        .taskFile(
+            "a task file that requires a missing module", "Missing", "\nrequire('./nowhere');\n", mentions: ["Missing.js:2", "nowhere"]),
+        .task(
+            "a task that throws", "\nmatch('ev', () => { throw new Error('task failed'); });\n", mentions: ["Tasks.js:2", "task failed"]),
         .task("a task that loops forever", "match('ev', () => { while (true) {} });\n", mentions: ["Tasks.js:1"], timeLimit: 100),
         .task("a task that returns a function", "\n\nmatch('ev', () => () => 1);\n", mentions: ["Tasks.js:3"]),
         .task("a task that returns a cycle", "match('ev', () => { const a = []; a.push(a); return a; });\n", mentions: ["Tasks.js:1"]),
@@ -106,7 +118,9 @@ struct ReplayErrorTests {
 
     @Test("several errors in one run are all reported, each with its line")
     func manyErrors() throws {
-        let workspace = try Workspace(tasks: ["index.js": Self.probeTask + "match('ev', () => { throw new Error('a'); });\nmatch('ev', () => { throw new Error('b'); });\n"])
+        let workspace = try Workspace(tasks: [
+            "index.js": Self.probeTask + "match('ev', () => { throw new Error('a'); });\nmatch('ev', () => { throw new Error('b'); });\n"
+        ])
         let lines = [Line.root, "garbage", Line.record("1", "ev"), Line.record("9", "ev"), Self.probeLine]
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
         #expect(run.status == 1)

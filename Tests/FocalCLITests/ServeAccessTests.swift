@@ -27,7 +27,10 @@ struct ServeAccessTests {
         let bad = try workspace.write("keys.json", #"{"keys": [{"name": "app", "sha256": "0000", "scopes": ["ingest"]}]}"#)
         let invalid = try runFocal(["serve", "--tasks", workspace.tasks, "--port", "0", "--keys", bad])
         #expect(invalid.status == 2)
-        #expect(invalid.errorLines == ["error: keys file '\(bad)': keys[0] ('app').sha256 must be the SHA-256 of the key as 64 hexadecimal digits (never the key itself)"])
+        #expect(
+            invalid.errorLines == [
+                "error: keys file '\(bad)': keys[0] ('app').sha256 must be the SHA-256 of the key as 64 hexadecimal digits (never the key itself)"
+            ])
         let noTasks = try workspace.write("projects.json", #"{"keys": [], "projects": {"shop": {"tasks": "no-such-dir"}}}"#)
         let project = try runFocal(["serve", "--tasks", workspace.tasks, "--port", "0", "--keys", noTasks])
         #expect(project.status == 2)

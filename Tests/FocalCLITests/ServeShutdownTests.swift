@@ -25,7 +25,8 @@ struct ServeShutdownTests {
         defer { close(connection) }
         let body = Array(Self.batch)
         let half = body.count / 2
-        let head = "POST /v1/sessions/s/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+        let head =
+            "POST /v1/sessions/s/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
             + "Content-Length: \(body.count)\r\n\r\n"
         try send(Array(head.utf8) + body[..<half], on: connection)
         // The head arrived and the route runs, reading the body: the request is in flight.
@@ -58,7 +59,8 @@ struct ServeShutdownTests {
         defer { server.kill() }
         let connection = try server.connect()
         defer { close(connection) }
-        let head = "POST /v1/sessions/s/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+        let head =
+            "POST /v1/sessions/s/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
             + "Content-Length: \(Self.batch.count)\r\n\r\n"
         try send(Array(head.utf8) + Array(Self.batch), on: connection)
         #expect(server.waitForLog("console.log: looping"))

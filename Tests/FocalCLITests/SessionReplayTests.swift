@@ -10,10 +10,10 @@ struct SessionReplayTests {
     /// was not released by `end`, would count them.
     static let tasks = [
         "index.js": """
-            let seen = 0;
-            match('list/row/ev', n => ({ row: n.index, seen: ++seen, title: n.latestValue('title') }));
-            match('/gone', n => { throw new Error('boom'); });
-            """,
+        let seen = 0;
+        match('list/row/ev', n => ({ row: n.index, seen: ++seen, title: n.latestValue('title') }));
+        match('/gone', n => { throw new Error('boom'); });
+        """
     ]
 
     /// One user's session: the same ids in every session, different indices and values.
@@ -57,7 +57,9 @@ struct SessionReplayTests {
         #expect(run.status == 1, "\(run)")
         var bySession: [String: [JSONValue]] = [:]
         for line in try run.results {
-            guard case .object(let object) = line, object.count == 2, case .string(let id)? = object["session"], let result = object["result"] else {
+            guard case .object(let object) = line, object.count == 2, case .string(let id)? = object["session"],
+                let result = object["result"]
+            else {
                 Issue.record("not a session result line: \(line)")
                 continue
             }
@@ -86,10 +88,11 @@ struct SessionReplayTests {
     @Test("after 'end', the session's ids are gone; ops without a session are unaffected and print bare results")
     func endForgetsNodes() throws {
         let workspace = try Workspace(tasks: Self.tasks)
-        let lines = Self.session(0, rows: 1).map { Self.tag($0, "u") } + [
-            #"{"op":"end","session":"u"}"#,
-            Self.tag(Line.record("[3,0]", "ev"), "u"),
-        ] + Self.session(1, rows: 1)
+        let lines =
+            Self.session(0, rows: 1).map { Self.tag($0, "u") } + [
+                #"{"op":"end","session":"u"}"#,
+                Self.tag(Line.record("[3,0]", "ev"), "u"),
+            ] + Self.session(1, rows: 1)
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
         #expect(run.status == 1)
         let endLine = Self.session(0, rows: 1).count + 2
@@ -102,14 +105,16 @@ struct SessionReplayTests {
     func badSessions() throws {
         let workspace = try Workspace(tasks: Self.tasks)
         let tooLong = String(repeating: "s", count: 257)
-        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([
-            #"{"op":"end"}"#,
-            #"{"op":"end","session":"never-seen"}"#,
-            Self.tag(Line.root, tooLong),
-            Self.tag(Line.root, ""),
-            #"{"op":"register","node":1,"parent":null,"name":"r","session":5}"#,
-            Self.tag(Line.root, "ok"),
-        ]))
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks],
+            input: log([
+                #"{"op":"end"}"#,
+                #"{"op":"end","session":"never-seen"}"#,
+                Self.tag(Line.root, tooLong),
+                Self.tag(Line.root, ""),
+                #"{"op":"register","node":1,"parent":null,"name":"r","session":5}"#,
+                Self.tag(Line.root, "ok"),
+            ]))
         #expect(run.status == 1)
         #expect(run.errorLines.count == 5, "\(run)")
         #expect(run.errorLines[0].hasPrefix("error: line 1: 'end' needs a 'session'"))
@@ -122,13 +127,15 @@ struct SessionReplayTests {
     @Test("--max-sessions: a line that would start one session too many is an error naming it; an 'end' makes room")
     func sessionLimit() throws {
         let workspace = try Workspace(tasks: Self.tasks)
-        let lines = ["a", "b", "c"].map { Self.tag(Line.root, $0) } + [
-            #"{"op":"end","session":"a"}"#, Self.tag(Line.root, "c"),
-        ]
+        let lines =
+            ["a", "b", "c"].map { Self.tag(Line.root, $0) } + [
+                #"{"op":"end","session":"a"}"#, Self.tag(Line.root, "c"),
+            ]
         let run = try runFocal(["replay", "--tasks", workspace.tasks, "--max-sessions", "2"], input: log(lines))
         #expect(run.status == 1)
         #expect(run.errorLines.count == 1, "\(run)")
-        #expect(run.errorLines.first?.hasPrefix("error: line 3, session 'c': cannot start session 'c': 2 sessions are live") == true, "\(run)")
+        #expect(
+            run.errorLines.first?.hasPrefix("error: line 3, session 'c': cannot start session 'c': 2 sessions are live") == true, "\(run)")
         let refused = try runFocal(["replay", "--tasks", workspace.tasks, "--max-sessions", "0"], input: log(lines))
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("--max-sessions must be from 1 to 10000000, not 0"), "\(refused)")
@@ -157,7 +164,7 @@ struct SessionReplayTests {
     @Test("--jobs N on one log spreads its sessions over N engines; the output is the same as on one, in input order")
     func oneLogOnSeveralEngines() throws {
         let workspace = try Workspace(tasks: [
-            "index.js": Self.tasks["index.js"]! + "\nmatch('list/row/ev', n => { console.log('ev ' + n.index); });",
+            "index.js": Self.tasks["index.js"]! + "\nmatch('list/row/ev', n => { console.log('ev ' + n.index); });"
         ])
         var generator = SeededGenerator(seed: 11)
         let sessions = (0..<40).map { Self.session($0, rows: 20) }  // 3,320 lines: more than one chunk
@@ -213,10 +220,11 @@ struct SessionReplayTests {
         let lines = ids.map { Self.tag(Line.root, $0) } + [#"{"op":"end","session":"s0"}"#, Self.tag(Line.root, "late")]
         let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", "4", "--max-sessions", "5"], input: log(lines))
         #expect(run.status == 1)
-        #expect(run.errorLines == [
-            "error: line 6, session 's5': cannot start session 's5': 5 sessions are live, the most this engine hosts "
-                + #"(end sessions with {"op":"end"}, or raise the limit: --max-sessions)"#
-        ], "\(run)")
+        #expect(
+            run.errorLines == [
+                "error: line 6, session 's5': cannot start session 's5': 5 sessions are live, the most this engine hosts "
+                    + #"(end sessions with {"op":"end"}, or raise the limit: --max-sessions)"#
+            ], "\(run)")
     }
 
     @Test("--jobs is range-checked", arguments: ["0", "257", "-1", "x"])

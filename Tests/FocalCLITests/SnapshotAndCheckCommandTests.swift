@@ -17,7 +17,10 @@ final class SnapshotNodeCounter: NSObject, XMLParserDelegate {
         return parser.parse() ? counter : nil
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         guard attributes["createdAt"] != nil else { return }
         nodes += 1
         if let id = attributes["id"] { ids.append(id) }
@@ -126,7 +129,8 @@ struct CheckCommandTests {
         #expect(run.status == 1, "\(run)")
         let errors = run.errorLines
         #expect(errors.count == 5, "\(run)")
-        #expect(run.stdoutLines == ["checked 5 task files: 2 tasks, 5 errors"], "errors go to standard error, the summary to standard output")
+        #expect(
+            run.stdoutLines == ["checked 5 task files: 2 tasks, 5 errors"], "errors go to standard error, the summary to standard output")
         #expect(errors.contains { $0.contains("Syntax.js:3") })
         #expect(errors.contains { $0.contains("Patterns.js:2") })
         #expect(errors.contains { $0.contains("Patterns.js:3") })
@@ -144,10 +148,12 @@ struct CheckCommandTests {
 
 @Suite("--help")
 struct HelpTests {
-    @Test("every command explains itself and exits 0", arguments: [
-        ([], "replay"), (["replay"], "--time-limit"), (["replay"], "--jobs"), (["snapshot"], "--format"), (["check"], "dir"),
-        (["deliver"], "--dead-letters"), (["run"], "--emit-oplog"), (["test"], "--heap-limit"),
-    ] as [([String], String)])
+    @Test(
+        "every command explains itself and exits 0",
+        arguments: [
+            ([], "replay"), (["replay"], "--time-limit"), (["replay"], "--jobs"), (["snapshot"], "--format"), (["check"], "dir"),
+            (["deliver"], "--dead-letters"), (["run"], "--emit-oplog"), (["test"], "--heap-limit"),
+        ] as [([String], String)])
     func help(command: [String], mentions: String) throws {
         let run = try runFocal(command + ["--help"])
         #expect(run.status == 0, "\(run)")

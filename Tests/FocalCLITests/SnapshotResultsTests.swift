@@ -55,15 +55,17 @@ struct SnapshotResultsTests {
             let line = specs.firstIndex { $0.by == by }!
             return (specs[line].patterns, "index.js:\(line + 1)")
         }
-        var results: [[Shown]] = [], omitted: [Int] = []
+        var results: [[Shown]] = []
+        var omitted: [Int] = []
         for time in 1001...1005 {
             let produced = zip(replay.stdoutLines, try replay.results).filter { $0.1["time"] == .number(Double(time)) }
-            results.append(produced.prefix(4).map { text, value in
-                let (patterns, source) = location(value["by"]!.stringValue!)
-                return text.utf8.count > 512
-                    ? Shown(patterns: patterns, source: source, value: nil, bytes: text.utf8.count)
-                    : Shown(patterns: patterns, source: source, value: value, bytes: nil)
-            })
+            results.append(
+                produced.prefix(4).map { text, value in
+                    let (patterns, source) = location(value["by"]!.stringValue!)
+                    return text.utf8.count > 512
+                        ? Shown(patterns: patterns, source: source, value: nil, bytes: text.utf8.count)
+                        : Shown(patterns: patterns, source: source, value: value, bytes: nil)
+                })
             omitted.append(max(0, produced.count - 4))
         }
         return (["did-select", "ana-appeared", "burst", "big", "did-select"], results, omitted)
@@ -89,8 +91,9 @@ struct SnapshotResultsTests {
         #expect(events.compactMap { $0["name"]?.stringValue } == expected.names)
         let shown = events.map { event in
             (event["results"]?.arrayValue ?? []).map { result in
-                Shown(patterns: result["patterns"]?.arrayValue?.compactMap(\.stringValue) ?? [], source: result["source"]?.stringValue ?? "",
-                      value: result["value"], bytes: result["bytes"]?.numberValue.map { Int($0) })
+                Shown(
+                    patterns: result["patterns"]?.arrayValue?.compactMap(\.stringValue) ?? [], source: result["source"]?.stringValue ?? "",
+                    value: result["value"], bytes: result["bytes"]?.numberValue.map { Int($0) })
             }
         }
         #expect(shown == expected.results)
@@ -121,10 +124,12 @@ struct SnapshotResultsTests {
         let row = try #require(reader.nodes.last)
         #expect(row.count == expected.names.count, "\(reader.nodes)")
         for (index, lines) in row.enumerated() where index < expected.results.count {
-            let wanted = expected.results[index].map { shown in
-                let patterns = shown.patterns.joined(separator: ", ")
-                return "task \(patterns) (\(shown.source)) gave " + (shown.value.map(\.jsonString) ?? "a result of \(shown.bytes!) bytes (not kept: longer than 512)")
-            } + (expected.omitted[index] > 0 ? ["\(expected.omitted[index]) more not kept (the first 4 of an event are)"] : [])
+            let wanted =
+                expected.results[index].map { shown in
+                    let patterns = shown.patterns.joined(separator: ", ")
+                    return "task \(patterns) (\(shown.source)) gave "
+                        + (shown.value.map(\.jsonString) ?? "a result of \(shown.bytes!) bytes (not kept: longer than 512)")
+                } + (expected.omitted[index] > 0 ? ["\(expected.omitted[index]) more not kept (the first 4 of an event are)"] : [])
             #expect(lines == wanted, "event \(index)")
         }
     }
@@ -136,7 +141,10 @@ final class EventResultsReader: NSObject, XMLParserDelegate {
     private(set) var results: [[SnapshotResultsTests.Shown]] = []
     private(set) var omitted: [Int] = []
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         switch elementName {
         case "event":
             names.append(attributes["name"] ?? "")
@@ -144,9 +152,11 @@ final class EventResultsReader: NSObject, XMLParserDelegate {
             omitted.append(Int(attributes["omittedResults"] ?? "0") ?? -1)
         case "result":
             let patterns = (try? JSONValue(parsing: attributes["patterns"] ?? ""))?.arrayValue?.compactMap(\.stringValue) ?? []
-            results[results.count - 1].append(SnapshotResultsTests.Shown(
-                patterns: patterns, source: attributes["source"] ?? "", value: attributes["json"].flatMap { try? JSONValue(parsing: $0) },
-                bytes: attributes["bytes"].flatMap { Int($0) }))
+            results[results.count - 1].append(
+                SnapshotResultsTests.Shown(
+                    patterns: patterns, source: attributes["source"] ?? "",
+                    value: attributes["json"].flatMap { try? JSONValue(parsing: $0) },
+                    bytes: attributes["bytes"].flatMap { Int($0) }))
         default:
             break
         }
@@ -159,7 +169,10 @@ final class HTMLEventResultsReader: NSObject, XMLParserDelegate {
     private var open: [String] = []
     private var text: String?
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         let parent = open.last
         open.append(elementName + "." + (attributes["class"] ?? ""))
         if elementName == "details" { nodes.append([]) }

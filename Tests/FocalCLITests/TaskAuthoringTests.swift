@@ -74,11 +74,16 @@ struct TaskAuthoringTests {
         #expect(template.status == 0, "\(template)")
         let repository = try Self.typeCheck(["-p", repositoryRoot + "/tasks/jsconfig.json"])
         #expect(repository.status == 0, "\(repository)")
-        let options = ["--allowJs", "--checkJs", "--noEmit", "--strictNullChecks", "--target", "es2022", "--lib", "es2022", "--module", "commonjs"]
-        let examples = try Self.typeCheck(options + [repositoryRoot + "/tasks/focal.d.ts", repositoryRoot + "/Examples/scenarios/tasks/index.js"])
+        let options = [
+            "--allowJs", "--checkJs", "--noEmit", "--strictNullChecks", "--target", "es2022", "--lib", "es2022", "--module", "commonjs",
+        ]
+        let examples = try Self.typeCheck(
+            options + [repositoryRoot + "/tasks/focal.d.ts", repositoryRoot + "/Examples/scenarios/tasks/index.js"])
         #expect(examples.status == 0, "\(examples)")
 
-        try workspace.write("shop/wrong.js", """
+        try workspace.write(
+            "shop/wrong.js",
+            """
             match('row/did-select', node => ({ title: node.lastestValue('title') }));
             match('row/ana-appeared', node => new Map());
             match('detail/ana-appeared', node => node.parentNode.index);
@@ -86,7 +91,9 @@ struct TaskAuthoringTests {
             """)
         let wrong = try Self.typeCheck(["-p", workspace.path + "/shop/jsconfig.json"])
         #expect(wrong.status != 0, "\(wrong)")
-        for expected in ["wrong.js(1,", "'lastestValue' does not exist", "wrong.js(2,", "Map<any, any>", "wrong.js(3,", "possibly 'null'", "wrong.js(4,"] {
+        for expected in [
+            "wrong.js(1,", "'lastestValue' does not exist", "wrong.js(2,", "Map<any, any>", "wrong.js(3,", "possibly 'null'", "wrong.js(4,",
+        ] {
             #expect(wrong.stdout.contains(expected), "\(expected): \(wrong)")
         }
     }
@@ -99,7 +106,9 @@ struct TaskAuthoringTests {
         var inInterface = false
         for line in declarations.split(separator: "\n") {
             let text = line.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("interface FocalNode ") || text.hasPrefix("interface FocalEvent ") || text.hasPrefix("interface FocalConsole ") {
+            if text.hasPrefix("interface FocalNode ") || text.hasPrefix("interface FocalEvent ")
+                || text.hasPrefix("interface FocalConsole ")
+            {
                 inInterface = true
             } else if text == "}" {
                 inInterface = false
@@ -113,7 +122,9 @@ struct TaskAuthoringTests {
         }
         #expect(names.count > 20, "\(names)")
         for name in names {
-            #expect(reference.contains("`\(name)") || reference.contains(" \(name)`") || reference.contains("`\(name)`"), "\(name) is not in Docs/tasks.md")
+            #expect(
+                reference.contains("`\(name)") || reference.contains(" \(name)`") || reference.contains("`\(name)`"),
+                "\(name) is not in Docs/tasks.md")
         }
         let workspace = try Workspace()
         var files: [String] = []
@@ -122,7 +133,9 @@ struct TaskAuthoringTests {
             files.append(try workspace.write("example\(number).js", code))
         }
         #expect(files.count >= 3)
-        let options = ["--allowJs", "--checkJs", "--noEmit", "--strictNullChecks", "--target", "es2022", "--lib", "es2022", "--module", "commonjs"]
+        let options = [
+            "--allowJs", "--checkJs", "--noEmit", "--strictNullChecks", "--target", "es2022", "--lib", "es2022", "--module", "commonjs",
+        ]
         let checked = try Self.typeCheck(options + [repositoryRoot + "/tasks/focal.d.ts"] + files)
         #expect(checked.status == 0, "\(checked)")
     }
@@ -137,12 +150,14 @@ struct TaskAuthoringTests {
 
         let workspace = try Workspace(tasks: [
             "index.js": """
-                match('products/row/did-select', () => 1);
-                match('prodcuts/row/did-select', () => 2);
-                """,
+            match('products/row/did-select', () => 1);
+            match('prodcuts/row/did-select', () => 2);
+            """,
             "Shop/detail.js": "match('ev', () => 3);",
         ])
-        let log = try workspace.write("session.oplog", """
+        let log = try workspace.write(
+            "session.oplog",
+            """
             {"op":"register","node":1,"parent":null,"name":"app","time":1}
             {"op":"register","node":2,"parent":1,"name":"products","time":1}
             {"op":"register","node":3,"parent":2,"name":"row","time":1}
@@ -162,7 +177,8 @@ struct TaskAuthoringTests {
     @Test("replay shows a syntax error at the user's line and column with an excerpt and a caret")
     func syntaxErrorExcerpt() throws {
         let workspace = try Workspace(tasks: ["index.js": "match('ev', n => n.path +);\n"])
-        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: Data(#"{"op":"register","node":1,"parent":null,"name":"app"}"#.utf8 + [0x0A]))
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks], input: Data(#"{"op":"register","node":1,"parent":null,"name":"app"}"#.utf8 + [0x0A]))
         #expect(run.status == 1, "\(run)")
         let lines = run.stderrLines
         let at = try #require(lines.firstIndex { $0.hasPrefix("error: ") }, "\(run)")
@@ -174,11 +190,16 @@ struct TaskAuthoringTests {
 
     @Test("replay warns once about a task that returned a Promise, in input order among errors, and writes {} as before")
     func promiseWarningInOrder() throws {
-        let workspace = try Workspace(tasks: ["index.js": """
+        let workspace = try Workspace(tasks: [
+            "index.js": """
             match('/boom', () => { throw new Error('first'); });
             match('/later', async () => ({ a: 1 }));
-            """])
-        let lines = [#"{"op":"register","node":1,"parent":null,"name":"app"}"#, Line.record("1", "boom"), Line.record("1", "later"), Line.record("1", "later")]
+            """
+        ])
+        let lines = [
+            #"{"op":"register","node":1,"parent":null,"name":"app"}"#, Line.record("1", "boom"), Line.record("1", "later"),
+            Line.record("1", "later"),
+        ]
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
         #expect(run.stdoutLines == ["{}", "{}"], "\(run)")
         let said = run.stderrLines.filter { $0.hasPrefix("error: ") || $0.hasPrefix("warning: ") }
@@ -189,26 +210,31 @@ struct TaskAuthoringTests {
 
     @Test("the end of input records ana-session-ended on every session, in the same order whatever the number of engines")
     func endOfInputOrder() throws {
-        let workspace = try Workspace(tasks: ["index.js": """
+        let workspace = try Workspace(tasks: [
+            "index.js": """
             match('/ana-session-ended', n => ({ reason: n.latestEvent().attributes.reason, screen: n.latestValue('screen') }));
-            """])
+            """
+        ])
         var log = ""
         for session in ["u3", "u1", "u2", "u5", "u4"] {
             log += #"{"op":"register","node":1,"parent":null,"name":"app","session":"\#(session)","time":10}"# + "\n"
-            log += #"{"op":"record","node":1,"event":"ana-updated","properties":{"key-path":"screen","value":"\#(session)"},"session":"\#(session)","time":20}"# + "\n"
+            log +=
+                #"{"op":"record","node":1,"event":"ana-updated","properties":{"key-path":"screen","value":"\#(session)"},"session":"\#(session)","time":20}"#
+                + "\n"
         }
         log += #"{"op":"end","session":"u2"}"# + "\n"
         let path = try workspace.write("sessions.oplog", log)
         let one = try runFocal(["replay", "--tasks", workspace.tasks, path])
         let several = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", "3", path])
         #expect(one.status == 0 && several.status == 0, "\(one)\n\(several)")
-        #expect(one.stdoutLines == [
-            #"{"session":"u2","result":{"reason":"end","screen":"u2"}}"#,
-            #"{"session":"u1","result":{"reason":"end-of-input","screen":"u1"}}"#,
-            #"{"session":"u3","result":{"reason":"end-of-input","screen":"u3"}}"#,
-            #"{"session":"u4","result":{"reason":"end-of-input","screen":"u4"}}"#,
-            #"{"session":"u5","result":{"reason":"end-of-input","screen":"u5"}}"#,
-        ], "\(one)")
+        #expect(
+            one.stdoutLines == [
+                #"{"session":"u2","result":{"reason":"end","screen":"u2"}}"#,
+                #"{"session":"u1","result":{"reason":"end-of-input","screen":"u1"}}"#,
+                #"{"session":"u3","result":{"reason":"end-of-input","screen":"u3"}}"#,
+                #"{"session":"u4","result":{"reason":"end-of-input","screen":"u4"}}"#,
+                #"{"session":"u5","result":{"reason":"end-of-input","screen":"u5"}}"#,
+            ], "\(one)")
         #expect(several.stdoutLines == one.stdoutLines, "\(several)")
     }
 }

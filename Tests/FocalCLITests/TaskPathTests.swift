@@ -61,7 +61,9 @@ struct TaskPathTests {
         #expect(run.errorLines.contains { $0.contains("Broken.js:\(Self.line(of: "match(", in: Self.broken))") }, "\(run)")
         #expect(run.errorLines.contains { $0.contains("Missing.js:1") && $0.contains("nowhere") }, "\(run)")
         let mapLine = Self.line(of: "new Map", in: Self.index)
-        #expect(run.stderrLines.contains { $0.hasPrefix("warning: ") && $0.contains("(index.js:\(mapLine))") && $0.contains("a Map") }, "\(run)")
+        #expect(
+            run.stderrLines.contains { $0.hasPrefix("warning: ") && $0.contains("(index.js:\(mapLine))") && $0.contains("a Map") }, "\(run)"
+        )
     }
 
     @Test("snapshots name task sources relative to the tasks root", arguments: ["xml", "json", "html"])
@@ -72,11 +74,12 @@ struct TaskPathTests {
             #expect(!run.stdout.contains(path) && !run.stderr.contains(path), "\(path) appears in \(run)")
         }
         let okLine = Self.line(of: "ok: true", in: Self.index)
-        let source = switch format {
-        case "xml": #"source="index.js:\#(okLine)""#
-        case "json": #""source":"index.js:\#(okLine)""#
-        default: "(index.js:\(okLine))"
-        }
+        let source =
+            switch format {
+            case "xml": #"source="index.js:\#(okLine)""#
+            case "json": #""source":"index.js:\#(okLine)""#
+            default: "(index.js:\(okLine))"
+            }
         #expect(run.stdout.contains(source), "\(run.stdout)")
     }
 }

@@ -74,7 +74,8 @@ import Testing
                 ], "nothing changes before the results were sent")
 
             try await store.acknowledge(through: through, for: "old")
-            #expect(try await store.transferAccount(from: "old", to: "new", sentThrough: through) == .transferred(results: 2, deadLetters: 0))
+            #expect(
+                try await store.transferAccount(from: "old", to: "new", sentThrough: through) == .transferred(results: 2, deadLetters: 0))
             #expect(try await held(store, for: "new") == [4])
             #expect(try await store.accounts() == [DestinationAccount(destination: "new", pending: 1, deadLetters: 0)])
             #expect(try await store.totals().count == 1, "what only the old destination was owed has left")

@@ -19,8 +19,10 @@ import Testing
         #expect(throws: DeliveryConfigurationError.unsupportedAddress("file:")) { try DestinationAddress(parsing: "file:") }
         #expect(try DestinationAddress(parsing: "http://[::1]:8080/x") == .http("http://[::1]:8080/x"))
         #expect(try DestinationAddress(parsing: "https://user@host:65535") == .http("https://user@host:65535"))
-        for bad in ["http://127.0.0.1:65536/x", "http://h:0/", "http://h:/", "http://h:80x/", "http:///x", "http://",
-                    "http://h x/", "http://[::1/"] {
+        for bad in [
+            "http://127.0.0.1:65536/x", "http://h:0/", "http://h:/", "http://h:80x/", "http:///x", "http://",
+            "http://h x/", "http://[::1/",
+        ] {
             #expect(throws: DeliveryConfigurationError.self, "\(bad)") { try DestinationAddress(parsing: bad) }
         }
     }

@@ -43,7 +43,9 @@ import Testing
         let items = try #require(body["batch"]?.arrayValue)
         #expect(items.map { $0["project"] } == ["shop", nil, nil])
         #expect(items.map { $0["session"] } == ["u1", "u1", nil])
-        #expect(String(decoding: DeliveryBatch(entries: entries).jsonBody(), as: UTF8.self).contains(#""time":1,"session":"u1","project":"shop"}"#))
+        #expect(
+            String(decoding: DeliveryBatch(entries: entries).jsonBody(), as: UTF8.self).contains(
+                #""time":1,"session":"u1","project":"shop"}"#))
         #expect(entries[0].result.byteCount == entries[2].result.byteCount + "u1".utf8.count + "shop".utf8.count)
     }
 }

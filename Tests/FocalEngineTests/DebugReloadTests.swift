@@ -19,10 +19,11 @@ struct DebugReloadTests {
 
     @Test("an edited namespace file is reloaded; tasks of the previous version stop firing")
     func reloadNamespace() throws {
-        let harness = try EngineHarness([
-            "index.js": "match('ev', () => 'index');",
-            "Screen.js": "match('screen/ev', () => 'screen v1');",
-        ], debug: true)
+        let harness = try EngineHarness(
+            [
+                "index.js": "match('ev', () => 'index');",
+                "Screen.js": "match('screen/ev', () => 'screen v1');",
+            ], debug: true)
         harness.apply(registerRoot, register(2, under: root, "screen", namespace: "Screen"))
         #expect(harness.fire(2) == ["index", "screen v1"])
         try harness.tasks.write("Screen.js", "match('screen/ev', () => 'screen v2!');")
@@ -42,10 +43,11 @@ struct DebugReloadTests {
 
     @Test("an edited helper module is reloaded too")
     func reloadRequiredModule() throws {
-        let harness = try EngineHarness([
-            "index.js": "const h = require('./helper');\nmatch('ev', () => h.label);",
-            "helper.js": "exports.label = 'old';",
-        ], debug: true)
+        let harness = try EngineHarness(
+            [
+                "index.js": "const h = require('./helper');\nmatch('ev', () => h.label);",
+                "helper.js": "exports.label = 'old';",
+            ], debug: true)
         harness.apply(registerRoot)
         #expect(harness.fire(root) == ["old"])
         try harness.tasks.write("helper.js", "exports.label = 'brand new';")

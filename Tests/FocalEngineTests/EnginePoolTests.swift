@@ -7,7 +7,10 @@ import Testing
 @Suite("EnginePool")
 struct EnginePoolTests {
     /// A task with top-level state, so a session that saw another's events would count them.
-    static let tasks = ["index.js": "let count = 0;\nmatch('row/ev', n => ({ row: n.index, count: ++count }));\nmatch('/fail', () => { throw new Error('no'); });"]
+    static let tasks = [
+        "index.js":
+            "let count = 0;\nmatch('row/ev', n => ({ row: n.index, count: ++count }));\nmatch('/fail', () => { throw new Error('no'); });"
+    ]
 
     /// A session: a list of `rows` rows, an event on each, one failing event, then each row again.
     static func session(rows: Int) -> [Op] {

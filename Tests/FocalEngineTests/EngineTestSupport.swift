@@ -32,7 +32,9 @@ final class RecordingObserver: EngineObserver {
 
     func engine(_ engine: Engine, didProduce result: TaskResult) { results.append(result) }
     func engine(_ engine: Engine, didReport error: EngineError) { errors.append(error) }
-    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) { snapshots.append((text, format)) }
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
+        snapshots.append((text, format))
+    }
 }
 
 /// An engine over a temporary tasks directory, fed ops with consecutive line numbers.

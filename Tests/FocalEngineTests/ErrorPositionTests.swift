@@ -44,15 +44,15 @@ struct ErrorPositionTests {
     func runtimeStack() throws {
         let harness = try EngineHarness([
             "index.js": """
-                const { price } = require('./lib/price');
-                match('ev', node => { const p = price(node); return p; });
-                """,
+            const { price } = require('./lib/price');
+            match('ev', node => { const p = price(node); return p; });
+            """,
             "lib/price.js": """
-                function price(node) {
-                  return node.attributes.sku.toUpperCase();
-                }
-                module.exports = { price };
-                """,
+            function price(node) {
+              return node.attributes.sku.toUpperCase();
+            }
+            module.exports = { price };
+            """,
         ])
         harness.apply(registerRoot, record(root, "ev"))
         let error = try #require(harness.takeErrors().first)
@@ -83,10 +83,12 @@ struct ErrorPositionTests {
 
     @Test("a thrown non-Error is shown as JSON, not [object Object]")
     func thrownValues() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             match('a', () => { throw { code: 42 }; });
             match('b', () => { throw 'out of stock'; });
-            """])
+            """
+        ])
         harness.apply(registerRoot, record(root, "a"), record(root, "b"))
         let messages = harness.takeErrors().map(\.message)
         #expect(messages.count == 2)
@@ -97,7 +99,8 @@ struct ErrorPositionTests {
     @Test("a failing task names the node by its path and its id")
     func nodeNamedByPath() throws {
         let harness = try EngineHarness(["index.js": "match('cell/ev', () => { throw new Error('no'); });"])
-        harness.apply(registerRoot, register(2, under: root, "list"), register(keyed(3, "sku-3"), under: 2, "cell"), record(keyed(3, "sku-3"), "ev"))
+        harness.apply(
+            registerRoot, register(2, under: root, "list"), register(keyed(3, "sku-3"), under: 2, "cell"), record(keyed(3, "sku-3"), "ev"))
         let message = try #require(harness.takeErrors().first?.message)
         #expect(message.contains("at node /list/cell (id 3/sku-3)"), "\(message)")
     }

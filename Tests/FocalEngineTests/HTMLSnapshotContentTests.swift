@@ -16,7 +16,9 @@ struct HTMLSnapshotContentTests {
             record(root, "did-select", ["row": 2], time: 951_782_400_123))
         let page = harness.engine.snapshot(format: .html)
         #expect(page.contains("attributes <code>{&quot;sku&quot;:&quot;tea-1&quot;}</code>"), "\(page)")
-        #expect(page.contains("<code>title</code> = <code>&quot;Tea&quot;</code> (first displayed <time datetime=\"2024-11-21T14:40:01.500Z\""), "\(page)")
+        #expect(
+            page.contains("<code>title</code> = <code>&quot;Tea&quot;</code> (first displayed <time datetime=\"2024-11-21T14:40:01.500Z\""),
+            "\(page)")
         let updated = try #require(page.range(of: "<code>ana-updated</code> at <time datetime=\"2024-11-21T14:40:00.000Z\""))
         let appeared = try #require(page.range(of: "<code>ana-appeared</code>"))
         let selected = try #require(page.range(of: "<code>did-select</code> at <time datetime=\"2000-02-29T00:00:00.123Z\""))

@@ -1,7 +1,8 @@
-@testable import FocalEngine
 import FocalJSON
 import FocalOpLog
 import Testing
+
+@testable import FocalEngine
 
 @Suite("Node names are not kept past their nodes")
 struct InterningTests {
@@ -17,7 +18,8 @@ struct InterningTests {
         for n in 0..<5_000 {
             let id = NodeID(owner: Int64(10 + 2 * n))
             let child = NodeID(owner: Int64(11 + 2 * n))
-            harness.apply(register(id, under: root, "unique-\(n)"), register(child, under: id, "cell-\(n)"), record(child, "ev"), deregister(id))
+            harness.apply(
+                register(id, under: root, "unique-\(n)"), register(child, under: id, "cell-\(n)"), record(child, "ev"), deregister(id))
         }
         #expect(harness.takeErrors().isEmpty)
         #expect(harness.takeResults().isEmpty)

@@ -22,9 +22,9 @@ import Testing
 
     let tasks = [
         "index.js": """
-            match('master/did-select', node => ({ selected: node.latestValue('title') }));
-            match('/ana-session-ended', node => ({ ended: node.latestEvent().attributes.reason }));
-            """,
+        match('master/did-select', node => ({ selected: node.latestValue('title') }));
+        match('/ana-session-ended', node => ({ ended: node.latestEvent().attributes.reason }));
+        """
     ]
 
     static let opLog = """
@@ -79,11 +79,13 @@ import Testing
     @Test func anEngineKeepsTheObserverItWasGiven() throws {
         let directory = try TaskDirectory(tasks)
         weak var counter: Counter?
-        let engine = try Engine(configuration: EngineConfiguration(tasksDirectory: directory.path), observer: {
-            let made = Counter()
-            counter = made
-            return made
-        }())
+        let engine = try Engine(
+            configuration: EngineConfiguration(tasksDirectory: directory.path),
+            observer: {
+                let made = Counter()
+                counter = made
+                return made
+            }())
         for line in Self.opLog.split(separator: "\n") {
             var bytes = Array(line.utf8)
             bytes.withUnsafeMutableBytes { engine.apply(line: UnsafeRawBufferPointer($0)) }

@@ -8,11 +8,13 @@ import Testing
 struct MultipleResultsTests {
     @Test("results([a, b]) writes a and b as two results in order, skipping undefined; an array is still one result")
     func several() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             match('ev', n => results([{ step: 'view' }, undefined, { step: 'cart' }]));
             match('ev', n => [1, 2]);
             match('ev', n => results([]));
-            """])
+            """
+        ])
         harness.apply(registerRoot)
         #expect(harness.fire(root) == [["step": "view"], ["step": "cart"], [1, 2]])
         #expect(harness.takeErrors().isEmpty)
@@ -20,12 +22,14 @@ struct MultipleResultsTests {
 
     @Test("results() nested in a result, holding a function, or given a non-array is an error of that task only")
     func misuse() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             match('ev', n => ({ all: results([1]) }));
             match('ev', n => results([() => 1]));
             match('ev', n => results(1));
             match('ev', n => 'still runs');
-            """])
+            """
+        ])
         harness.apply(registerRoot)
         #expect(harness.fire(root) == ["still runs"])
         let errors = harness.takeErrors().map(\.message)

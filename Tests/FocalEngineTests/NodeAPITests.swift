@@ -41,8 +41,12 @@ struct NodeAPITests {
 
     @Test("ancestor(n): 0 and no argument are the node itself, n steps up, null past the root")
     func ancestor() throws {
-        let harness = try probe("[n.ancestor().path, n.ancestor(0).path, n.ancestor(1).path, n.ancestor(3).nodeName, n.ancestor(4), n.ancestor(100)]")
-        #expect(harness.fire(keyed(70, "cell", "3"), "probe") == [["/master/table/cell", "/master/table/cell", "/master/table", "__root__", nil, nil]])
+        let harness = try probe(
+            "[n.ancestor().path, n.ancestor(0).path, n.ancestor(1).path, n.ancestor(3).nodeName, n.ancestor(4), n.ancestor(100)]")
+        #expect(
+            harness.fire(keyed(70, "cell", "3"), "probe") == [
+                ["/master/table/cell", "/master/table/cell", "/master/table", "__root__", nil, nil]
+            ])
         let rootHarness = try probe("[n.ancestor(0).nodeName, n.ancestor(1)]")
         #expect(rootHarness.fire(root, "probe") == [["__root__", nil]])
     }
@@ -52,8 +56,9 @@ struct NodeAPITests {
         let harness = try EngineHarness(["index.js": "match('probe', n => n.attributes);"])
         harness.apply(
             register(root, under: nil, "__root__", time: 100),
-            register(keyed(70, "cell", "3"), under: root, "cell", index: 3,
-                     attributes: ["id": "forged", "class": "forged", "createdAt": 1, "section": 2, "label": "Row"], time: 4000),
+            register(
+                keyed(70, "cell", "3"), under: root, "cell", index: 3,
+                attributes: ["id": "forged", "class": "forged", "createdAt": 1, "section": 2, "label": "Row"], time: 4000),
             register(5, under: root, "plain", time: 5000))
         let cell = try #require(harness.fire(keyed(70, "cell", "3"), "probe").first)
         #expect(cell == ["id": "70/cell/3", "class": "ana-node", "createdAt": 4000, "index": 3, "section": 2, "label": "Row"])
@@ -97,7 +102,13 @@ struct NodeAPITests {
     func eventObject() throws {
         let harness = try probe("(e => [e.name, e.nodeName, e.attributes, e.properties.value, e.attributes['key-path']])(n.latestEvent())")
         let results = harness.fire(2, "probe", ["key-path": "title", "value": ["nested": [1, true]]], time: 1234)
-        #expect(results == [["probe", "probe", ["key-path": "title", "value": ["nested": [1, true]], "class": "ana-event", "time": 1234], ["nested": [1, true]], "title"]])
+        #expect(
+            results == [
+                [
+                    "probe", "probe", ["key-path": "title", "value": ["nested": [1, true]], "class": "ana-event", "time": 1234],
+                    ["nested": [1, true]], "title",
+                ]
+            ])
     }
 
     @Test("an event without a time gets the engine's clock")
@@ -109,13 +120,17 @@ struct NodeAPITests {
 
     @Test("latestValue is undefined without a value; isVisible is false at first; first-displayed events are null")
     func initialState() throws {
-        let harness = try probe("[n.latestValue('title') === undefined, n.isVisible(), n.firstDisplayedEvent(), n.valueFirstDisplayedEvent('title')]")
+        let harness = try probe(
+            "[n.latestValue('title') === undefined, n.isVisible(), n.firstDisplayedEvent(), n.valueFirstDisplayedEvent('title')]")
         #expect(harness.fire(2, "probe") == [[true, false, nil, nil]])
     }
 
     @Test("within one event, the node's events are the same objects")
     func eventIdentity() throws {
-        let identity = try EngineHarness(["index.js": "match('ana-appeared', n => n.firstDisplayedEvent() === n.latestEvent() && n.valueFirstDisplayedEvent('v') === n.latestEvent());"])
+        let identity = try EngineHarness([
+            "index.js":
+                "match('ana-appeared', n => n.firstDisplayedEvent() === n.latestEvent() && n.valueFirstDisplayedEvent('v') === n.latestEvent());"
+        ])
         identity.apply(registerRoot, update(root, "v", "x", time: 10))
         #expect(identity.fire(root, SpecialEvent.appeared) == [true])
         #expect(identity.fire(root, SpecialEvent.appeared) == [false])
@@ -124,7 +139,8 @@ struct NodeAPITests {
     @Test("node members are read-only views of the live tree")
     func liveView() throws {
         let harness = try EngineHarness([
-            "index.js": "let kept = null;\nmatch('keep', n => { kept = n; return n.path; });\nmatch('check', () => { try { return kept.path; } catch (e) { return e.name; } });",
+            "index.js":
+                "let kept = null;\nmatch('keep', n => { kept = n; return n.path; });\nmatch('check', () => { try { return kept.path; } catch (e) { return e.name; } });"
         ])
         harness.apply(registerRoot, register(2, under: root, "a"))
         #expect(harness.fire(2, "keep") == ["/a"])
@@ -137,34 +153,37 @@ struct NodeAPITests {
     func globals() throws {
         let harness = try EngineHarness([
             "index.js": """
-                const loads = name => { try { require(name); return 'loaded'; } catch (e) { return 'refused'; } };
-                match('probe', () => [
-                  typeof JSON.parse, typeof Math.max, typeof Promise, typeof console.log, typeof console.debug,
-                  typeof setTimeout, typeof setInterval, typeof fetch, typeof XMLHttpRequest, typeof process,
-                  loads('fs'), loads('http'), loads('child_process'),
-                ]);
-                """,
+            const loads = name => { try { require(name); return 'loaded'; } catch (e) { return 'refused'; } };
+            match('probe', () => [
+              typeof JSON.parse, typeof Math.max, typeof Promise, typeof console.log, typeof console.debug,
+              typeof setTimeout, typeof setInterval, typeof fetch, typeof XMLHttpRequest, typeof process,
+              loads('fs'), loads('http'), loads('child_process'),
+            ]);
+            """
         ])
         harness.apply(registerRoot)
-        #expect(harness.fire(root, "probe") == [[
-            "function", "function", "function", "function", "function",
-            "undefined", "undefined", "undefined", "undefined", "undefined",
-            "refused", "refused", "refused",
-        ]])
+        #expect(
+            harness.fire(root, "probe") == [
+                [
+                    "function", "function", "function", "function", "function",
+                    "undefined", "undefined", "undefined", "undefined", "undefined",
+                    "refused", "refused", "refused",
+                ]
+            ])
     }
 
     @Test("a key path of 1,024 bytes is looked up; a longer one throws a RangeError naming the limit")
     func keyPathLimit() throws {
         let harness = try EngineHarness([
             "index.js": """
-                const attempt = f => { try { return f(); } catch (e) { return e.name + ': ' + e.message; } };
-                match('probe', n => [
-                  attempt(() => n.latestValue('k'.repeat(1024))),
-                  attempt(() => n.valueFirstDisplayedEvent('k'.repeat(1024))),
-                  attempt(() => n.latestValue('k'.repeat(1025))),
-                  attempt(() => n.valueFirstDisplayedEvent('é'.repeat(513))),
-                ]);
-                """,
+            const attempt = f => { try { return f(); } catch (e) { return e.name + ': ' + e.message; } };
+            match('probe', n => [
+              attempt(() => n.latestValue('k'.repeat(1024))),
+              attempt(() => n.valueFirstDisplayedEvent('k'.repeat(1024))),
+              attempt(() => n.latestValue('k'.repeat(1025))),
+              attempt(() => n.valueFirstDisplayedEvent('é'.repeat(513))),
+            ]);
+            """
         ])
         harness.apply(registerRoot, update(root, String(repeating: "k", count: OpLogLimits.keyPathLength), "long"))
         let tooLong = JSONValue.string("RangeError: a key path is longer than the limit of \(OpLogLimits.keyPathLength) bytes")

@@ -46,7 +46,10 @@ struct NodeStateTests {
             (appear(2, time: 109), "c", true, 109, 102, true),
         ]
         for (number, step) in steps.enumerated() {
-            let expected: JSONValue = ["value": step.value, "visible": .bool(step.visible), "shown": step.shown, "first": step.first, "exposedNow": .bool(step.exposedNow)]
+            let expected: JSONValue = [
+                "value": step.value, "visible": .bool(step.visible), "shown": step.shown, "first": step.first,
+                "exposedNow": .bool(step.exposedNow),
+            ]
             #expect(try state(after: step.0, in: harness) == expected, "step \(number + 1)")
         }
     }
@@ -61,12 +64,16 @@ struct NodeStateTests {
     }
 
     /// Results from the first event on, or only once the history has wrapped (`from` past ``NodeState/historyLimit``).
-    @Test("the history keeps each event's results with it, past the ring's wrap, only for the kept events", arguments: [1, NodeState.historyLimit + 2])
+    @Test(
+        "the history keeps each event's results with it, past the ring's wrap, only for the kept events",
+        arguments: [1, NodeState.historyLimit + 2])
     func historyKeepsResults(from: Int) throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             match('cell/tick', n => { const t = n.latestEvent().time; return t < \(from) || t % 3 === 0 ? undefined : { at: t }; });
 
-            """])
+            """
+        ])
         let count = NodeState.historyLimit + 3
         harness.apply([registerRoot, register(2, under: root, "cell")] + (1...count).map { record(2, "tick", time: Int64($0)) })
         let answered = { (time: Int) in time >= from && time % 3 != 0 }
@@ -131,7 +138,10 @@ struct NodeStateTests {
 
     @Test("latestValue returns the JSON value itself")
     func latestValueTypes() throws {
-        let harness = try EngineHarness(["index.js": "match('look', n => [n.latestValue('obj'), n.latestValue('num'), typeof n.latestValue('num'), n.latestValue('missing') === undefined]);"])
+        let harness = try EngineHarness([
+            "index.js":
+                "match('look', n => [n.latestValue('obj'), n.latestValue('num'), typeof n.latestValue('num'), n.latestValue('missing') === undefined]);"
+        ])
         harness.apply(registerRoot, update(root, "obj", ["a": [1, "b"]]), update(root, "num", 3))
         #expect(harness.fire(root, "look") == [[["a": [1, "b"]], 3, "number", true]])
     }
@@ -145,8 +155,13 @@ struct NodeStateTests {
 
     @Test("values are per key path")
     func perKeyPath() throws {
-        let harness = try EngineHarness(["index.js": "match('look', n => [n.latestValue('a'), n.latestValue('b'), n.valueFirstDisplayedEvent('a') === null, n.valueFirstDisplayedEvent('b').attributes.time]);"])
-        harness.apply(registerRoot, update(root, "a", 1, time: 1), appear(root, time: 2), disappear(root, time: 3), update(root, "b", 2, time: 4), appear(root, time: 5), update(root, "a", 9, time: 6), disappear(root, time: 7), update(root, "a", 10, time: 8))
+        let harness = try EngineHarness([
+            "index.js":
+                "match('look', n => [n.latestValue('a'), n.latestValue('b'), n.valueFirstDisplayedEvent('a') === null, n.valueFirstDisplayedEvent('b').attributes.time]);"
+        ])
+        harness.apply(
+            registerRoot, update(root, "a", 1, time: 1), appear(root, time: 2), disappear(root, time: 3), update(root, "b", 2, time: 4),
+            appear(root, time: 5), update(root, "a", 9, time: 6), disappear(root, time: 7), update(root, "a", 10, time: 8))
         #expect(harness.fire(root, "look") == [[10, 2, true, 5]])
     }
 
@@ -204,12 +219,18 @@ struct NodeStateTests {
         harness.apply(registerRoot, register(row, under: root, "cell"), update(row, "v", "old", time: 1), appear(row, time: 2))
         harness.apply(deregister(70), register(row, under: root, "cell"))
         _ = harness.takeResults()
-        #expect(try state(after: record(row, "look", time: 3), in: harness) == ["value": "none", "visible": false, "shown": nil, "first": nil, "exposedNow": false])
+        #expect(
+            try state(after: record(row, "look", time: 3), in: harness) == [
+                "value": "none", "visible": false, "shown": nil, "first": nil, "exposedNow": false,
+            ])
     }
 
     @Test("a node holds 1,024 values; a new key path past them is an error that changes nothing, known ones still update")
     func valueLimit() throws {
-        let harness = try EngineHarness(["index.js": "match('look', n => [n.latestValue('k0'), n.latestValue('k1023'), n.latestValue('k1024'), n.latestEvent().attributes.time]);"])
+        let harness = try EngineHarness([
+            "index.js":
+                "match('look', n => [n.latestValue('k0'), n.latestValue('k1023'), n.latestValue('k1024'), n.latestEvent().attributes.time]);"
+        ])
         harness.apply(registerRoot, register(2, under: root, "cell"))
         harness.apply((0..<NodeState.valueLimit).map { update(2, "k\($0)", .number(Double($0))) })
         #expect(harness.takeErrors().isEmpty)
@@ -217,7 +238,8 @@ struct NodeStateTests {
         let errors = harness.takeErrors()
         #expect(errors.count == 1)
         #expect(errors.first?.message.contains("holds \(NodeState.valueLimit) values, the limit") == true, "\(errors)")
-        harness.apply(update(2, "k0", "new"), update(2, "k\(NodeState.valueLimit)", nil), update(2, "k1023", nil), update(2, "k1024", "fits"))
+        harness.apply(
+            update(2, "k0", "new"), update(2, "k\(NodeState.valueLimit)", nil), update(2, "k1023", nil), update(2, "k1024", "fits"))
         #expect(harness.takeErrors().isEmpty)
         #expect(harness.fire(2, "look", time: 3000) == [["new", nil, "fits", 3000]])
         // The refused event did not join the history.

@@ -12,12 +12,16 @@ struct PatternCoverageTests {
     @Test("patterns that no event matched are listed in registration order; matched ones are not")
     func unmatched() throws {
         let coverage = PatternCoverage()
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             match('list/row/did-select', n => 1);
             match(['prodcuts/row/did-select', 'row/ana-appeared'], n => 2);
             match('ev', n => 3);
-            """]) { $0.patternCoverage = coverage }
-        harness.apply(registerRoot, register(2, under: root, "list"), register(3, under: 2, "row"), record(3, "did-select"), record(3, "ana-appeared"))
+            """
+        ]) { $0.patternCoverage = coverage }
+        harness.apply(
+            registerRoot, register(2, under: root, "list"), register(3, under: 2, "row"), record(3, "did-select"), record(3, "ana-appeared")
+        )
         #expect(coverage.unmatched.map(\.pattern) == ["prodcuts/row/did-select", "ev"])
         #expect(coverage.unmatched.first?.task.location == "index.js:2", "relative to the tasks directory")
     }
@@ -30,7 +34,8 @@ struct PatternCoverageTests {
             "Shop/detail.js": "match('ev', () => 1);",
             "Cart.js": "match('ev', () => 2);",
         ])
-        harness.apply(registerRoot, register(2, under: root, "detail", namespace: "Shop.Detail"), register(3, under: root, "cart", namespace: "Cart"))
+        harness.apply(
+            registerRoot, register(2, under: root, "detail", namespace: "Shop.Detail"), register(3, under: root, "cart", namespace: "Cart"))
         #expect(harness.engine.unloadedTaskFiles() == ["Shop/detail.js"])
     }
 

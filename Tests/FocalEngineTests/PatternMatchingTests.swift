@@ -7,7 +7,8 @@ import Testing
 struct PatternMatchingTests {
     /// The tree every pattern is tried on, in registration order:
     /// `""`, `/a`, `/a/b`, `/a/b/a`, `/a/b/a/b`, `/x`, `/x/a`, `/x/a/b`, `/b`.
-    static let treeOps: [Op] = [registerRoot]
+    static let treeOps: [Op] =
+        [registerRoot]
         + chain(["a", "b", "a", "b"], from: 10, under: root)
         + chain(["x", "a", "b"], from: 20, under: root)
         + chain(["b"], from: 30, under: root)
@@ -28,31 +29,33 @@ struct PatternMatchingTests {
         return paths
     }
 
-    @Test("each pattern fires exactly on the nodes the table says", arguments: [
-        // `/ev`: the root only.
-        ("/ev", [""]),
-        // `/a/b/ev`: the node whose path is exactly /a/b.
-        ("/a/b/ev", ["/a/b"]),
-        ("/a/ev", ["/a"]),
-        // `a/b/ev`: any node whose path ends with /a/b, at any depth, never the root.
-        ("a/b/ev", ["/a/b", "/a/b/a/b", "/x/a/b"]),
-        ("b/ev", ["/a/b", "/a/b/a/b", "/x/a/b", "/b"]),
-        ("x/a/b/ev", ["/x/a/b"]),
-        // `ev`: any node, the root included.
-        ("ev", ["", "/a", "/a/b", "/a/b/a", "/a/b/a/b", "/x", "/x/a", "/x/a/b", "/b"]),
-        // `*` is any one node name.
-        ("/*/ev", ["/a", "/x", "/b"]),
-        ("/*/*/ev", ["/a/b", "/x/a"]),
-        ("*/b/ev", ["/a/b", "/a/b/a/b", "/x/a/b"]),
-        ("x/*/b/ev", ["/x/a/b"]),
-        ("*/ev", ["/a", "/a/b", "/a/b/a", "/a/b/a/b", "/x", "/x/a", "/x/a/b", "/b"]),
-        ("/a/*/a/*/ev", ["/a/b/a/b"]),
-        // The root's name is not part of any path.
-        ("/__root__/ev", []),
-        ("__root__/a/ev", []),
-        ("/b/a/ev", []),
-        ("/a/b/a/b/c/ev", []),
-    ])
+    @Test(
+        "each pattern fires exactly on the nodes the table says",
+        arguments: [
+            // `/ev`: the root only.
+            ("/ev", [""]),
+            // `/a/b/ev`: the node whose path is exactly /a/b.
+            ("/a/b/ev", ["/a/b"]),
+            ("/a/ev", ["/a"]),
+            // `a/b/ev`: any node whose path ends with /a/b, at any depth, never the root.
+            ("a/b/ev", ["/a/b", "/a/b/a/b", "/x/a/b"]),
+            ("b/ev", ["/a/b", "/a/b/a/b", "/x/a/b", "/b"]),
+            ("x/a/b/ev", ["/x/a/b"]),
+            // `ev`: any node, the root included.
+            ("ev", ["", "/a", "/a/b", "/a/b/a", "/a/b/a/b", "/x", "/x/a", "/x/a/b", "/b"]),
+            // `*` is any one node name.
+            ("/*/ev", ["/a", "/x", "/b"]),
+            ("/*/*/ev", ["/a/b", "/x/a"]),
+            ("*/b/ev", ["/a/b", "/a/b/a/b", "/x/a/b"]),
+            ("x/*/b/ev", ["/x/a/b"]),
+            ("*/ev", ["/a", "/a/b", "/a/b/a", "/a/b/a/b", "/x", "/x/a", "/x/a/b", "/b"]),
+            ("/a/*/a/*/ev", ["/a/b/a/b"]),
+            // The root's name is not part of any path.
+            ("/__root__/ev", []),
+            ("__root__/a/ev", []),
+            ("/b/a/ev", []),
+            ("/a/b/a/b/c/ev", []),
+        ])
     func table(pattern: String, expected: [String]) throws {
         #expect(try firingPaths(pattern) == expected)
     }
@@ -60,7 +63,8 @@ struct PatternMatchingTests {
     @Test("an array of patterns is one task: it fires once per event however many patterns fit")
     func arrayFiresOnce() throws {
         let harness = try EngineHarness([
-            "index.js": "match(['a/b/ev', 'b/ev', '/a/b/ev', 'ev', '*/ev', '/a/b/other'], node => node.path + ':' + node.latestEvent().name);",
+            "index.js":
+                "match(['a/b/ev', 'b/ev', '/a/b/ev', 'ev', '*/ev', '/a/b/other'], node => node.path + ':' + node.latestEvent().name);"
         ])
         harness.apply(Self.treeOps)
         #expect(harness.fire(11) == ["/a/b:ev"])
@@ -96,11 +100,13 @@ struct PatternMatchingTests {
         #expect(harness.fire(keyed(3, "2")) == [2])
     }
 
-    @Test("bad patterns are reported when the file loads; good ones in the same file still work", arguments: [
-        "''", "'/'", "'a//ev'", "'a/'", "'//ev'", "42", "[]", "['ok', 7]", "null",
-        // Over the limits: 64 segments, 1024 bytes (the 40,000-segment pattern that once took gigabytes).
-        "'*/'.repeat(64) + 'ev'", "'x'.repeat(1025)", "'*/'.repeat(40000) + 'ev'",
-    ])
+    @Test(
+        "bad patterns are reported when the file loads; good ones in the same file still work",
+        arguments: [
+            "''", "'/'", "'a//ev'", "'a/'", "'//ev'", "42", "[]", "['ok', 7]", "null",
+            // Over the limits: 64 segments, 1024 bytes (the 40,000-segment pattern that once took gigabytes).
+            "'*/'.repeat(64) + 'ev'", "'x'.repeat(1025)", "'*/'.repeat(40000) + 'ev'",
+        ])
     func badPattern(pattern: String) throws {
         let harness = try EngineHarness(["index.js": "match('before', () => 1);\nmatch(\(pattern), () => 2);\nmatch('after', () => 3);\n"])
         harness.apply(registerRoot)
@@ -114,7 +120,9 @@ struct PatternMatchingTests {
 
     @Test("patterns at the limits are accepted and match")
     func patternsAtTheLimits() throws {
-        let harness = try EngineHarness(["index.js": "match('*/'.repeat(62) + '*/ev', n => n.nodeName);\nmatch('e'.repeat(1024), () => 'long');"])
+        let harness = try EngineHarness([
+            "index.js": "match('*/'.repeat(62) + '*/ev', n => n.nodeName);\nmatch('e'.repeat(1024), () => 'long');"
+        ])
         harness.apply(registerRoot)
         harness.apply(chain((1...63).map { "n\($0)" }, from: 10, under: root))
         #expect(harness.takeErrors().isEmpty)
@@ -135,10 +143,10 @@ struct PatternMatchingTests {
     func matchOnlyWhileLoading() throws {
         let harness = try EngineHarness([
             "index.js": """
-                const saved = match;
-                match('ev', () => { try { saved('late', () => 'late'); return 'added'; } catch (e) { return 'refused'; } });
-                match('probe', () => typeof match);
-                """,
+            const saved = match;
+            match('ev', () => { try { saved('late', () => 'late'); return 'added'; } catch (e) { return 'refused'; } });
+            match('probe', () => typeof match);
+            """
         ])
         harness.apply(registerRoot)
         #expect(harness.fire(root) == ["refused"])

@@ -19,10 +19,11 @@ import Testing
         ])
         await pool.close()
         let records = outcome.results.map(\.record)
-        #expect(records == [
-            ResultRecord(resultJSON: #"{"row":1,"tag":"x"}"#, event: "tap", path: "/list/cell", time: 4242, session: "user-42"),
-            ResultRecord(resultJSON: #"{"row":0,"tag":"x"}"#, event: "tap", path: "/list/cell", time: 4243, session: "user-42"),
-        ])
+        #expect(
+            records == [
+                ResultRecord(resultJSON: #"{"row":1,"tag":"x"}"#, event: "tap", path: "/list/cell", time: 4242, session: "user-42"),
+                ResultRecord(resultJSON: #"{"row":0,"tag":"x"}"#, event: "tap", path: "/list/cell", time: 4243, session: "user-42"),
+            ])
 
         let storeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("focal-outbox-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: storeDirectory) }

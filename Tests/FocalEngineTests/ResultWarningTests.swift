@@ -20,14 +20,17 @@ struct ResultWarningTests {
     @Test("a Promise, a Map, a Set and a class instance are written as {} as before, with one warning each saying what was returned")
     func objectsWrittenAsEmpty() throws {
         let capture = LogCapture()
-        let harness = try harness(["index.js": """
-            class Basket { #items = 1; }
-            match('p', async () => ({ sku: 1 }));
-            match('m', () => new Map([['a', 1]]));
-            match('s', () => new Set([1]));
-            match('c', () => new Basket());
-            match('o', () => ({}));
-            """], capture: capture)
+        let harness = try harness(
+            [
+                "index.js": """
+                class Basket { #items = 1; }
+                match('p', async () => ({ sku: 1 }));
+                match('m', () => new Map([['a', 1]]));
+                match('s', () => new Set([1]));
+                match('c', () => new Basket());
+                match('o', () => ({}));
+                """
+            ], capture: capture)
         harness.apply(registerRoot)
         for event in ["p", "m", "s", "c", "o", "p", "m"] {
             #expect(harness.fire(root, event) == [.object([:])], "\(event)")
@@ -45,11 +48,14 @@ struct ResultWarningTests {
     @Test("null and false from `x && {…}` and NaN are written as before, with a warning each, once per task")
     func falsyResults() throws {
         let capture = LogCapture()
-        let harness = try harness(["index.js": """
-            match('ev', n => n.parentNode && { parent: n.parentNode.nodeName });
-            match('f', n => n.isVisible() && { v: 1 });
-            match('n', () => 0 / 0);
-            """], capture: capture)
+        let harness = try harness(
+            [
+                "index.js": """
+                match('ev', n => n.parentNode && { parent: n.parentNode.nodeName });
+                match('f', n => n.isVisible() && { v: 1 });
+                match('n', () => 0 / 0);
+                """
+            ], capture: capture)
         harness.apply(registerRoot)
         #expect(harness.fire(root, "ev") == [.null])
         #expect(harness.fire(root, "ev") == [.null])
@@ -65,7 +71,9 @@ struct ResultWarningTests {
     @Test("plain results give no warning")
     func plainResults() throws {
         let capture = LogCapture()
-        let harness = try harness(["index.js": "match('ev', n => ({ a: 1 })); match('ev', () => 0); match('ev', () => []); match('ev', () => 'x');"], capture: capture)
+        let harness = try harness(
+            ["index.js": "match('ev', n => ({ a: 1 })); match('ev', () => 0); match('ev', () => []); match('ev', () => 'x');"],
+            capture: capture)
         harness.apply(registerRoot)
         #expect(harness.fire(root, "ev") == [["a": 1], 0, [], "x"])
         #expect(warnings(capture).isEmpty)

@@ -33,7 +33,8 @@ struct ScaleTests {
         let harness = try EngineHarness(["index.js": "match('row/ev', n => n.index);"])
         harness.apply(registerRoot, register(2, under: root, "list"))
         for i in 0..<count {
-            harness.engine.apply(.register(Registration(node: NodeID(owner: 1000, keys: [String(i)]), parent: 2, name: "row", index: i, time: 1)))
+            harness.engine.apply(
+                .register(Registration(node: NodeID(owner: 1000, keys: [String(i)]), parent: 2, name: "row", index: i, time: 1)))
         }
         #expect(harness.engine.nodeCount == count + 2)
         #expect(harness.fire(keyed(1000, String(count - 1))) == [.number(Double(count - 1))])

@@ -6,10 +6,12 @@ import Testing
 /// The `ana-session-ended` event recorded on a session's root when it ends.
 @Suite("Session end event")
 struct SessionEndTests {
-    static let tasks = ["index.js": """
+    static let tasks = [
+        "index.js": """
         match('/ana-session-ended', n => ({ reason: n.latestEvent().attributes.reason, time: n.latestEvent().time, open: n.latestValue('screen') }));
         match('*', n => n.latestEvent().name === 'ana-session-ended' ? 'a * pattern saw it' : undefined);
-        """]
+        """
+    ]
 
     @Test("an end op records ana-session-ended on the root with reason 'end' and the session's latest time, then releases it")
     func endOp() throws {

@@ -35,10 +35,12 @@ struct SessionIsolationTests {
 
     @Test("an undeclared assignment inside a task throws a ReferenceError in that task only")
     func undeclaredInTask() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             match('/ev', n => { try { leaked = n.nodeName; return 'leaked'; } catch (e) { return e.name; } });
             match('/ev', () => typeof leaked);
-            """])
+            """
+        ])
         let results = fireRounds(harness, sessions: ["a", "b"], rounds: 2)
         #expect(results["a"] == ["ReferenceError", "undefined", "ReferenceError", "undefined"])
         #expect(results["b"] == results["a"])
@@ -50,14 +52,14 @@ struct SessionIsolationTests {
             "lib/counter.js": "let count = 0;\nexports.next = () => ++count;",
             "lib/shared.js": "module.exports = { names: [] };",
             "index.js": """
-                const counter = require('./lib/counter');
-                const shared = require('./lib/shared');
-                let fired = 0;
-                match('/ev', n => {
-                  shared.names.push(n.nodeName);
-                  return [++fired, counter.next(), shared.names.join()];
-                });
-                """,
+            const counter = require('./lib/counter');
+            const shared = require('./lib/shared');
+            let fired = 0;
+            match('/ev', n => {
+              shared.names.push(n.nodeName);
+              return [++fired, counter.next(), shared.names.join()];
+            });
+            """,
         ])
         let results = fireRounds(harness, sessions: ["a", "b", "c"], rounds: 2)
         for session in ["a", "b", "c"] {
@@ -69,14 +71,16 @@ struct SessionIsolationTests {
 
     @Test("node and event objects inherit from frozen prototypes")
     func nodePrototypes() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             function attempt(body) { try { body(); return 'written'; } catch (e) { return e.name; } }
             match('/ev', n => [
               attempt(() => { Object.getPrototypeOf(n).leaked = n.nodeName; }),
               attempt(() => { Object.getPrototypeOf(n.latestEvent()).leaked = n.nodeName; }),
               typeof n.leaked, typeof n.latestEvent().leaked,
             ]);
-            """])
+            """
+        ])
         let results = fireRounds(harness, sessions: ["a", "b"], rounds: 2)
         #expect(results["a"] == Array(repeating: ["TypeError", "TypeError", "undefined", "undefined"], count: 2))
         #expect(results["b"] == results["a"])
@@ -85,7 +89,8 @@ struct SessionIsolationTests {
 
     @Test("node methods cannot be redefined, deleted or swapped out from under another session")
     func nodeMethodsStay() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             function attempt(body) { try { return body(); } catch (e) { return e.name; } }
             match('/ev', n => {
               const proto = Object.getPrototypeOf(n), eventProto = Object.getPrototypeOf(n.latestEvent());
@@ -98,10 +103,13 @@ struct SessionIsolationTests {
                 n.ancestor(0).nodeName, n.latestEvent().name, typeof n.isVisible, typeof n.leaked,
               ];
             });
-            """])
+            """
+        ])
         let results = fireRounds(harness, sessions: ["a", "b"], rounds: 2)
         for session in ["a", "b"] {
-            let expected: JSONValue = ["TypeError", false, "TypeError", "TypeError", false, .string(session), "ev", "function", "undefined"]
+            let expected: JSONValue = [
+                "TypeError", false, "TypeError", "TypeError", false, .string(session), "ev", "function", "undefined",
+            ]
             #expect(results[session] == [expected, expected], "\(session)")
         }
         #expect(harness.takeErrors().isEmpty)
@@ -109,11 +117,13 @@ struct SessionIsolationTests {
 
     @Test("match exists while a task file is evaluated, and cannot be replaced or written to")
     func matchIsFrozen() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             function attempt(body) { try { body(); return 'written'; } catch (e) { return e.name; } }
             const writes = [attempt(() => { match.leaked = 1; }), attempt(() => { globalThis.match = null; }), attempt(() => { results.leaked = 1; })];
             match('/ev', () => writes.concat([typeof match, typeof results]));
-            """])
+            """
+        ])
         let results = fireRounds(harness, sessions: ["a", "b"], rounds: 1)
         #expect(results["a"] == [["TypeError", "TypeError", "TypeError", "undefined", "function"]])
         #expect(results["b"] == results["a"])

@@ -8,13 +8,15 @@ import Testing
 struct SessionTests {
     @Test("a node handle kept by one session stays in it: the global object cannot carry it to another")
     func handlesDoNotCrossSessions() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             let kept;
             match('/ev', n => {
               try { globalThis.kept = n; } catch (e) { if (kept === undefined) { kept = n; return e.name; } }
               return kept.nodeName;
             });
-            """])
+            """
+        ])
         harness.engine.apply(register(root, under: nil, "first"), session: "a")
         harness.engine.apply(record(root, "ev"), session: "a")
         harness.engine.apply(register(root, under: nil, "second"), session: "b")

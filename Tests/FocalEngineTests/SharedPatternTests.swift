@@ -13,10 +13,12 @@ import Testing
     /// The paths of ``PatternMatchingTests/nodes``, in the same order.
     static let paths = ["", "/a", "/a/b", "/a/b/a", "/a/b/a/b", "/x", "/x/a", "/x/a/b", "/b"]
 
-    @Test("the engine fires exactly where TaskPattern matches", arguments: [
-        "/ev", "/a/b/ev", "/a/ev", "a/b/ev", "b/ev", "x/a/b/ev", "ev", "/*/ev", "/*/*/ev", "*/b/ev", "x/*/b/ev",
-        "*/ev", "/a/*/a/*/ev", "/__root__/ev", "__root__/a/ev", "/b/a/ev", "/a/b/a/b/c/ev",
-    ])
+    @Test(
+        "the engine fires exactly where TaskPattern matches",
+        arguments: [
+            "/ev", "/a/b/ev", "/a/ev", "a/b/ev", "b/ev", "x/a/b/ev", "ev", "/*/ev", "/*/*/ev", "*/b/ev", "x/*/b/ev",
+            "*/ev", "/a/*/a/*/ev", "/__root__/ev", "__root__/a/ev", "/b/a/ev", "/a/b/a/b/c/ev",
+        ])
     func sameMatches(pattern: String) throws {
         let shared = try TaskPattern(pattern)
         let expected = Self.paths.filter { Self.reference(shared, matches: $0) }
@@ -49,9 +51,11 @@ import Testing
         return zip(segments, names.suffix(segments.count)).allSatisfy { $0 == "*" || $0 == $1 }
     }
 
-    @Test("the engine and TaskPattern refuse the same patterns with the same message", arguments: [
-        "", "/", "a//ev", "a/", "//ev", String(repeating: "*/", count: 64) + "ev", String(repeating: "x", count: 1025),
-    ])
+    @Test(
+        "the engine and TaskPattern refuse the same patterns with the same message",
+        arguments: [
+            "", "/", "a//ev", "a/", "//ev", String(repeating: "*/", count: 64) + "ev", String(repeating: "x", count: 1025),
+        ])
     func sameRefusals(pattern: String) throws {
         let refusal = #expect(throws: PatternSyntaxError.self) { try TaskPattern(pattern) }
         let harness = try EngineHarness(["index.js": "match(\(JSONValue.string(pattern)), () => 1);\n"])

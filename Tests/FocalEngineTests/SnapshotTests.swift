@@ -58,7 +58,10 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         return builder.stack[0]
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         let element = ParsedElement(name: elementName, attributes: attributes)
         stack.last?.children.append(element)
         stack.append(element)
@@ -82,7 +85,11 @@ struct SnapshotTests {
             register(2, under: root, "master", namespace: "Master.VC", attributes: ["title": .string(Self.awkward)], time: 200),
             register(cell, under: 2, "cell", index: 2, time: 300),
             update(cell, Self.awkward, .string(Self.awkward), time: 301))
-        harness.apply((1...12).map { record(cell, $0 == 12 ? Self.awkward : "tap", ["n": .number(Double($0)), "s": .string(Self.awkward)], time: 400 + Int64($0)) })
+        harness.apply(
+            (1...12).map {
+                record(
+                    cell, $0 == 12 ? Self.awkward : "tap", ["n": .number(Double($0)), "s": .string(Self.awkward)], time: 400 + Int64($0))
+            })
         _ = harness.takeResults()
         #expect(harness.takeErrors().isEmpty)
         return harness
@@ -109,7 +116,8 @@ struct SnapshotTests {
         #expect(cell.childNodes.isEmpty)
     }
 
-    @Test("the HTML snapshot is one self-contained, well-formed page: a collapsible element per node, nested as the tree, with a search box")
+    @Test(
+        "the HTML snapshot is one self-contained, well-formed page: a collapsible element per node, nested as the tree, with a search box")
     func htmlPage() throws {
         let harness = try harness()
         let page = harness.engine.snapshot(format: .html)

@@ -41,7 +41,8 @@ struct TaskLoadingTests {
     @Test("specific and general patterns in one file still run in source order")
     func sourceOrderAcrossPatternKinds() throws {
         let harness = try EngineHarness([
-            "index.js": "match('ev', () => 1);\nmatch('b/ev', () => 2);\nmatch('/a/b/ev', () => 3);\nmatch('*/ev', () => 4);\nmatch('a/b/ev', () => 5);\nmatch('/*/b/ev', () => 6);",
+            "index.js":
+                "match('ev', () => 1);\nmatch('b/ev', () => 2);\nmatch('/a/b/ev', () => 3);\nmatch('*/ev', () => 4);\nmatch('a/b/ev', () => 5);\nmatch('/*/b/ev', () => 6);"
         ])
         harness.apply([registerRoot] + chain(["a", "b"], from: 2, under: root))
         #expect(harness.fire(3) == [1, 2, 3, 4, 5, 6])
@@ -144,10 +145,11 @@ struct TaskLoadingTests {
 
     @Test("a task file that loops forever is terminated and reported; the engine keeps working")
     func fileTimeout() throws {
-        let harness = try EngineHarness([
-            "index.js": "match('ev', () => 'index');",
-            "Spin.js": "match('ev', () => 'spin registered first');\n\(spinForever)\n",
-        ], timeLimit: .milliseconds(100))
+        let harness = try EngineHarness(
+            [
+                "index.js": "match('ev', () => 'index');",
+                "Spin.js": "match('ev', () => 'spin registered first');\n\(spinForever)\n",
+            ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot, register(2, under: root, "n", namespace: "Spin"))
         let error = try #require(harness.takeErrors().first)
         #expect(error.script?.isTimeout == true)
@@ -157,9 +159,10 @@ struct TaskLoadingTests {
 
     @Test("a promise job that a task file schedules and that loops forever is terminated and reported")
     func filePromiseJobTimeout() throws {
-        let harness = try EngineHarness([
-            "index.js": "Promise.resolve().then(() => { \(spinForever) });\nmatch('ev', () => 'after');",
-        ], timeLimit: .milliseconds(100))
+        let harness = try EngineHarness(
+            [
+                "index.js": "Promise.resolve().then(() => { \(spinForever) });\nmatch('ev', () => 'after');"
+            ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot)
         let errors = harness.takeErrors()
         #expect(errors.contains { $0.script?.isTimeout == true && $0.line == 1 }, "no timeout reported: \(errors)")
@@ -178,7 +181,10 @@ struct TaskLoadingTests {
 
     @Test("tasks loaded later reach nodes that already exist, including the node that caused the load")
     func lateTasksReachExistingNodes() throws {
-        let harness = try EngineHarness(["Late.js": "match('a/b/ev', n => 'late ' + n.path);\nmatch('/a/ev', n => 'late ' + n.path);\nmatch('c/ev', n => 'late ' + n.path);"])
+        let harness = try EngineHarness([
+            "Late.js":
+                "match('a/b/ev', n => 'late ' + n.path);\nmatch('/a/ev', n => 'late ' + n.path);\nmatch('c/ev', n => 'late ' + n.path);"
+        ])
         harness.apply([registerRoot] + chain(["a", "b"], from: 2, under: root))
         #expect(harness.fire(3).isEmpty)
         harness.apply(register(4, under: 3, "c", namespace: "Late"))
@@ -192,7 +198,8 @@ struct TaskLoadingTests {
     @Test("task files can require helpers, JSON data and node_modules packages")
     func requires() throws {
         let harness = try EngineHarness([
-            "index.js": "const h = require('./lib/helper');\nconst cfg = require('./config.json');\nconst pkg = require('pkg');\nmatch('ev', () => [h.twice(cfg.n), pkg]);",
+            "index.js":
+                "const h = require('./lib/helper');\nconst cfg = require('./config.json');\nconst pkg = require('pkg');\nmatch('ev', () => [h.twice(cfg.n), pkg]);",
             "lib/helper.js": "exports.twice = n => n * 2;",
             "config.json": #"{"n": 21}"#,
             "node_modules/pkg/package.json": #"{"main": "main.js"}"#,

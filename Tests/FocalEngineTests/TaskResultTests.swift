@@ -50,9 +50,11 @@ struct TaskResultTests {
 
     @Test("a result whose serialization runs forever (a getter, toJSON) times out and is reported")
     func serializationTimeout() throws {
-        let harness = try EngineHarness([
-            "index.js": "match('ev', () => ({ get x() { \(spinForever) } }));\nmatch('ev', () => ({ toJSON() { \(spinForever) } }));\nmatch('ev', () => 'after');",
-        ], timeLimit: .milliseconds(100))
+        let harness = try EngineHarness(
+            [
+                "index.js":
+                    "match('ev', () => ({ get x() { \(spinForever) } }));\nmatch('ev', () => ({ toJSON() { \(spinForever) } }));\nmatch('ev', () => 'after');"
+            ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot)
         #expect(harness.fire(root) == ["after"])
         let errors = harness.takeErrors()
@@ -62,9 +64,11 @@ struct TaskResultTests {
 
     @Test("a promise job that loops forever is terminated and reported; every result stays JSON")
     func promiseJobTimeout() throws {
-        let harness = try EngineHarness([
-            "index.js": "match('ev', () => { Promise.resolve().then(() => { \(spinForever) }); return 'scheduled'; });\nmatch('ev', () => 'after');",
-        ], timeLimit: .milliseconds(100))
+        let harness = try EngineHarness(
+            [
+                "index.js":
+                    "match('ev', () => { Promise.resolve().then(() => { \(spinForever) }); return 'scheduled'; });\nmatch('ev', () => 'after');"
+            ], timeLimit: .milliseconds(100))
         harness.apply(registerRoot, record(root, "ev"))
         let results = harness.observer.results.map(\.record.resultJSON)
         #expect(results.allSatisfy { (try? JSONValue(parsing: $0)) != nil }, "results that are not JSON: \(results)")
@@ -76,13 +80,15 @@ struct TaskResultTests {
 
     @Test("a task that replaces JSON.stringify or Object.prototype.toJSON cannot change how results are written")
     func serializationCannotBeReplaced() throws {
-        let harness = try EngineHarness(["index.js": """
+        let harness = try EngineHarness([
+            "index.js": """
             // JSON is frozen, so the replacements throw; caught, they change nothing either.
             try { JSON.stringify = () => '1},{"messageId":"forged"'; } catch (e) {}
             match('ev', () => ({ a: [1, 'two'] }));
             match('ev', () => { try { JSON.stringify = () => 'nope'; } catch (e) {} return 'plain'; });
             match('ev', () => 3);
-            """])
+            """
+        ])
         harness.apply(registerRoot)
         #expect(harness.fire(root) == [["a": [1, "two"]], "plain", 3])
         #expect(harness.observer.results.isEmpty)
@@ -90,10 +96,12 @@ struct TaskResultTests {
         #expect(harness.observer.results.map(\.record.resultJSON) == [#"{"a":[1,"two"]}"#, #""plain""#, "3"])
     }
 
-    @Test("undefined is no result; null, 0, false and '' are results", arguments: [
-        ("undefined", nil), ("null", "null"), ("0", "0"), ("false", "false"), ("''", #""""#), ("[]", "[]"), ("({})", "{}"),
-        ("1.5", "1.5"), ("'é\\n'", #""é\n""#),
-    ] as [(String, String?)])
+    @Test(
+        "undefined is no result; null, 0, false and '' are results",
+        arguments: [
+            ("undefined", nil), ("null", "null"), ("0", "0"), ("false", "false"), ("''", #""""#), ("[]", "[]"), ("({})", "{}"),
+            ("1.5", "1.5"), ("'é\\n'", #""é\n""#),
+        ] as [(String, String?)])
     func resultValues(expression: String, json: String?) throws {
         let harness = try EngineHarness(["index.js": "match('ev', () => \(expression));"])
         harness.apply(registerRoot, record(root, "ev"))
@@ -124,10 +132,12 @@ struct TaskResultTests {
         #expect(harness.takeResults() == (1...10).map { .number(Double($0)) })
     }
 
-    @Test("a malformed line is reported with its line number and the next line is processed", arguments: [
-        "not json", "[1]", #"{"op":"jump"}"#, #"{"op":"record","node":1}"#, #"{"op":"record","node":[],"event":"ev"}"#,
-        #"{"op":"record","node":1,"event":"ev""#,
-    ])
+    @Test(
+        "a malformed line is reported with its line number and the next line is processed",
+        arguments: [
+            "not json", "[1]", #"{"op":"jump"}"#, #"{"op":"record","node":1}"#, #"{"op":"record","node":[],"event":"ev"}"#,
+            #"{"op":"record","node":1,"event":"ev""#,
+        ])
     func malformedLine(text: String) throws {
         let harness = try EngineHarness(["index.js": "match('ev', () => 'ran');"])
         harness.apply(registerRoot)

@@ -76,8 +76,9 @@ struct TreeTests {
     func keyedEquivalence() throws {
         let harness = try EngineHarness(["index.js": "match('ev', n => n.index);"])
         harness.apply(registerRoot)
-        harness.apply(lines:
-            #"{"op":"register","node":[71,"cell",3],"parent":1,"name":"cell","index":3}"#,
+        harness.apply(
+            lines:
+                #"{"op":"register","node":[71,"cell",3],"parent":1,"name":"cell","index":3}"#,
             #"{"op":"record","node":[71,"cell","3"],"event":"ev"}"#,
             #"{"op":"register","node":[71,"cell","3"],"parent":1,"name":"cell","index":3}"#)
         #expect(harness.takeErrors().isEmpty)
@@ -97,7 +98,9 @@ struct TreeTests {
     @Test("a keyed id registered again under a node of its own subtree, or as a second root, is an error that changes nothing")
     func refusedMoves() throws {
         let row = keyed(70, "cell", "0")
-        let setup = [registerRoot, register(2, under: root, "table"), register(row, under: 2, "cell", index: 0), register(10, under: row, "detail")]
+        let setup = [
+            registerRoot, register(2, under: root, "table"), register(row, under: 2, "cell", index: 0), register(10, under: row, "detail"),
+        ]
         let intoSubtree = try error(for: register(row, under: 10, "cell", index: 5), after: setup)
         #expect(intoSubtree.message.hasSuffix("that is inside its own subtree"), "\(intoSubtree)")
         let secondRoot = try error(for: register(row, under: nil, "cell", index: 5), after: setup)
@@ -156,7 +159,8 @@ struct TreeTests {
 
     @Test("deregister one keyed id removes it and its subtree only")
     func deregisterOneKeyed() throws {
-        #expect(try survivors(after: deregister(keyed(70, "cell", "1"))) == [root, 2, 70, keyed(70, "cell", "0"), 700, keyed(71, "cell", "0")])
+        #expect(
+            try survivors(after: deregister(keyed(70, "cell", "1"))) == [root, 2, 70, keyed(70, "cell", "0"), 700, keyed(71, "cell", "0")])
     }
 
     @Test("deregister a node removes its subtree, whoever owns the children")
@@ -166,7 +170,10 @@ struct TreeTests {
 
     @Test("an id given as an integer key matches the same id given as a string key")
     func deregisterStringKey() throws {
-        #expect(try survivors(after: deregister(NodeID([70, "cell", 1])!)) == [root, 2, 70, keyed(70, "cell", "0"), 700, keyed(71, "cell", "0")])
+        #expect(
+            try survivors(after: deregister(NodeID([70, "cell", 1])!)) == [
+                root, 2, 70, keyed(70, "cell", "0"), 700, keyed(71, "cell", "0"),
+            ])
     }
 
     @Test("after the root is deregistered the tree is empty and a new root may register; tasks still fire")
@@ -201,7 +208,9 @@ struct TreeTests {
         let rows = 300
         harness.apply(registerRoot, register(2, under: root, "table"))
         for row in 0..<rows {
-            harness.apply(register(keyed(4, "0", String(row)), under: 2, "row"), register(keyed(4, "0", String(row), "title"), under: keyed(4, "0", String(row)), "title"))
+            harness.apply(
+                register(keyed(4, "0", String(row)), under: 2, "row"),
+                register(keyed(4, "0", String(row), "title"), under: keyed(4, "0", String(row)), "title"))
         }
         #expect(harness.engine.nodeCount == 2 + 2 * rows)
         for row in stride(from: 0, to: rows, by: 3) {

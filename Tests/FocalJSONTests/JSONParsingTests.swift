@@ -33,12 +33,14 @@ struct JSONParsingTests {
         #expect(try JSONValue(parsing: "1732200000000").integerValue == 1_732_200_000_000)
     }
 
-    @Test("string escapes decode", arguments: [
-        (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{08}\u{0C}\n\r\t"),
-        (#""\u0041\u00e9\u4e2d""#, "Aé中"),
-        (#""\u0000""#, "\u{0}"),
-        (#""caf\u00E9 ok""#, "café ok"),
-    ])
+    @Test(
+        "string escapes decode",
+        arguments: [
+            (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{08}\u{0C}\n\r\t"),
+            (#""\u0041\u00e9\u4e2d""#, "Aé中"),
+            (#""\u0000""#, "\u{0}"),
+            (#""caf\u00E9 ok""#, "café ok"),
+        ])
     func escapes(text: String, expected: String) throws {
         #expect(try JSONValue(parsing: text) == .string(expected))
     }
@@ -55,36 +57,40 @@ struct JSONParsingTests {
         #expect(try JSONValue(parsing: "\"日本語 😀\"") == .string("日本語 😀"))
     }
 
-    @Test("unpaired surrogates are errors", arguments: [
-        #""\ud83d""#, #""\ud83d x""#, #""\ude00""#, #""\ud83d\u0041""#,
-    ])
+    @Test(
+        "unpaired surrogates are errors",
+        arguments: [
+            #""\ud83d""#, #""\ud83d x""#, #""\ude00""#, #""\ud83d\u0041""#,
+        ])
     func unpairedSurrogate(text: String) {
         #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
     }
 
-    @Test("invalid input is reported with the byte offset of the problem", arguments: [
-        ("", 0),
-        ("   ", 3),
-        ("[1,]", 3),
-        ("[1 2]", 3),
-        ("{\"a\" 1}", 5),
-        ("{\"a\":1,}", 7),
-        ("{1:2}", 1),
-        ("tru", 0),
-        ("nul", 0),
-        ("01", 0),
-        ("1.", 2),
-        ("1e", 2),
-        ("-", 0),
-        ("1 x", 2),
-        ("{} {}", 3),
-        ("\"abc", 0),
-        ("[\"a\",\"b", 5),
-        ("\"a\nb\"", 2),
-        ("[1,2", 4),
-        ("1e999", 0),
-        (#""\u12G4""#, 5),
-    ])
+    @Test(
+        "invalid input is reported with the byte offset of the problem",
+        arguments: [
+            ("", 0),
+            ("   ", 3),
+            ("[1,]", 3),
+            ("[1 2]", 3),
+            ("{\"a\" 1}", 5),
+            ("{\"a\":1,}", 7),
+            ("{1:2}", 1),
+            ("tru", 0),
+            ("nul", 0),
+            ("01", 0),
+            ("1.", 2),
+            ("1e", 2),
+            ("-", 0),
+            ("1 x", 2),
+            ("{} {}", 3),
+            ("\"abc", 0),
+            ("[\"a\",\"b", 5),
+            ("\"a\nb\"", 2),
+            ("[1,2", 4),
+            ("1e999", 0),
+            (#""\u12G4""#, 5),
+        ])
     func invalidInput(text: String, offset: Int) {
         let error = #expect(throws: JSONParseError.self) { try JSONValue(parsing: text) }
         #expect(error?.offset == offset, "\(error?.description ?? "no error") for \(text.debugDescription)")

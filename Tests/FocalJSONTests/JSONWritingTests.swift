@@ -21,14 +21,16 @@ struct JSONWritingTests {
         #expect(value.description == text)
     }
 
-    @Test("integers print without a fraction", arguments: [
-        (3.0, "3"),
-        (-42.0, "-42"),
-        (0.0, "0"),
-        (1_732_200_000_000.0, "1732200000000"),
-        (0.5, "0.5"),
-        (-2.25, "-2.25"),
-    ])
+    @Test(
+        "integers print without a fraction",
+        arguments: [
+            (3.0, "3"),
+            (-42.0, "-42"),
+            (0.0, "0"),
+            (1_732_200_000_000.0, "1732200000000"),
+            (0.5, "0.5"),
+            (-2.25, "-2.25"),
+        ])
     func numbers(number: Double, text: String) {
         #expect(JSONValue.number(number).jsonString == text)
     }
@@ -38,9 +40,11 @@ struct JSONWritingTests {
         #expect(JSONValue.number(number).jsonString == "null")
     }
 
-    @Test("very large and very small numbers stay valid JSON that reads back equal", arguments: [
-        1e15, 1e300, -1e300, 1.5e-300, 123_456_789_012_345_678.0, 0.1,
-    ])
+    @Test(
+        "very large and very small numbers stay valid JSON that reads back equal",
+        arguments: [
+            1e15, 1e300, -1e300, 1.5e-300, 123_456_789_012_345_678.0, 0.1,
+        ])
     func extremeNumbers(number: Double) throws {
         let text = JSONValue.number(number).jsonString
         #expect(try JSONValue(parsing: text) == .number(number), "\(text)")
@@ -60,7 +64,8 @@ struct JSONWritingTests {
 
     @Test("parse then print then parse gives the same value")
     func roundTrip() throws {
-        let text = #"{"op":"record","node":[70,"cell",3],"properties":{"key-path":"title","value":{"s":"a\"b\\c\n😀","n":[1,2.5,-3e-7,null,true,false],"e":{}}},"time":1732200000000}"#
+        let text =
+            #"{"op":"record","node":[70,"cell",3],"properties":{"key-path":"title","value":{"s":"a\"b\\c\n😀","n":[1,2.5,-3e-7,null,true,false],"e":{}}},"time":1732200000000}"#
         let value = try JSONValue(parsing: text)
         let printed = value.jsonString
         #expect(try JSONValue(parsing: printed) == value)

@@ -202,7 +202,8 @@ struct FocusTreeTests {
     @Test("trees sharing a generation source never give two nodes the same generation")
     func sharedGenerations() {
         let source = GenerationSource()
-        let first = Tree(generations: source), second = Tree(generations: source)
+        let first = Tree(generations: source)
+        let second = Tree(generations: source)
         let x = first.insert(1, name: "root", payload: "", under: none)
         let y = second.insert(1, name: "root", payload: "", under: none)
         #expect(x == y)

@@ -47,25 +47,29 @@ struct LineReaderTests {
         #expect(items == [.line(line, number: 1), .line("z", number: 2)])
     }
 
-    @Test("oversized lines are skipped and reported with their length; the next lines still arrive", arguments: [
-        150, 4000, 4096, 9000, 50_000,
-    ])
+    @Test(
+        "oversized lines are skipped and reported with their length; the next lines still arrive",
+        arguments: [
+            150, 4000, 4096, 9000, 50_000,
+        ])
     func oversizedLines(length: Int) throws {
         let long = String(repeating: "L", count: length)
         let input = "first\n" + long + "\nmiddle\n" + String(repeating: "M", count: 20) + long + "\nlast\n"
         let (items, _) = try readItems(Array(input.utf8), maximumLineLength: 100, blockSize: 4096)
-        #expect(items == [
-            .line("first", number: 1),
-            .oversized(number: 2, byteCount: length),
-            .line("middle", number: 3),
-            .oversized(number: 4, byteCount: length + 20),
-            .line("last", number: 5),
-        ])
+        #expect(
+            items == [
+                .line("first", number: 1),
+                .oversized(number: 2, byteCount: length),
+                .line("middle", number: 3),
+                .oversized(number: 4, byteCount: length + 20),
+                .line("last", number: 5),
+            ])
     }
 
     @Test("an oversized last line without a newline is reported")
     func oversizedLastLine() throws {
-        let (items, _) = try readItems(Array(("ok\n" + String(repeating: "Z", count: 10_000)).utf8), maximumLineLength: 100, blockSize: 4096)
+        let (items, _) = try readItems(
+            Array(("ok\n" + String(repeating: "Z", count: 10_000)).utf8), maximumLineLength: 100, blockSize: 4096)
         #expect(items == [.line("ok", number: 1), .oversized(number: 2, byteCount: 10_000)])
     }
 

@@ -5,15 +5,17 @@ import Testing
 
 @Suite("Decoding op-log lines")
 struct OpDecoderTests {
-    @Test("the session hint agrees with the decoded line, skipping every other value unread", arguments: [
-        #"{"op":"record","node":[4,"a"],"event":"ev","session":"s1","properties":{"a":[1,{"b":"]}\"}"}],"c":null}}"#,
-        #"{"session":"s1","op":"register","node":2,"parent":1,"name":"x","attributes":{"deep":[[[[{"}":"{"}]]]]},"session":"s2"}"#,
-        #"{"op":"\u0065nd","session":"s\u0031"}"#,
-        #"{"op":"end","session":"s3"}"#,
-        #"{"op":"record","node":1,"event":"ev","time":-1.5e3,"flag":true,"none":null}"#,
-        #"{"op":"snapshot","session":null}"#,
-        #" { } "#,
-    ])
+    @Test(
+        "the session hint agrees with the decoded line, skipping every other value unread",
+        arguments: [
+            #"{"op":"record","node":[4,"a"],"event":"ev","session":"s1","properties":{"a":[1,{"b":"]}\"}"}],"c":null}}"#,
+            #"{"session":"s1","op":"register","node":2,"parent":1,"name":"x","attributes":{"deep":[[[[{"}":"{"}]]]]},"session":"s2"}"#,
+            #"{"op":"\u0065nd","session":"s\u0031"}"#,
+            #"{"op":"end","session":"s3"}"#,
+            #"{"op":"record","node":1,"event":"ev","time":-1.5e3,"flag":true,"none":null}"#,
+            #"{"op":"snapshot","session":null}"#,
+            #" { } "#,
+        ])
     func sessionHint(line: String) throws {
         var text = line
         let hint = text.withUTF8 { OpDecoder.sessionHint(UnsafeRawBufferPointer($0)) }
@@ -45,11 +47,15 @@ struct OpDecoderTests {
 
     @Test("register with every key")
     func registerAllKeys() throws {
-        let line = #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row","n":[1]},"time":1732200000004}"#
+        let line =
+            #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row","n":[1]},"time":1732200000004}"#
         let op = try OpDecoder.decode(line)
-        #expect(op == .register(Registration(
-            node: NodeID(owner: 70, keys: ["cell", "3"]), parent: 2, name: "cell", index: 3, namespace: "List.Cell",
-            attributes: ["kind": "row", "n": [1]], time: 1_732_200_000_004)))
+        #expect(
+            op
+                == .register(
+                    Registration(
+                        node: NodeID(owner: 70, keys: ["cell", "3"]), parent: 2, name: "cell", index: 3, namespace: "List.Cell",
+                        attributes: ["kind": "row", "n": [1]], time: 1_732_200_000_004)))
     }
 
     @Test("sizes at the limits are read; one more is an error naming the key")
@@ -58,7 +64,8 @@ struct OpDecoderTests {
         let key = String(repeating: "k", count: OpLogLimits.keyLength)
         let keys = Array(repeating: "\"\(key)\"", count: OpLogLimits.keyCount).joined(separator: ",")
         let session = String(repeating: "s", count: SessionID.maxLength)
-        let atLimit = #"{"op":"register","node":[7,\#(keys)],"parent":null,"name":"\#(name)","namespace":"\#(name)","session":"\#(session)"}"#
+        let atLimit =
+            #"{"op":"register","node":[7,\#(keys)],"parent":null,"name":"\#(name)","namespace":"\#(name)","session":"\#(session)"}"#
         let entry = try #require(try OpDecoder.decodeEntry(atLimit))
         #expect(entry.session == session)
         guard case .register(let registration) = entry.op else {
@@ -71,11 +78,23 @@ struct OpDecoderTests {
 
         let over: [(line: String, message: String)] = [
             (#"{"op":"register","node":[7,\#(keys),"x"],"parent":null,"name":"r"}"#, "'node' has more than \(OpLogLimits.keyCount) keys"),
-            (#"{"op":"register","node":[7,"\#(key)k"],"parent":null,"name":"r"}"#, "'node' has a key longer than \(OpLogLimits.keyLength) bytes"),
-            (#"{"op":"register","node":1,"parent":null,"name":"\#(name)n"}"#, "'name' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
-            (#"{"op":"register","node":1,"parent":null,"name":"r","namespace":"\#(name)n"}"#, "'namespace' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
+            (
+                #"{"op":"register","node":[7,"\#(key)k"],"parent":null,"name":"r"}"#,
+                "'node' has a key longer than \(OpLogLimits.keyLength) bytes"
+            ),
+            (
+                #"{"op":"register","node":1,"parent":null,"name":"\#(name)n"}"#,
+                "'name' is longer than the limit of \(OpLogLimits.nameLength) bytes"
+            ),
+            (
+                #"{"op":"register","node":1,"parent":null,"name":"r","namespace":"\#(name)n"}"#,
+                "'namespace' is longer than the limit of \(OpLogLimits.nameLength) bytes"
+            ),
             (#"{"op":"record","node":1,"event":"\#(name)n"}"#, "'event' is longer than the limit of \(OpLogLimits.nameLength) bytes"),
-            (#"{"op":"record","node":1,"event":"e","session":"\#(session)s"}"#, "'session' is longer than the limit of \(SessionID.maxLength) bytes"),
+            (
+                #"{"op":"record","node":1,"event":"e","session":"\#(session)s"}"#,
+                "'session' is longer than the limit of \(SessionID.maxLength) bytes"
+            ),
         ]
         for (line, message) in over {
             #expect(throws: OpLogError(message)) { try OpDecoder.decodeEntry(line) }
@@ -101,9 +120,18 @@ struct OpDecoderTests {
 
         let count = OpLogLimits.memberCount + 1
         let over: [(line: String, message: String)] = [
-            (#"{"op":"record","node":1,"event":"e","properties":\#(members(count))}"#, "'properties' has \(count) members, more than the limit of \(OpLogLimits.memberCount)"),
-            (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":\#(members(count))}"#, "'attributes' has \(count) members, more than the limit of \(OpLogLimits.memberCount)"),
-            (#"{"op":"record","node":1,"event":"ana-updated","properties":{"key-path":"\#(keyPath)p"}}"#, "'key-path' is longer than the limit of \(OpLogLimits.keyPathLength) bytes"),
+            (
+                #"{"op":"record","node":1,"event":"e","properties":\#(members(count))}"#,
+                "'properties' has \(count) members, more than the limit of \(OpLogLimits.memberCount)"
+            ),
+            (
+                #"{"op":"register","node":1,"parent":null,"name":"r","attributes":\#(members(count))}"#,
+                "'attributes' has \(count) members, more than the limit of \(OpLogLimits.memberCount)"
+            ),
+            (
+                #"{"op":"record","node":1,"event":"ana-updated","properties":{"key-path":"\#(keyPath)p"}}"#,
+                "'key-path' is longer than the limit of \(OpLogLimits.keyPathLength) bytes"
+            ),
         ]
         for (line, message) in over {
             #expect(throws: OpLogError(message)) { try OpDecoder.decode(line) }
@@ -120,21 +148,26 @@ struct OpDecoderTests {
 
     @Test("null optional keys count as absent")
     func registerNullOptionals() throws {
-        let op = try OpDecoder.decode(#"{"op":"register","node":1,"parent":null,"name":"r","index":null,"namespace":null,"attributes":null,"time":null}"#)
+        let op = try OpDecoder.decode(
+            #"{"op":"register","node":1,"parent":null,"name":"r","index":null,"namespace":null,"attributes":null,"time":null}"#)
         #expect(op == .register(Registration(node: 1, parent: nil, name: "r")))
     }
 
     @Test("record with every key")
     func recordAllKeys() throws {
-        let op = try OpDecoder.decode(#"{"op":"record","node":4,"event":"ana-updated","properties":{"key-path":"title","value":{"a":[1,null]}},"time":17}"#)
-        #expect(op == .record(Recording(node: 4, event: "ana-updated", properties: ["key-path": "title", "value": ["a": [1, nil]]], time: 17)))
+        let op = try OpDecoder.decode(
+            #"{"op":"record","node":4,"event":"ana-updated","properties":{"key-path":"title","value":{"a":[1,null]}},"time":17}"#)
+        #expect(
+            op == .record(Recording(node: 4, event: "ana-updated", properties: ["key-path": "title", "value": ["a": [1, nil]]], time: 17)))
     }
 
-    @Test("record without properties, or with null properties, has empty properties", arguments: [
-        #"{"op":"record","node":4,"event":"tap"}"#,
-        #"{"op":"record","node":4,"event":"tap","properties":null}"#,
-        #"{"op":"record","node":4,"event":"tap","properties":{}}"#,
-    ])
+    @Test(
+        "record without properties, or with null properties, has empty properties",
+        arguments: [
+            #"{"op":"record","node":4,"event":"tap"}"#,
+            #"{"op":"record","node":4,"event":"tap","properties":null}"#,
+            #"{"op":"record","node":4,"event":"tap","properties":{}}"#,
+        ])
     func recordEmptyProperties(line: String) throws {
         #expect(try OpDecoder.decode(line) == .record(Recording(node: 4, event: "tap")))
     }
@@ -145,12 +178,14 @@ struct OpDecoderTests {
         #expect(try OpDecoder.decode(#"{"op":"deregister","node":70,"time":5}"#) == .deregister(Deregistration(node: 70, time: 5)))
     }
 
-    @Test("snapshot defaults to xml", arguments: [
-        (#"{"op":"snapshot"}"#, SnapshotFormat.xml),
-        (#"{"op":"snapshot","format":null}"#, .xml),
-        (#"{"op":"snapshot","format":"xml"}"#, .xml),
-        (#"{"op":"snapshot","format":"json"}"#, .json),
-    ])
+    @Test(
+        "snapshot defaults to xml",
+        arguments: [
+            (#"{"op":"snapshot"}"#, SnapshotFormat.xml),
+            (#"{"op":"snapshot","format":null}"#, .xml),
+            (#"{"op":"snapshot","format":"xml"}"#, .xml),
+            (#"{"op":"snapshot","format":"json"}"#, .json),
+        ])
     func snapshot(line: String, format: SnapshotFormat) throws {
         #expect(try OpDecoder.decode(line) == .snapshot(format))
     }
@@ -177,41 +212,45 @@ struct OpDecoderTests {
         #expect(try OpDecoder.decode(line) == nil)
     }
 
-    @Test("a missing required key is an error naming the key", arguments: [
-        (#"{"node":1}"#, "op"),
-        (#"{"op":"register","parent":null,"name":"r"}"#, "node"),
-        (#"{"op":"register","node":1,"name":"r"}"#, "parent"),
-        (#"{"op":"register","node":1,"parent":null}"#, "name"),
-        (#"{"op":"record","event":"tap"}"#, "node"),
-        (#"{"op":"record","node":1}"#, "event"),
-        (#"{"op":"deregister"}"#, "node"),
-        ("{}", "op"),
-    ])
+    @Test(
+        "a missing required key is an error naming the key",
+        arguments: [
+            (#"{"node":1}"#, "op"),
+            (#"{"op":"register","parent":null,"name":"r"}"#, "node"),
+            (#"{"op":"register","node":1,"name":"r"}"#, "parent"),
+            (#"{"op":"register","node":1,"parent":null}"#, "name"),
+            (#"{"op":"record","event":"tap"}"#, "node"),
+            (#"{"op":"record","node":1}"#, "event"),
+            (#"{"op":"deregister"}"#, "node"),
+            ("{}", "op"),
+        ])
     func missingKey(line: String, key: String) {
         let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(line) }
         #expect(error?.message.contains("'\(key)'") == true, "\(error?.message ?? "no error")")
         #expect(error?.message.contains("missing") == true)
     }
 
-    @Test("an ill-typed key is an error naming the key", arguments: [
-        (#"{"op":1}"#, "op"),
-        (#"{"op":null}"#, "op"),
-        (#"{"op":"register","node":1,"parent":null,"name":5}"#, "name"),
-        (#"{"op":"register","node":1,"parent":null,"name":null}"#, "name"),
-        (#"{"op":"register","node":1,"parent":null,"name":"r","index":1.5}"#, "index"),
-        (#"{"op":"register","node":1,"parent":null,"name":"r","index":"1"}"#, "index"),
-        (#"{"op":"register","node":1,"parent":null,"name":"r","namespace":3}"#, "namespace"),
-        (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":[1]}"#, "attributes"),
-        (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":"a"}"#, "attributes"),
-        (#"{"op":"register","node":1,"parent":"x","name":"r"}"#, "parent"),
-        (#"{"op":"register","node":1,"parent":null,"name":"r","time":"now"}"#, "time"),
-        (#"{"op":"record","node":1,"event":["tap"]}"#, "event"),
-        (#"{"op":"record","node":1,"event":"tap","properties":[1]}"#, "properties"),
-        (#"{"op":"record","node":1,"event":"tap","properties":"p"}"#, "properties"),
-        (#"{"op":"record","node":1,"event":"tap","time":true}"#, "time"),
-        (#"{"op":"deregister","node":1,"time":{}}"#, "time"),
-        (#"{"op":"snapshot","format":1}"#, "format"),
-    ])
+    @Test(
+        "an ill-typed key is an error naming the key",
+        arguments: [
+            (#"{"op":1}"#, "op"),
+            (#"{"op":null}"#, "op"),
+            (#"{"op":"register","node":1,"parent":null,"name":5}"#, "name"),
+            (#"{"op":"register","node":1,"parent":null,"name":null}"#, "name"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","index":1.5}"#, "index"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","index":"1"}"#, "index"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","namespace":3}"#, "namespace"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":[1]}"#, "attributes"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","attributes":"a"}"#, "attributes"),
+            (#"{"op":"register","node":1,"parent":"x","name":"r"}"#, "parent"),
+            (#"{"op":"register","node":1,"parent":null,"name":"r","time":"now"}"#, "time"),
+            (#"{"op":"record","node":1,"event":["tap"]}"#, "event"),
+            (#"{"op":"record","node":1,"event":"tap","properties":[1]}"#, "properties"),
+            (#"{"op":"record","node":1,"event":"tap","properties":"p"}"#, "properties"),
+            (#"{"op":"record","node":1,"event":"tap","time":true}"#, "time"),
+            (#"{"op":"deregister","node":1,"time":{}}"#, "time"),
+            (#"{"op":"snapshot","format":1}"#, "format"),
+        ])
     func illTypedKey(line: String, key: String) {
         let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(line) }
         #expect(error?.message.contains("'\(key)'") == true, "\(error?.message ?? "no error")")
@@ -245,27 +284,34 @@ struct OpDecoderTests {
         #expect(error?.message.contains("yaml") == true)
     }
 
-    @Test("bad node ids are errors", arguments: [
-        "1.5", "\"3\"", "null", "true", "{}", "[]", "[\"a\",1]", "[1.5]", "[1,null]", "[1,true]", "[1,[2]]",
-        "[1,{}]", "[1,2.5]", "1e300", "[[1]]",
-    ])
+    @Test(
+        "bad node ids are errors",
+        arguments: [
+            "1.5", "\"3\"", "null", "true", "{}", "[]", "[\"a\",1]", "[1.5]", "[1,null]", "[1,true]", "[1,[2]]",
+            "[1,{}]", "[1,2.5]", "1e300", "[[1]]",
+        ])
     func badNodeID(id: String) {
         let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(#"{"op":"deregister","node":\#(id)}"#) }
         #expect(error?.message.contains("'node'") == true)
     }
 
-    @Test("an id reads as the JSON value it is, whether its bytes take the one-pass path or not", arguments: [
-        "3", "-7", "0", "-0", "123456789012345", "1234567890123456", "3.0", "3e2", " 3 ",
-        #"[4,"0",12]"#, #"[ 4 , "a" , -5 ]"#, "[4]", "[4,-0]", "[4,0]", "[4,1.0]", "[4,1e2]", "[-0,\"k\"]",
-        #"[4,"é"]"#, #"[4,"a\u0062"]"#, #"[4,"\u001f\u001e",""]"#, #"[4,"",""]"#, #"[4,"~\u007f"]"#,
-        "[4,\"\(String(repeating: "k", count: 300))\"]", "[4,\"\(String(repeating: "k", count: 255))\"]",
-        "[4," + (0..<32).map { "\"\($0)\"" }.joined(separator: ",") + "]",
-        "[4," + (0..<32).map { String($0) }.joined(separator: ",") + "]",
-    ])
+    @Test(
+        "an id reads as the JSON value it is, whether its bytes take the one-pass path or not",
+        arguments: [
+            "3", "-7", "0", "-0", "123456789012345", "1234567890123456", "3.0", "3e2", " 3 ",
+            #"[4,"0",12]"#, #"[ 4 , "a" , -5 ]"#, "[4]", "[4,-0]", "[4,0]", "[4,1.0]", "[4,1e2]", "[-0,\"k\"]",
+            #"[4,"é"]"#, #"[4,"a\u0062"]"#, #"[4,"\u001f\u001e",""]"#, #"[4,"",""]"#, #"[4,"~\u007f"]"#,
+            "[4,\"\(String(repeating: "k", count: 300))\"]", "[4,\"\(String(repeating: "k", count: 255))\"]",
+            "[4," + (0..<32).map { "\"\($0)\"" }.joined(separator: ",") + "]",
+            "[4," + (0..<32).map { String($0) }.joined(separator: ",") + "]",
+        ])
     func nodeIDForms(id: String) throws {
         let expected = try #require(NodeID(JSONValue(parsing: id)))
-        #expect(try OpDecoder.decode(#"{"op":"deregister","node":\#(id),"time":1}"#) == .deregister(Deregistration(node: expected, time: 1)))
-        #expect(try OpDecoder.decode(#"{"op":"register","node":1,"parent":\#(id),"name":"n"}"#) == .register(Registration(node: 1, parent: expected, name: "n")))
+        #expect(
+            try OpDecoder.decode(#"{"op":"deregister","node":\#(id),"time":1}"#) == .deregister(Deregistration(node: expected, time: 1)))
+        #expect(
+            try OpDecoder.decode(#"{"op":"register","node":1,"parent":\#(id),"name":"n"}"#)
+                == .register(Registration(node: 1, parent: expected, name: "n")))
     }
 
     @Test("a bad parent id is an error", arguments: ["1.5", "[]", "[1,false]", "{}"])
@@ -282,10 +328,12 @@ struct OpDecoderTests {
         #expect(error?.message.contains("object") == true)
     }
 
-    @Test("a line that is not valid JSON is an error", arguments: [
-        "{", "{\"op\":}", "{\"op\":\"record\",}", "{} x", "{\"op\":\"snapshot\"} {}", "op=record", "{'op':'x'}",
-        "{\"op\":\"record\",\"node\":1,\"event\":\"tap\"", "[1", "nul",
-    ])
+    @Test(
+        "a line that is not valid JSON is an error",
+        arguments: [
+            "{", "{\"op\":}", "{\"op\":\"record\",}", "{} x", "{\"op\":\"snapshot\"} {}", "op=record", "{'op':'x'}",
+            "{\"op\":\"record\",\"node\":1,\"event\":\"tap\"", "[1", "nul",
+        ])
     func invalidJSON(line: String) {
         let error = #expect(throws: OpLogError.self) { try OpDecoder.decode(line) }
         #expect(error?.message.contains("invalid JSON") == true, "\(error?.message ?? "no error")")
@@ -299,22 +347,36 @@ struct OpDecoderTests {
     // The first line of each pair has the common form that is read in one pass (known keys once each,
     // strings without escapes, integer numbers); the second says the same in a form that only the general
     // reader reads (an escape, a fraction, an unknown or repeated key).
-    @Test("a line decodes to the same entry whether it takes the one-pass path or the general one", arguments: [
-        (#"{"op":"record","node":[4,0,1],"event":"ana-updated","properties":{"key-path":"title","value":"Row 1"},"time":1732200000032}"#,
-         #"{"op":"record","node":[4,0,1],"event":"ana-updated","properties":{"key-path":"title","value":"Row 1"},"time":1732200000032.0}"#),
-        (#"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row"},"time":-5}"#,
-         #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row"},"time":-5,"x":0}"#),
-        (#"{"op":"record","node":3,"event":"e","properties":{"s":"a","n":-0,"m":-12,"f":1.5,"x":1e2,"t":true,"u":false,"z":null,"v":"\u00e9","w":"é","s":"b"}}"#,
-         #"{"op":"record","node":3,"event":"e","properties":{"s":"a","n":-0,"m":-12,"f":1.5,"x":1e2,"t":true,"u":false,"z":null,"v":"\u00e9","w":"é","s":"b"},"x":[]}"#),
-        (#"{"op":"record","node":3,"event":"e","properties":{"a":[1],"b":{"c":2}}}"#,
-         #"{"op":"record","node":3,"event":"\u0065","properties":{"a":[1],"b":{"c":2}}}"#),
-        (#"{"op":"deregister","node":3,"session":"s1"}"#, #"{"op":"deregister","node":3,"session":"s\u0031"}"#),
-        (#" { "op" : "deregister" ,  "node" : 3 } "#, #"{"op":"deregister","node":3,"node":3}"#),
-        (#"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null}"#,
-         #"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null,"y":1}"#),
-        (#"{"op":"record","node":1,"event":"abcdefghijklmnopqrstuvwxyz-0123456789~!#$%&'()*+,./:;<=>?@[]^_`{|}","properties":{}}"#,
-         #"{"op":"record","node":1,"event":"abcdefghijklmnopqrstuvwxyz-0123456789~!#$%&'()*+,./:;<=>?@[]^_`{|}","properties":{},"properties":{}}"#),
-    ])
+    @Test(
+        "a line decodes to the same entry whether it takes the one-pass path or the general one",
+        arguments: [
+            (
+                #"{"op":"record","node":[4,0,1],"event":"ana-updated","properties":{"key-path":"title","value":"Row 1"},"time":1732200000032}"#,
+                #"{"op":"record","node":[4,0,1],"event":"ana-updated","properties":{"key-path":"title","value":"Row 1"},"time":1732200000032.0}"#
+            ),
+            (
+                #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row"},"time":-5}"#,
+                #"{"op":"register","node":[70,"cell",3],"parent":2,"name":"cell","index":3,"namespace":"List.Cell","attributes":{"kind":"row"},"time":-5,"x":0}"#
+            ),
+            (
+                #"{"op":"record","node":3,"event":"e","properties":{"s":"a","n":-0,"m":-12,"f":1.5,"x":1e2,"t":true,"u":false,"z":null,"v":"\u00e9","w":"é","s":"b"}}"#,
+                #"{"op":"record","node":3,"event":"e","properties":{"s":"a","n":-0,"m":-12,"f":1.5,"x":1e2,"t":true,"u":false,"z":null,"v":"\u00e9","w":"é","s":"b"},"x":[]}"#
+            ),
+            (
+                #"{"op":"record","node":3,"event":"e","properties":{"a":[1],"b":{"c":2}}}"#,
+                #"{"op":"record","node":3,"event":"\u0065","properties":{"a":[1],"b":{"c":2}}}"#
+            ),
+            (#"{"op":"deregister","node":3,"session":"s1"}"#, #"{"op":"deregister","node":3,"session":"s\u0031"}"#),
+            (#" { "op" : "deregister" ,  "node" : 3 } "#, #"{"op":"deregister","node":3,"node":3}"#),
+            (
+                #"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null}"#,
+                #"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null,"y":1}"#
+            ),
+            (
+                #"{"op":"record","node":1,"event":"abcdefghijklmnopqrstuvwxyz-0123456789~!#$%&'()*+,./:;<=>?@[]^_`{|}","properties":{}}"#,
+                #"{"op":"record","node":1,"event":"abcdefghijklmnopqrstuvwxyz-0123456789~!#$%&'()*+,./:;<=>?@[]^_`{|}","properties":{},"properties":{}}"#
+            ),
+        ])
     func onePassAgreesWithGeneralPath(lines: (String, String)) throws {
         let onePass = try #require(try OpDecoder.decodeEntry(lines.0))
         let general = try #require(try OpDecoder.decodeEntry(lines.1))
@@ -322,13 +384,16 @@ struct OpDecoderTests {
         #expect(onePass.jsonLine == general.jsonLine)
     }
 
-    @Test("the one-pass path refuses what the general one refuses", arguments: [
-        #"{"op":"record","node":1,"event":"e","properties":{"a":1,}}"#, #"{"op":"record","node":1,"event":"e","time":01}"#,
-        "{\"op\":\"record\",\"node\":1,\"event\":\"e\u{01}\"}", #"{"op":"record","node":1,"event":"e"} x"#,
-        #"{"op":"record","node":1,"event":"e","properties":{"a":tru}}"#, #"{"op":"record","node":1,"event":"e","properties":{"a":"\x"}}"#,
-        #"{"op":"register","node":1,"name":"n"}"#, #"{"op":"record","node":1}"#, #"{"op":"record","event":"e"}"#,
-        #"{"op":"record","node":1,"event":"e","session":""}"#,
-    ])
+    @Test(
+        "the one-pass path refuses what the general one refuses",
+        arguments: [
+            #"{"op":"record","node":1,"event":"e","properties":{"a":1,}}"#, #"{"op":"record","node":1,"event":"e","time":01}"#,
+            "{\"op\":\"record\",\"node\":1,\"event\":\"e\u{01}\"}", #"{"op":"record","node":1,"event":"e"} x"#,
+            #"{"op":"record","node":1,"event":"e","properties":{"a":tru}}"#,
+            #"{"op":"record","node":1,"event":"e","properties":{"a":"\x"}}"#,
+            #"{"op":"register","node":1,"name":"n"}"#, #"{"op":"record","node":1}"#, #"{"op":"record","event":"e"}"#,
+            #"{"op":"record","node":1,"event":"e","session":""}"#,
+        ])
     func onePassRefuses(line: String) {
         #expect(throws: OpLogError.self) { try OpDecoder.decodeEntry(line) }
     }

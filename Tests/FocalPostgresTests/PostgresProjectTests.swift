@@ -12,7 +12,8 @@ import Testing
 /// Needs FOCAL_TEST_POSTGRES_URL (`./Scripts/test` sets it).
 @Suite struct PostgresProjectTests {
     static func result(_ n: Int, session: String?, index: Int64?, project: String?) -> ResultRecord {
-        ResultRecord(resultJSON: "{\"n\":\(n)}", event: "tap", path: "/app", time: 1, session: session, sessionIndex: index, project: project)
+        ResultRecord(
+            resultJSON: "{\"n\":\(n)}", event: "tap", path: "/app", time: 1, session: session, sessionIndex: index, project: project)
     }
 
     @Test func aStoreFromBeforeProjectsGainsTheColumnAndItsResultsHaveNoProject() async throws {

@@ -12,9 +12,11 @@ struct ConsoleTests {
         return (runtime, capture)
     }
 
-    @Test("every method reaches the logger at its level, tagged with its name", arguments: [
-        ("log", Logger.Level.info), ("info", .info), ("warn", .warning), ("error", .error), ("debug", .debug),
-    ])
+    @Test(
+        "every method reaches the logger at its level, tagged with its name",
+        arguments: [
+            ("log", Logger.Level.info), ("info", .info), ("warn", .warning), ("error", .error), ("debug", .debug),
+        ])
     func methods(method: String, level: Logger.Level) throws {
         let (runtime, capture) = try makeRuntime()
         _ = try runtime.evaluate("console.\(method)('hello from \(method)')")

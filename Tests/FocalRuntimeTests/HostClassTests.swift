@@ -31,7 +31,8 @@ struct HostClassTests {
         let runtime = try JSRuntime(globalObjectClass: HostClass.global)
         runtime.globalPrivateData = Unmanaged.passUnretained(runtime).toOpaque()
         let prototype = HostClass.makePrototype(in: runtime, methods: Counter.methods)
-        let object = Counter.hostClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: 21), prototype: try #require(prototype.object))
+        let object = Counter.hostClass.makeObject(
+            in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: 21), prototype: try #require(prototype.object))
         runtime.setGlobal("o", object)
         runtime.setGlobal("P", prototype.value)
         return (runtime, prototype)
@@ -50,7 +51,9 @@ struct HostClassTests {
     func readOnly() throws {
         let (runtime, prototype) = try counter()
         #expect(try runtime.evaluateJSON("o.value = 5; delete o.value; o.value") == 21)
-        #expect(try runtime.evaluateJSON("const d = Object.getOwnPropertyDescriptor(P, 'plus'); [d.writable, d.configurable, typeof d.value]") == [false, false, "function"])
+        #expect(
+            try runtime.evaluateJSON("const d = Object.getOwnPropertyDescriptor(P, 'plus'); [d.writable, d.configurable, typeof d.value]")
+                == [false, false, "function"])
         #expect(try runtime.evaluateJSON("P.plus = null; delete P.plus; typeof o.plus") == "function")
         withExtendedLifetime(prototype) {}
     }
@@ -58,7 +61,9 @@ struct HostClassTests {
     @Test("a method called on another object throws the error the host gives")
     func throwing() throws {
         let (runtime, prototype) = try counter()
-        #expect(try runtime.evaluateJSON("try { P.plus.call({}); 'returned' } catch (e) { e.name + ': ' + e.message }") == "TypeError: plus needs a counter")
+        #expect(
+            try runtime.evaluateJSON("try { P.plus.call({}); 'returned' } catch (e) { e.name + ': ' + e.message }")
+                == "TypeError: plus needs a counter")
         withExtendedLifetime(prototype) {}
     }
 }

@@ -1,8 +1,9 @@
 import CJavaScriptCore
 import FocalJSON
-@testable import FocalRuntime
 import Foundation
 import Testing
+
+@testable import FocalRuntime
 
 /// Hostile scripts and files: each ends in a ``ScriptError`` and the runtime goes on.
 @Suite("The runtime under hostile input")
@@ -21,15 +22,16 @@ struct HostileRuntimeTests {
         #expect(try runtime.string(runtime.evaluate("'still ' + 'here'")) == "still here")
     }
 
-
     // A thrown object that is not an Error is shown as JSON, so its toJSON is what could loop
     // (its toString is never called).
-    @Test("a thrown Proxy or looping getter is read under the time limit", arguments: [
-        "throw new Proxy({}, { get() { for (;;) {} } })",
-        "throw { get name() { for (;;) {} } }",
-        "throw { toJSON() { for (;;) {} } }",
-        "throw new (class extends Error { get message() { for (;;) {} } })()",
-    ])
+    @Test(
+        "a thrown Proxy or looping getter is read under the time limit",
+        arguments: [
+            "throw new Proxy({}, { get() { for (;;) {} } })",
+            "throw { get name() { for (;;) {} } }",
+            "throw { toJSON() { for (;;) {} } }",
+            "throw new (class extends Error { get message() { for (;;) {} } })()",
+        ])
     func hostileThrownValues(source: String) throws {
         let runtime = try JSRuntime(timeLimit: .milliseconds(100))
         #expect(throws: ScriptError.self) { try runtime.evaluate(source) }
@@ -127,9 +129,11 @@ struct HostileRuntimeTests {
 
     // MARK: Files
 
-    @Test("a task file that is a FIFO, a device, too large or a link outside the root is refused with its name", arguments: [
-        "fifo", "zero", "sparse", "outside",
-    ])
+    @Test(
+        "a task file that is a FIFO, a device, too large or a link outside the root is refused with its name",
+        arguments: [
+            "fifo", "zero", "sparse", "outside",
+        ])
     func refusedFiles(kind: String) throws {
         let directory = try TemporaryDirectory()
         try directory.write("tasks/ok.js", "module.exports = 1;")

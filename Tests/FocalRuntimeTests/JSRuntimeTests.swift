@@ -29,9 +29,10 @@ struct JSRuntimeTests {
     @Test("a thrown error carries name, message, file and line")
     func errorLocation() throws {
         let runtime = try JSRuntime()
-        let error = try #require(#expect(throws: ScriptError.self) {
-            try runtime.evaluate("const a = 1;\nconst b = 2;\nthrow new RangeError('too far');", sourceURL: "tasks/x.js")
-        })
+        let error = try #require(
+            #expect(throws: ScriptError.self) {
+                try runtime.evaluate("const a = 1;\nconst b = 2;\nthrow new RangeError('too far');", sourceURL: "tasks/x.js")
+            })
         #expect(error.name == "RangeError")
         #expect(error.message == "too far")
         #expect(error.file == "tasks/x.js")
@@ -114,7 +115,9 @@ struct JSRuntimeTests {
     func timeLimitStopsOptimizedCode() throws {
         let runtime = try JSRuntime(timeLimit: .milliseconds(100))
         // A hot function: after the first calls it runs as optimized machine code.
-        let function = try #require(runtime.object(try runtime.evaluate("(function hot() { let n = 0; for (let i = 0; i < 3e10; i++) { n = (n + i) | 0; } return n; })")))
+        let function = try #require(
+            runtime.object(
+                try runtime.evaluate("(function hot() { let n = 0; for (let i = 0; i < 3e10; i++) { n = (n + i) | 0; } return n; })")))
         for _ in 0..<8 {
             let error = #expect(throws: ScriptError.self) { try runtime.call(function) }
             #expect(error?.isTimeout == true)
@@ -149,10 +152,13 @@ struct JSRuntimeTests {
     @Test("errors thrown by host functions become catchable JavaScript errors of that name")
     func hostFunctionThrows() throws {
         let runtime = try JSRuntime()
-        runtime.setGlobal("fail", runtime.makeFunction(name: "fail") { _, _ throws(ScriptError) in
-            throw ScriptError(name: "RangeError", message: "out of range")
-        })
-        #expect(try runtime.evaluateJSON("try { fail(); 'no' } catch (e) { [e instanceof RangeError, e.message] }") == [true, "out of range"])
+        runtime.setGlobal(
+            "fail",
+            runtime.makeFunction(name: "fail") { _, _ throws(ScriptError) in
+                throw ScriptError(name: "RangeError", message: "out of range")
+            })
+        #expect(
+            try runtime.evaluateJSON("try { fail(); 'no' } catch (e) { [e instanceof RangeError, e.message] }") == [true, "out of range"])
         let error = #expect(throws: ScriptError.self) { try runtime.evaluate("fail()", sourceURL: "caller.js") }
         #expect(error?.name == "RangeError")
         #expect(error?.message == "out of range")
@@ -177,10 +183,12 @@ struct JSRuntimeTests {
         #expect(try runtime.jsonText(try runtime.evaluate("''")) == "\"\"")
     }
 
-    @Test("jsonText refuses values that are not JSON", arguments: [
-        "(function () {})", "(() => 1)", "(() => { const a = {}; a.self = a; return a; })()",
-        "(() => { const a = [1]; a.push({inner: a}); return a; })()", "Symbol('s')", "10n", "({ n: 10n })",
-    ])
+    @Test(
+        "jsonText refuses values that are not JSON",
+        arguments: [
+            "(function () {})", "(() => 1)", "(() => { const a = {}; a.self = a; return a; })()",
+            "(() => { const a = [1]; a.push({inner: a}); return a; })()", "Symbol('s')", "10n", "({ n: 10n })",
+        ])
     func jsonTextRefuses(source: String) throws {
         let runtime = try JSRuntime()
         let value = try runtime.evaluate(source)
@@ -206,7 +214,9 @@ struct JSRuntimeTests {
     func protectedValues() throws {
         // A generous limit: under the GC stress job every allocation collects.
         let runtime = try JSRuntime(timeLimit: .seconds(120))
-        let protected = try (0..<200).map { i in runtime.protect(try runtime.evaluate("({ marker: \(i), payload: new Array(100).fill('x\(i)') })")) }
+        let protected = try (0..<200).map { i in
+            runtime.protect(try runtime.evaluate("({ marker: \(i), payload: new Array(100).fill('x\(i)') })"))
+        }
         _ = try runtime.evaluate("let junk = []; for (let i = 0; i < 20000; i++) junk.push({ i, s: 'garbage' + i }); junk = null;")
         runtime.collectGarbage()
         _ = try runtime.evaluate("for (let i = 0; i < 20000; i++) ({ i });")

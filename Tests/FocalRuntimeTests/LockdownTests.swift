@@ -1,6 +1,7 @@
 import CJavaScriptCore
-@testable import FocalRuntime
 import Testing
+
+@testable import FocalRuntime
 
 /// ``JSRuntime/lockDown(alsoFreezing:)``, strict modules and the heap limit's attribution (issue 24).
 @Suite("Sessions that cannot touch each other: the runtime")
@@ -14,22 +15,25 @@ struct LockdownTests {
 
     /// What `body` (strict code) returns, or the name of what it threw.
     private func attempt(_ runtime: JSRuntime, _ body: String) throws -> String {
-        let value = try runtime.evaluate("(function () { 'use strict'; try { return String((function () { \(body) })()); } catch (e) { return e.name; } })()")
+        let value = try runtime.evaluate(
+            "(function () { 'use strict'; try { return String((function () { \(body) })()); } catch (e) { return e.name; } })()")
         return runtime.string(value) ?? "not a string"
     }
 
-    @Test("writes to the global object and the intrinsics throw, and change nothing", arguments: [
-        ("globalThis.leaked = 1", "typeof globalThis.leaked"),
-        ("Array.prototype.leaked = 1", "typeof [].leaked"),
-        ("Object.prototype.leaked = 1", "typeof ({}).leaked"),
-        ("Function.prototype.leaked = 1", "typeof (() => 0).leaked"),
-        ("Function.prototype.call = () => 'replaced'", "Math.max.call(null, 1, 2)"),
-        ("JSON.stringify = () => 'replaced'", "JSON.stringify(1)"),
-        ("Object.getPrototypeOf(function* () {}).leaked = 1", "typeof Object.getPrototypeOf(function* () {}).leaked"),
-        ("Object.getPrototypeOf([][Symbol.iterator]()).leaked = 1", "typeof [][Symbol.iterator]().leaked"),
-        ("delete Array.prototype.map", "typeof [].map"),
-        ("Object.defineProperty(globalThis, 'leaked', { value: 1 })", "typeof leaked"),
-    ])
+    @Test(
+        "writes to the global object and the intrinsics throw, and change nothing",
+        arguments: [
+            ("globalThis.leaked = 1", "typeof globalThis.leaked"),
+            ("Array.prototype.leaked = 1", "typeof [].leaked"),
+            ("Object.prototype.leaked = 1", "typeof ({}).leaked"),
+            ("Function.prototype.leaked = 1", "typeof (() => 0).leaked"),
+            ("Function.prototype.call = () => 'replaced'", "Math.max.call(null, 1, 2)"),
+            ("JSON.stringify = () => 'replaced'", "JSON.stringify(1)"),
+            ("Object.getPrototypeOf(function* () {}).leaked = 1", "typeof Object.getPrototypeOf(function* () {}).leaked"),
+            ("Object.getPrototypeOf([][Symbol.iterator]()).leaked = 1", "typeof [][Symbol.iterator]().leaked"),
+            ("delete Array.prototype.map", "typeof [].map"),
+            ("Object.defineProperty(globalThis, 'leaked', { value: 1 })", "typeof leaked"),
+        ])
     func frozenIntrinsics(write: String, read: String) throws {
         let runtime = try lockedRuntime()
         let before = try attempt(runtime, "return \(read);")
@@ -47,25 +51,39 @@ struct LockdownTests {
     @Test("RegExp's legacy statics, which would hold another session's last match, are gone")
     func regExpStatics() throws {
         let runtime = try lockedRuntime()
-        #expect(try attempt(runtime, "/(secret)/.exec('a secret'); return [RegExp.$1, RegExp.lastMatch, RegExp.input].map(v => typeof v).join();") == "undefined,undefined,undefined")
+        #expect(
+            try attempt(
+                runtime, "/(secret)/.exec('a secret'); return [RegExp.$1, RegExp.lastMatch, RegExp.input].map(v => typeof v).join();")
+                == "undefined,undefined,undefined")
         #expect(try attempt(runtime, "return /(b)/.exec('abc')[1];") == "b")
     }
 
     @Test("the override mistake: properties of frozen prototypes can still be given to one's own objects")
     func overrides() throws {
         let runtime = try lockedRuntime()
-        #expect(try attempt(runtime, """
-            function Point(x) { this.x = x; }
-            Point.prototype.toString = function () { return 'P' + this.x; };
-            Point.prototype.constructor = Point;
-            return String(new Point(1)) + ' ' + (new Point(2).constructor === Point);
-            """) == "P1 true")
-        #expect(try attempt(runtime, """
-            class NotFound extends Error { constructor() { super(); this.name = 'NotFound'; this.message = 'gone'; } }
-            return String(new NotFound());
-            """) == "NotFound: gone")
-        #expect(try attempt(runtime, "const o = {}; o.toString = () => 'mine'; o.hasOwnProperty = () => 'own'; return String(o) + o.hasOwnProperty();") == "mineown")
-        #expect(try attempt(runtime, "const e = new TypeError(); e.name = 'Mine'; return e.name + ' ' + new TypeError().name;") == "Mine TypeError")
+        #expect(
+            try attempt(
+                runtime,
+                """
+                function Point(x) { this.x = x; }
+                Point.prototype.toString = function () { return 'P' + this.x; };
+                Point.prototype.constructor = Point;
+                return String(new Point(1)) + ' ' + (new Point(2).constructor === Point);
+                """) == "P1 true")
+        #expect(
+            try attempt(
+                runtime,
+                """
+                class NotFound extends Error { constructor() { super(); this.name = 'NotFound'; this.message = 'gone'; } }
+                return String(new NotFound());
+                """) == "NotFound: gone")
+        #expect(
+            try attempt(
+                runtime, "const o = {}; o.toString = () => 'mine'; o.hasOwnProperty = () => 'own'; return String(o) + o.hasOwnProperty();")
+                == "mineown")
+        #expect(
+            try attempt(runtime, "const e = new TypeError(); e.name = 'Mine'; return e.name + ' ' + new TypeError().name;")
+                == "Mine TypeError")
         // On the prototype itself the property stays read-only.
         #expect(try attempt(runtime, "Object.prototype.toString = () => 'replaced';") == "TypeError")
         #expect(try attempt(runtime, "Error.prototype.name = 'replaced';") == "TypeError")
@@ -83,7 +101,8 @@ struct LockdownTests {
         }
         let object = try #require(shared)
         #expect(JSObjectIsFunction(runtime.context, object) == false)
-        let check = try #require(runtime.object(runtime.evaluate("(function (o) { 'use strict'; return Object.isFrozen(o) && Object.isFrozen(o.inner); })")))
+        let check = try #require(
+            runtime.object(runtime.evaluate("(function (o) { 'use strict'; return Object.isFrozen(o) && Object.isFrozen(o.inner); })")))
         #expect(JSValueToBoolean(runtime.context, try runtime.call(check, arguments: [object])))
     }
 
@@ -107,9 +126,11 @@ struct LockdownTests {
     func heapLimitAttribution() throws {
         let runtime = try JSRuntime(timeLimit: .seconds(30), heapLimit: 32 << 20)
         // The loop waits for the watchdog's own ticks (each of which checks the heap), not for a clock.
-        runtime.setGlobal("ticks", runtime.makeFunction(name: "ticks") { [unowned runtime] _, _ throws(ScriptError) in
-            runtime.makeNumber(Double(runtime.watchdogTicks.counted))
-        })
+        runtime.setGlobal(
+            "ticks",
+            runtime.makeFunction(name: "ticks") { [unowned runtime] _, _ throws(ScriptError) in
+                runtime.makeNumber(Double(runtime.watchdogTicks.counted))
+            })
         let busy = "(function () { const start = ticks(); let n = 0; while (ticks() < start + 3) n++; return 'done'; })()"
         for round in 1...2 {
             do {

@@ -8,7 +8,8 @@ struct ModuleSystemTests {
     @Test("module.exports, exports, __filename and __dirname")
     func moduleGlobals() throws {
         let fixture = try ModuleFixture([
-            "sub/m.js": "exports.a = 1; module.exports.b = 2; exports.file = __filename; exports.dir = __dirname; exports.same = exports === module.exports;",
+            "sub/m.js":
+                "exports.a = 1; module.exports.b = 2; exports.file = __filename; exports.dir = __dirname; exports.same = exports === module.exports;",
             "sub/replaced.js": "exports.lost = true; module.exports = ['replaced'];",
         ])
         let m = try fixture.require("./sub/m")
@@ -175,7 +176,8 @@ struct ModuleSystemTests {
     func moduleObject() throws {
         let fixture = try ModuleFixture([
             "sub/m.js": "exports.id = module.id; exports.loadedWhileRunning = module.loaded; exports.module = module;",
-            "check.js": "const m = require('./sub/m'); module.exports = [m.id.endsWith('sub/m.js'), m.loadedWhileRunning, m.module.loaded, m.module.filename === require.resolve('./sub/m')];",
+            "check.js":
+                "const m = require('./sub/m'); module.exports = [m.id.endsWith('sub/m.js'), m.loadedWhileRunning, m.module.loaded, m.module.filename === require.resolve('./sub/m')];",
         ])
         #expect(try fixture.require("./check") == [true, false, true, true])
     }
@@ -184,10 +186,10 @@ struct ModuleSystemTests {
     func modulesRunWithTheOriginalBuiltins() throws {
         let fixture = try ModuleFixture([
             "vandal.js": """
-                Reflect.apply = () => { throw new Error('replaced Reflect.apply'); };
-                Function.prototype.call = () => { throw new Error('replaced call'); };
-                Function.prototype.apply = () => { throw new Error('replaced apply'); };
-                """,
+            Reflect.apply = () => { throw new Error('replaced Reflect.apply'); };
+            Function.prototype.call = () => { throw new Error('replaced call'); };
+            Function.prototype.apply = () => { throw new Error('replaced apply'); };
+            """,
             "later.js": "exports.self = this === exports; exports.dir = typeof __dirname; exports.next = require('./next').value;",
             "next.js": "exports.value = 'next';",
         ])
@@ -207,7 +209,8 @@ struct ModuleSystemTests {
     @Test("a module that throws is not cached")
     func throwingModuleNotCached() throws {
         let fixture = try ModuleFixture([
-            "flaky.js": "globalThis.tries = (globalThis.tries || 0) + 1; if (globalThis.tries === 1) throw new Error('first time'); module.exports = 'ok';",
+            "flaky.js":
+                "globalThis.tries = (globalThis.tries || 0) + 1; if (globalThis.tries === 1) throw new Error('first time'); module.exports = 'ok';"
         ])
         #expect(throws: ScriptError.self) { try fixture.require("./flaky") }
         #expect(try fixture.require("./flaky") == "ok")
@@ -218,12 +221,12 @@ struct ModuleSystemTests {
         let fixture = try ModuleFixture([
             "util.js": "",
             "r.js": """
-                let missing;
-                try { require.resolve('./nope'); missing = 'no throw'; } catch (e) { missing = e instanceof Error ? 'threw' : 'odd'; }
-                let bare;
-                try { require.resolve('not-installed'); bare = 'no throw'; } catch (e) { bare = 'threw'; }
-                module.exports = [require.resolve('./util'), missing, bare];
-                """,
+            let missing;
+            try { require.resolve('./nope'); missing = 'no throw'; } catch (e) { missing = e instanceof Error ? 'threw' : 'odd'; }
+            let bare;
+            try { require.resolve('not-installed'); bare = 'no throw'; } catch (e) { bare = 'threw'; }
+            module.exports = [require.resolve('./util'), missing, bare];
+            """,
         ])
         let real = try #require(realPath(fixture.tasksRoot))
         #expect(try fixture.require("./r") == [.string(real + "/util.js"), "threw", "threw"])
@@ -232,7 +235,7 @@ struct ModuleSystemTests {
     @Test("requiring a missing module throws a catchable error naming the id")
     func missingModule() throws {
         let fixture = try ModuleFixture([
-            "m.js": "try { require('./absent'); module.exports = 'no throw'; } catch (e) { module.exports = String(e.message); }",
+            "m.js": "try { require('./absent'); module.exports = 'no throw'; } catch (e) { module.exports = String(e.message); }"
         ])
         let message = try #require(try fixture.require("./m").stringValue)
         #expect(message.contains("./absent"))
@@ -286,7 +289,9 @@ struct ModuleConfinementTests {
         return fixture
     }
 
-    @Test("../ out of the root is refused", arguments: ["../secret", "../secret.js", "./../secret", "./a/../../secret", "..", "../tasks/../secret"])
+    @Test(
+        "../ out of the root is refused",
+        arguments: ["../secret", "../secret.js", "./../secret", "./a/../../secret", "..", "../tasks/../secret"])
     func dotDot(id: String) throws {
         let fixture = try fixture(["a/keep.js": ""])
         let error = #expect(throws: ScriptError.self) { try fixture.modules.require(id) }
@@ -302,7 +307,7 @@ struct ModuleConfinementTests {
     @Test("absolute paths outside the root are refused")
     func absoluteOutside() throws {
         let fixture = try fixture([
-            "m.js": "try { module.exports = require(process_path); } catch (e) { module.exports = 'refused'; }",
+            "m.js": "try { module.exports = require(process_path); } catch (e) { module.exports = 'refused'; }"
         ])
         let secret = fixture.directory.absolute("secret.js")
         #expect(throws: ScriptError.self) { try fixture.modules.require(secret) }

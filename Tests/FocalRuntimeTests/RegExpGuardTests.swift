@@ -80,7 +80,8 @@ struct RegExpGuardTests {
         let property = key.hasPrefix("Symbol.") ? "[\(key)]" : "['\(key)']"
         let error = try #require(try Self.thrown("'use strict'; RegExp.prototype\(property) = function () { return true; };"))
         #expect(error.name == "TypeError", "\(error)")
-        let redefined = try #require(try Self.thrown("Object.defineProperty(RegExp.prototype, \(property.dropFirst().dropLast()), { value: 1 })"))
+        let redefined = try #require(
+            try Self.thrown("Object.defineProperty(RegExp.prototype, \(property.dropFirst().dropLast()), { value: 1 })"))
         #expect(redefined.name == "TypeError", "\(redefined)")
     }
 
@@ -89,7 +90,8 @@ struct RegExpGuardTests {
         // A limit that the GC-stress run of the suite can meet on a busy machine (100 ms did
         // not); a species that ran would still show in `called`.
         let runtime = try JSRuntime(timeLimit: .seconds(10))
-        let result = try runtime.evaluateJSON("""
+        let result = try runtime.evaluateJSON(
+            """
             let called = false;
             class Sneaky extends RegExp {
               static get [Symbol.species]() {
@@ -117,7 +119,10 @@ struct RegExpGuardTests {
             ("'a1b2c3'.split(/(\\d)/, 4)", ["a", "1", "b", "2"]),
             ("[...'x1y22z333'.matchAll(/\\d+/g)].map(m => m[0] + '@' + m.index)", ["1@1", "22@3", "333@6"]),
             ("(() => { const r = /o/g; r.test('foo'); return r.lastIndex; })()", 2),
-            ("(() => { const r = /o/y; r.lastIndex = 1; return [r.test('foo'), r.lastIndex, r.test('fox'), r.lastIndex]; })()", [true, 2, false, 0]),
+            (
+                "(() => { const r = /o/y; r.lastIndex = 1; return [r.test('foo'), r.lastIndex, r.test('fox'), r.lastIndex]; })()",
+                [true, 2, false, 0]
+            ),
             ("/b+/d.exec('abbc').indices[0]", [1, 3]),
             ("'aXbX'.search(/X/)", 1),
             ("'2026-11-24'.match(/\\d+/g)", ["2026", "11", "24"]),
@@ -138,6 +143,7 @@ struct RegExpGuardTests {
         #expect(try Self.thrown("RegExp.prototype[Symbol.split].call({}, 'x')")?.name == "TypeError")
         // Generic objects with their own exec still work with @@replace, as the language allows.
         let runtime = try JSRuntime()
-        #expect(try runtime.evaluateJSON("RegExp.prototype[Symbol.replace].call({ exec() { return null; }, flags: '' }, 'abc', 'x')") == "abc")
+        #expect(
+            try runtime.evaluateJSON("RegExp.prototype[Symbol.replace].call({ exec() { return null; }, flags: '' }, 'abc', 'x')") == "abc")
     }
 }

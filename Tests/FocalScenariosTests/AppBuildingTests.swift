@@ -5,7 +5,8 @@ import Testing
 /// The simulated app a scenario's description builds, inspected through the simulator.
 @Suite struct AppBuildingTests {
     func launched(_ screens: String, root: String = "home", size: String = "[320, 480]") throws -> Application {
-        let played = try play("""
+        let played = try play(
+            """
             screen-size: \(size)
             app:
               root: \(root)
@@ -22,7 +23,8 @@ import Testing
     }
 
     @Test func stacksViewsWithoutFramesFromTheTop() throws {
-        let app = try launched("""
+        let app = try launched(
+            """
                 home:
                   views:
                     - label: {id: title, text: Hello}
@@ -39,7 +41,8 @@ import Testing
     }
 
     @Test func buildsEachKindOfViewWithItsProperties() throws {
-        let app = try launched("""
+        let app = try launched(
+            """
                 home:
                   views:
                     - label: {id: label, text: Hi, hidden: true}
@@ -64,7 +67,8 @@ import Testing
     }
 
     @Test func buildsTablesWithSectionsRowHeightsAndIdentities() throws {
-        let app = try launched("""
+        let app = try launched(
+            """
                 home:
                   views:
                     - table:

@@ -15,10 +15,11 @@ import Testing
     @Test func exactFailuresShowALineDiff() {
         let expectation = Expectation.exactly([["n": 1], ["n": 2], ["n": 3], ["n": 4]])
         let check = expectation.check([["n": 1], ["n": 5], ["n": 3], ["n": 4], ["n": 6]])
-        #expect(check.report == [
-            "--- expected", "+++ actual",
-            #"  {"n":1}"#, #"- {"n":2}"#, #"+ {"n":5}"#, #"  {"n":3}"#, #"  {"n":4}"#, #"+ {"n":6}"#,
-        ])
+        #expect(
+            check.report == [
+                "--- expected", "+++ actual",
+                #"  {"n":1}"#, #"- {"n":2}"#, #"+ {"n":5}"#, #"  {"n":3}"#, #"  {"n":4}"#, #"+ {"n":6}"#,
+            ])
     }
 
     @Test func aMissingResultIsOneLine() {
@@ -40,9 +41,10 @@ import Testing
 
     @Test func containsFailuresListWhatIsMissingAndWhatWasProduced() {
         let check = Expectation.contains([["n": 1], ["n": 2]]).check([["n": 2], ["n": 3]])
-        #expect(check.report == [
-            "1 expected result is missing:", #"- {"n":1}"#, "the journey produced:", #"  {"n":2}"#, #"  {"n":3}"#,
-        ])
+        #expect(
+            check.report == [
+                "1 expected result is missing:", #"- {"n":1}"#, "the journey produced:", #"  {"n":2}"#, #"  {"n":3}"#,
+            ])
         #expect(Expectation.contains(["x"]).check([]).report.last == "the journey produced no result")
     }
 
@@ -66,10 +68,11 @@ import Testing
         let tap = StepLabel(number: 2, kind: "tap")
         let select = StepLabel(number: 3, kind: "select")
         let check = Expectation.exactly(["a", "b", "c"]).check(["a", "x", "c"], steps: [tap, select, nil])
-        #expect(check.report == [
-            "--- expected", "+++ actual", #"  "a""#, #"- "b"    # due after step 2 (tap)"#,
-            #"+ "x"    # from step 3 (select)"#, #"  "c""#,
-        ])
+        #expect(
+            check.report == [
+                "--- expected", "+++ actual", #"  "a""#, #"- "b"    # due after step 2 (tap)"#,
+                #"+ "x"    # from step 3 (select)"#, #"  "c""#,
+            ])
         let first = Expectation.exactly(["z"]).check(["c"], steps: [nil])
         #expect(first.report.contains(#"- "z"    # due after the start of the journey"#), "\(first.report)")
         #expect(first.report.contains(#"+ "c"    # from the end of the journey"#), "\(first.report)")

@@ -8,11 +8,11 @@ import Testing
 @Suite struct OutcomeTests {
     let tasks = [
         "index.js": """
-            match('master/tableView/cell/did-select', node => ({ row: node.index, title: node.latestValue('title') }));
-            match('detail/ana-appeared', node => ({ detail: node.path }));
-            match('detail/button/touch-up-inside', node => ({ tapped: node.ancestor(2).index }));
-            match('boom', node => { throw new Error('boom'); });
-            """,
+        match('master/tableView/cell/did-select', node => ({ row: node.index, title: node.latestValue('title') }));
+        match('detail/ana-appeared', node => ({ detail: node.path }));
+        match('detail/button/touch-up-inside', node => ({ tapped: node.ancestor(2).index }));
+        match('boom', node => { throw new Error('boom'); });
+        """
     ]
 
     func outcome(
@@ -28,9 +28,10 @@ import Testing
         let (outcome, _) = try outcome("  - launch\n  - select: 2\n  - tap: buy")
         #expect(outcome.failure == nil)
         #expect(outcome.errors.isEmpty)
-        #expect(outcome.values == [
-            ["row": 2, "title": "Cherries"], ["detail": "/master/tableView/cell/detail"], ["tapped": 2],
-        ])
+        #expect(
+            outcome.values == [
+                ["row": 2, "title": "Cherries"], ["detail": "/master/tableView/cell/detail"], ["tapped": 2],
+            ])
     }
 
     @Test func meetsItsExpectation() throws {

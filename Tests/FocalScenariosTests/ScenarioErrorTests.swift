@@ -1,5 +1,5 @@
-import Foundation
 import FocalScenarios
+import Foundation
 import Testing
 
 /// Every problem in a scenario file is reported with the file, the line and column, the step, and what was
@@ -141,65 +141,75 @@ import Testing
 /// References, limits and the new keys are checked before the journey plays.
 @Suite struct ScenarioReferenceErrorTests {
     @Test func aDanglingViewReferenceNamesItsLine() throws {
-        let error = try #require(parseError("""
-            app:
-              root: home
-              screens:
-                home:
-                  views:
-                    - label: {id: total, analyzer: total, observe: [{of: price, property: text}]}
-            journey: [launch]
-            """))
+        let error = try #require(
+            parseError(
+                """
+                app:
+                  root: home
+                  screens:
+                    home:
+                      views:
+                        - label: {id: total, analyzer: total, observe: [{of: price, property: text}]}
+                journey: [launch]
+                """))
         #expect(error.line == 6)
         #expect(error.message == "no view has the identifier 'price' here; expected 'total'")
     }
 
     @Test func anUnknownModelIsRefusedInTheAppAndInSteps() throws {
-        let inApp = try #require(parseError("""
-            app:
-              root: home
-              screens:
-                home: {analyzer: home, observe: [{model: cart, property: count}]}
-            journey: [launch]
-            """))
+        let inApp = try #require(
+            parseError(
+                """
+                app:
+                  root: home
+                  screens:
+                    home: {analyzer: home, observe: [{model: cart, property: count}]}
+                journey: [launch]
+                """))
         #expect(inApp.line == 4)
         #expect(inApp.message.hasPrefix("there is no model named 'cart'"))
-        let inStep = try #require(parseError("""
-            app:
-              root: home
-              models: {basket: {count: 0}}
-              screens: {home: {}}
-            journey:
-              - launch
-              - set: {model: cart, key: count, value: 1}
-            """))
+        let inStep = try #require(
+            parseError(
+                """
+                app:
+                  root: home
+                  models: {basket: {count: 0}}
+                  screens: {home: {}}
+                journey:
+                  - launch
+                  - set: {model: cart, key: count, value: 1}
+                """))
         #expect(inStep.line == 7)
         #expect(inStep.step?.number == 2)
         #expect(inStep.message.contains("expected 'basket'"))
     }
 
     @Test func focusMustGoToAViewWithAnAnalyzer() throws {
-        let error = try #require(parseError("""
-            app:
-              root: home
-              screens:
-                home:
-                  views:
-                    - view: {id: card}
-                    - button: {id: more, analyzer: more, focus-to: card}
-            journey: [launch]
-            """))
+        let error = try #require(
+            parseError(
+                """
+                app:
+                  root: home
+                  screens:
+                    home:
+                      views:
+                        - view: {id: card}
+                        - button: {id: more, analyzer: more, focus-to: card}
+                journey: [launch]
+                """))
         #expect(error.line == 7)
         #expect(error.message.contains("has no 'analyzer'"))
     }
 
     @Test func wrongTypesNameWhatWasExpected() throws {
-        let error = try #require(parseError("""
-            app: {root: home, screens: {home: {}}}
-            journey:
-              - launch
-              - delete: {rows: first}
-            """))
+        let error = try #require(
+            parseError(
+                """
+                app: {root: home, screens: {home: {}}}
+                journey:
+                  - launch
+                  - delete: {rows: first}
+                """))
         #expect(error.line == 4)
         #expect(error.message == "'rows' must be a list, not the text 'first'")
     }
@@ -235,7 +245,8 @@ import Testing
     }
 
     @Test func aMissingViewInARowIsAStepFailure() throws {
-        let played = try play("""
+        let played = try play(
+            """
             app:
               root: home
               screens:

@@ -50,14 +50,19 @@ import Testing
     }
 
     @Test func typesScalarsByTheCoreSchema() throws {
-        let text = minimal + """
+        let text =
+            minimal + """
 
-            expect: [[yes, no, on, "true", true, 1, "1", 1.5, -2, null, ~, '3', 1e3]]
-            """
+                expect: [[yes, no, on, "true", true, 1, "1", 1.5, -2, null, ~, '3', 1e3]]
+                """
         let read = try scenario(text)
-        #expect(read.expectation == .exactly([[
-            "yes", "no", "on", "true", true, 1, "1", 1.5, -2, nil, nil, "3", 1000,
-        ]]))
+        #expect(
+            read.expectation
+                == .exactly([
+                    [
+                        "yes", "no", "on", "true", true, 1, "1", 1.5, -2, nil, nil, "3", 1000,
+                    ]
+                ]))
     }
 
     @Test func readsContainsExpectations() throws {

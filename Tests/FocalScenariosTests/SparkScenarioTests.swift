@@ -31,10 +31,12 @@ import Testing
     }
 
     @Test func aSparkRecordsOnTheElementsNodeOrTheRoots() throws {
-        let played = try play(shop("""
-                    - label: {text: Sale, id: banner, sparks: [{trigger: didAppear, record: banner-seen, trace: promo}]}
-                    - button: {title: Buy, id: buy, analyzer: buy, sparks: [{trigger: targetAction, record: buy-spark}]}
-            """, journey: "  - launch\n  - tap: buy"))
+        let played = try play(
+            shop(
+                """
+                        - label: {text: Sale, id: banner, sparks: [{trigger: didAppear, record: banner-seen, trace: promo}]}
+                        - button: {title: Buy, id: buy, analyzer: buy, sparks: [{trigger: targetAction, record: buy-spark}]}
+                """, journey: "  - launch\n  - tap: buy"))
         #expect(played.failure == nil)
         #expect(recorded(played, "banner-seen") == [["trigger": "didAppear", "trace": "promo"]])
         #expect(played.trace.contains("record /shop/buy buy-spark"))
@@ -50,11 +52,13 @@ import Testing
     }
 
     @Test func aSingleFireSparkFiresOnceAndAnIdIsSharedByItsSparks() throws {
-        let played = try play(shop("""
-                    - button: {title: A, id: a, sparks: [{trigger: targetAction, record: first, once: true}, {trigger: targetAction, record: every}]}
-                    - button: {title: B, id: b, sparks: [{trigger: targetAction, record: shared, once: true, id: ab}]}
-                    - button: {title: C, id: c, sparks: [{trigger: targetAction, record: shared, once: true, id: ab}]}
-            """, journey: "  - launch\n  - tap: a\n  - tap: a\n  - tap: c\n  - tap: b"))
+        let played = try play(
+            shop(
+                """
+                        - button: {title: A, id: a, sparks: [{trigger: targetAction, record: first, once: true}, {trigger: targetAction, record: every}]}
+                        - button: {title: B, id: b, sparks: [{trigger: targetAction, record: shared, once: true, id: ab}]}
+                        - button: {title: C, id: c, sparks: [{trigger: targetAction, record: shared, once: true, id: ab}]}
+                """, journey: "  - launch\n  - tap: a\n  - tap: a\n  - tap: c\n  - tap: b"))
         #expect(played.failure == nil)
         #expect(recorded(played, "first").count == 1)
         #expect(recorded(played, "every").count == 2)
@@ -63,9 +67,11 @@ import Testing
 
     @Test func timeOnScreenIsTheVirtualTimeBetweenAppearingAndDisappearing() throws {
         var traces: [String] = []
-        let text = shop("""
+        let text = shop(
+            """
                     - button: {title: Go, id: go, on-tap: {push: detail}}
-            """, journey: "  - launch\n  - tap: go\n  - wait: 1500\n  - back", screenKeys: "      sparks: [{time-on-screen: detail-time, trace: detail}]")
+            """, journey: "  - launch\n  - tap: go\n  - wait: 1500\n  - back",
+            screenKeys: "      sparks: [{time-on-screen: detail-time, trace: detail}]")
         var ops: [Op] = []
         let run = ScenarioRun(scenario: try scenario(text)) { ops.append($0) }
         run.traceHandler = { traces.append($0) }
@@ -91,12 +97,14 @@ import Testing
     }
 
     @Test func aTouchOnACellOrAViewInsideItEndsOnTheCell() throws {
-        let played = try play(shop("""
-                    - table:
-                        analyzer: list
-                        rows: [A, B, C]
-                        cell: {analyzer: row, sparks: [{trigger: didEndTouch, record: touched}, {trigger: targetAction, record: picked}], views: [{label: {text: "{title}", frame: [0, 0, 100, 20]}}]}
-            """, journey: "  - launch\n  - select: 1\n  - tap: {at: [10, 10]}"))
+        let played = try play(
+            shop(
+                """
+                        - table:
+                            analyzer: list
+                            rows: [A, B, C]
+                            cell: {analyzer: row, sparks: [{trigger: didEndTouch, record: touched}, {trigger: targetAction, record: picked}], views: [{label: {text: "{title}", frame: [0, 0, 100, 20]}}]}
+                """, journey: "  - launch\n  - select: 1\n  - tap: {at: [10, 10]}"))
         #expect(played.failure == nil)
         #expect(recorded(played, "touched").count == 2, "the cell's centre, then the label of row 0")
         #expect(recorded(played, "picked").count == 2)
@@ -112,20 +120,25 @@ import Testing
         #expect(!outside.trace.contains("register /shop/detail"), "no tap, no push")
         let cancelled = try play(shop(views, journey: "  - launch\n  - touch: {on: go, cancel: true}"))
         #expect(cancelled.trace.last == "record /shop/go touch-cancel")
-        let back = try play(shop(views, journey: "  - launch\n  - touch: {on: go, move-to: [200, 60]}\n  - touch: {on: go, move-to: [10, 10]}"))
+        let back = try play(
+            shop(views, journey: "  - launch\n  - touch: {on: go, move-to: [200, 60]}\n  - touch: {on: go, move-to: [10, 10]}"))
         #expect(back.failure == nil)
         #expect(back.trace(containing: "touch-up").suffix(2) == ["record /shop/go touch-up-outside", "record /shop/go touch-up-inside"])
     }
 
     @Test func aViewWithoutUserInteractionLetsTouchesThrough() throws {
-        let played = try play(shop("""
-                    - view: {id: box, user-interaction: false, views: [{button: {title: Go, id: go, analyzer: go}}]}
-            """, journey: "  - launch\n  - tap: go"))
+        let played = try play(
+            shop(
+                """
+                        - view: {id: box, user-interaction: false, views: [{button: {title: Go, id: go, analyzer: go}}]}
+                """, journey: "  - launch\n  - tap: go"))
         #expect(played.failure == nil, "the touch goes to the screen's view behind")
         #expect(played.trace(containing: "touch-up-inside").isEmpty)
-        let enabled = try play(shop("""
-                    - view: {id: box, views: [{button: {title: Go, id: go, analyzer: go}}]}
-            """, journey: "  - launch\n  - tap: go"))
+        let enabled = try play(
+            shop(
+                """
+                        - view: {id: box, views: [{button: {title: Go, id: go, analyzer: go}}]}
+                """, journey: "  - launch\n  - tap: go"))
         #expect(enabled.trace.last == "record /shop/go touch-up-inside")
     }
 

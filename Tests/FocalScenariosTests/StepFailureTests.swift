@@ -1,5 +1,5 @@
-import Foundation
 import FocalScenarios
+import Foundation
 import Testing
 
 /// A step that cannot be done stops the journey with an error naming the file, the line, the step and what was
@@ -17,7 +17,10 @@ import Testing
     @Test func unknownPathListsThePathsOnScreen() throws {
         let error = try failure("  - launch\n  - tap: /master/table")
         #expect(error.step == StepLabel(number: 2, kind: "tap"))
-        #expect(error.message == ("no element on screen has the focus path '/master/table'; expected '/master', '/master/tableView' or '/master/tableView/cell'"))
+        #expect(
+            error.message
+                == ("no element on screen has the focus path '/master/table'; expected '/master', '/master/tableView' or '/master/tableView/cell'")
+        )
     }
 
     @Test func ambiguousPathsAskForMore() throws {
@@ -58,7 +61,8 @@ import Testing
     }
 
     @Test func elementsWithoutAnalyzersCannotReport() throws {
-        let text = masterDetail(journey: "  - launch\n  - update: {on: plain, key: a, value: 1}", masterViews: "        - label: {id: plain, text: Hi}")
+        let text = masterDetail(
+            journey: "  - launch\n  - update: {on: plain, key: a, value: 1}", masterViews: "        - label: {id: plain, text: Hi}")
         let error = try #require(try play(text).failure)
         #expect(error.message == "'plain' has no analyzer; give it one with 'analyzer:'")
     }
@@ -78,7 +82,9 @@ import Testing
               - tap: go
             """
         let error = try #require(try play(text).failure)
-        #expect(error.description == "test.yaml:11:5: step 2 (tap): the tap on button 'go': cannot push 'other': screen 'home' is not in a navigation stack")
+        #expect(
+            error.description
+                == "test.yaml:11:5: step 2 (tap): the tap on button 'go': cannot push 'other': screen 'home' is not in a navigation stack")
         let tab = try #require(try play(text.replacingOccurrences(of: "tap: go", with: "tap: tab")).failure)
         #expect(tab.message == "the tap on button 'tab': cannot switch to tab 2: screen 'home' is not in a tab bar")
     }

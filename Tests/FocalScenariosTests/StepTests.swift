@@ -12,9 +12,10 @@ import Testing
         #expect(played.run.application.isLaunched)
         let navigation = try #require(played.run.application.keyWindow?.rootViewController as? NavigationController)
         #expect(navigation.viewControllers.count == 1)
-        #expect(Array(played.trace.prefix(4)) == [
-            "register /", "register /master", "register /master/tableView", "register /master/tableView/cell",
-        ])
+        #expect(
+            Array(played.trace.prefix(4)) == [
+                "register /", "register /master", "register /master/tableView", "register /master/tableView/cell",
+            ])
         #expect(played.trace(containing: "register /master/tableView/cell").count == 3)
     }
 
@@ -49,13 +50,14 @@ import Testing
     @Test func scrollToARowShowsItAndHidesWhatLeaves() throws {
         let played = try play(masterDetail(journey: "  - launch\n  - scroll: {to-row: 3}"))
         #expect(played.failure == nil)
-        #expect(played.trace.suffix(5) == [
-            "record /master/tableView did-begin-scrolling",
-            "record /master/tableView/cell ana-disappeared",
-            "register /master/tableView/cell",
-            "record /master/tableView/cell ana-updated",
-            "record /master/tableView/cell ana-appeared",
-        ])
+        #expect(
+            played.trace.suffix(5) == [
+                "record /master/tableView did-begin-scrolling",
+                "record /master/tableView/cell ana-disappeared",
+                "register /master/tableView/cell",
+                "record /master/tableView/cell ana-updated",
+                "record /master/tableView/cell ana-appeared",
+            ])
     }
 
     @Test func scrollByAnOffsetMovesTheContent() throws {
@@ -67,11 +69,13 @@ import Testing
     }
 
     @Test func typeGoesToTheFocusedFieldAndReturnTriggersItsAction() throws {
-        let played = try play(formScenario(journey: """
-              - launch
-              - type: {into: name, text: "ab"}
-              - type: "c\\n"
-            """))
+        let played = try play(
+            formScenario(
+                journey: """
+                      - launch
+                      - type: {into: name, text: "ab"}
+                      - type: "c\\n"
+                    """))
         #expect(played.failure == nil)
         let navigation = try #require(played.run.application.keyWindow?.rootViewController as? NavigationController)
         #expect(navigation.viewControllers.count == 2, "return pushed 'done'")
@@ -164,7 +168,10 @@ import Testing
     @Test func updateReportsAValueOnAnElementsNode() throws {
         let played = try play(masterDetail(journey: "  - launch\n  - update: {on: /master, key: badge, value: {count: 3}}"))
         #expect(played.failure == nil)
-        guard case .record(let recording) = try #require(played.ops.last) else { Issue.record("not a record"); return }
+        guard case .record(let recording) = try #require(played.ops.last) else {
+            Issue.record("not a record")
+            return
+        }
         #expect(recording.event == "ana-updated")
         #expect(recording.properties == ["key-path": "badge", "value": ["count": 3]])
     }
@@ -174,7 +181,10 @@ import Testing
         #expect(played.failure == nil)
         let table = try #require(played.run.application.keyWindow?.view(withAccessibilityIdentifier: "fruits") as? TableView)
         #expect(table.cellForRow(at: IndexPath(row: 1, section: 0))?.textLabel.text == "Blueberries")
-        guard case .record(let recording) = try #require(played.ops.last) else { Issue.record("not a record"); return }
+        guard case .record(let recording) = try #require(played.ops.last) else {
+            Issue.record("not a record")
+            return
+        }
         #expect(recording.properties == ["key-path": "title", "value": "Blueberries"])
         #expect(recording.node.keys == ["1"])
     }
@@ -203,10 +213,11 @@ import Testing
         #expect(table.numberOfRows(inSection: 0) == 1)
         #expect(table.cellForRow(at: IndexPath(row: 0, section: 0))?.textLabel.text == "Kiwi")
         #expect(played.ops.contains { if case .deregister = $0 { true } else { false } }, "the old rows are removed")
-        #expect(played.trace.suffix(3) == [
-            "register /master/tableView/cell", "record /master/tableView/cell ana-updated",
-            "record /master/tableView/cell ana-appeared",
-        ])
+        #expect(
+            played.trace.suffix(3) == [
+                "register /master/tableView/cell", "record /master/tableView/cell ana-updated",
+                "record /master/tableView/cell ana-appeared",
+            ])
     }
 
     @Test func reloadOfTheOnlyListKeepsItsContent() throws {
@@ -223,7 +234,10 @@ import Testing
 
     @Test func recordRecordsACustomEvent() throws {
         let played = try play(masterDetail(journey: "  - launch\n  - record: {on: fruits, event: long-press, properties: {ms: 800}}"))
-        guard case .record(let recording) = try #require(played.ops.last) else { Issue.record("not a record"); return }
+        guard case .record(let recording) = try #require(played.ops.last) else {
+            Issue.record("not a record")
+            return
+        }
         #expect(played.trace.last == "record /master/tableView long-press")
         #expect(recording.properties == ["ms": 800])
     }

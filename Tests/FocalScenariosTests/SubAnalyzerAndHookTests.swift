@@ -40,9 +40,10 @@ import Testing
         #expect(played.failure == nil)
         #expect(registrations(played, named: "buttons").map(\.index) == [0, 1])
         #expect(registrations(played, named: "close").map(\.index) == [nil])
-        #expect(played.trace(containing: "touch-up-inside") == [
-            "record /vc/bar/buttons touch-up-inside", "record /vc/bar/close touch-up-inside",
-        ])
+        #expect(
+            played.trace(containing: "touch-up-inside") == [
+                "record /vc/bar/buttons touch-up-inside", "record /vc/bar/close touch-up-inside",
+            ])
         let cancel = try #require(registrations(played, named: "buttons").last)
         let recorded = played.ops.compactMap { op -> NodeID? in
             guard case .record(let recording) = op, recording.event == "touch-up-inside" else { return nil }

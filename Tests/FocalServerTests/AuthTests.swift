@@ -13,7 +13,8 @@ import Testing
 struct AuthTests {
     static let everything = ["ingest", "read", "delete", "metrics"]
 
-    @Test("no key, a malformed header or an unknown key: 401 with WWW-Authenticate: Bearer and the JSON error; /healthz and /readyz are open")
+    @Test(
+        "no key, a malformed header or an unknown key: 401 with WWW-Authenticate: Bearer and the JSON error; /healthz and /readyz are open")
     func unauthorized() async throws {
         let key = TestKey("app", scopes: Self.everything)
         try await withKeyedServer(keys: [key]) { client, server, _ in
@@ -23,7 +24,10 @@ struct AuthTests {
                 [.authorization: "Bearer \(key.secret) extra"], [.authorization: "Bearer " + String(repeating: "k", count: 600)],
             ]
             for headers in attempts {
-                for (method, path) in [(HTTPRequest.Method.post, "/v1/sessions/u1/ops"), (.get, "/v1/sessions/u1/snapshot"), (.delete, "/v1/sessions/u1"), (.get, "/metrics")] {
+                for (method, path) in [
+                    (HTTPRequest.Method.post, "/v1/sessions/u1/ops"), (.get, "/v1/sessions/u1/snapshot"), (.delete, "/v1/sessions/u1"),
+                    (.get, "/metrics"),
+                ] {
                     let answer = try await client.send(method, path, headers: headers, body: Ops.root + "\n")
                     #expect(answer.status == .unauthorized, "\(method) \(path) with \(headers)")
                     #expect(answer.headers[.wwwAuthenticate] == "Bearer")

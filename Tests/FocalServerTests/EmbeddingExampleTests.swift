@@ -47,7 +47,8 @@ struct EmbeddingExampleTests {
                 #expect(lines.contains("focal_results_total 2"))
                 #expect(lines.contains("focal_sessions_live 1.0"))
                 #expect(lines.contains(#"focal_request_duration_seconds_count{route="/analytics/v1/sessions/{id}/ops",status="200"} 1"#))
-                #expect(lines.contains(#"focal_request_duration_seconds_count{route="/analytics/v1/sessions/{id}/snapshot",status="200"} 1"#))
+                #expect(
+                    lines.contains(#"focal_request_duration_seconds_count{route="/analytics/v1/sessions/{id}/snapshot",status="200"} 1"#))
                 #expect(!lines.contains { $0.contains("status=\"401\"") }, "the app's refusals are its own, not Focal's requests")
             }
         } catch {

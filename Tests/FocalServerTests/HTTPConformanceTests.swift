@@ -6,9 +6,11 @@ import Testing
 
 @Suite("Server: HTTP conformance")
 struct HTTPConformanceTests {
-    @Test("percent-encoded session ids are decoded before they are checked", arguments: [
-        ("a%3Ab", "a:b"), ("user%40host", "user@host"), ("%61bc", "abc"), ("x%7Ey", "x~y"),
-    ])
+    @Test(
+        "percent-encoded session ids are decoded before they are checked",
+        arguments: [
+            ("a%3Ab", "a:b"), ("user%40host", "user@host"), ("%61bc", "abc"), ("x%7Ey", "x~y"),
+        ])
     func percentEncodedIDs(_ encoded: String, _ decoded: String) async throws {
         try await withServer { client, _ in
             #expect(try await client.post([Ops.root, Ops.item(0), Ops.tap(0)], to: encoded).status == .ok)

@@ -36,28 +36,42 @@ struct KeysFileTests {
         #expect(ring.key(for: "nobody") == nil)
     }
 
-    @Test("every mistake is refused with the file, the entry and what is wrong", arguments: [
-        ("[]", "must be a JSON object"),
-        (#"{"keys": [], "extra": 1}"#, "the file: unknown member \"extra\""),
-        (#"{"keys": {}}"#, "\"keys\" must be an array"),
-        (#"{"keys": [\#(entry(hash: "abc"))]}"#, "keys[0] ('app').sha256 must be the SHA-256 of the key as 64 hexadecimal digits"),
-        (#"{"keys": [\#(entry(hash: String(repeating: "g", count: 64)))]}"#, "64 hexadecimal digits"),
-        (#"{"keys": [\#(entry()), \#(entry())]}"#, "keys[1]: the name 'app' is used twice"),
-        (#"{"keys": [\#(entry()), \#(entry("b"))]}"#, "keys[1] ('b'): its sha256 is another entry's too"),
-        (#"{"keys": [\#(entry("a b"))]}"#, "keys[0].name may hold only ASCII letters, digits and - _ ."),
-        (#"{"keys": [\#(entry(String(repeating: "n", count: 65)))]}"#, "keys[0].name is longer than 64 bytes"),
-        (#"{"keys": [{"name":"app","sha256":"\#(hash)","scopes":[]}]}"#, "keys[0] ('app').scopes must be a non-empty array of ingest, read, delete, metrics"),
-        (#"{"keys": [{"name":"app","sha256":"\#(hash)","scopes":["admin"]}]}"#, "keys[0] ('app').scopes: \"admin\" is not a scope"),
-        (#"{"keys": [{"name":"app","sha256":"\#(hash)","scopes":["read","read"]}]}"#, "'read' is listed twice"),
-        (#"{"keys": [\#(entry(extra: #","scope":"read""#))]}"#, "keys[0]: unknown member \"scope\""),
-        (#"{"keys": [\#(entry(extra: #","project":"shop""#))]}"#, "keys[0] ('app').project: the project 'shop' is not declared in \"projects\""),
-        (#"{"keys": [], "projects": {"default": {"tasks": "t"}}}"#, "the 'default' project's tasks are --tasks"),
-        (#"{"keys": [], "projects": {"a/b": {"tasks": "t"}}}"#, "projects.\"a/b\": the project name may hold only"),
-        (#"{"keys": [], "projects": {"shop": {"tasks": ""}}}"#, "projects.\"shop\".tasks must be a non-empty string"),
-        (#"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":0,"burst":1}"#))]}"#, "rateLimit.opsPerSecond must be a number from 0.001 to 1000000"),
-        (#"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":1,"burst":1.5}"#))]}"#, "rateLimit.burst must be a whole number from 1 to 1000000"),
-        ("{\"keys\": [\n\n  oops]}", "line 3: not JSON"),
-    ])
+    @Test(
+        "every mistake is refused with the file, the entry and what is wrong",
+        arguments: [
+            ("[]", "must be a JSON object"),
+            (#"{"keys": [], "extra": 1}"#, "the file: unknown member \"extra\""),
+            (#"{"keys": {}}"#, "\"keys\" must be an array"),
+            (#"{"keys": [\#(entry(hash: "abc"))]}"#, "keys[0] ('app').sha256 must be the SHA-256 of the key as 64 hexadecimal digits"),
+            (#"{"keys": [\#(entry(hash: String(repeating: "g", count: 64)))]}"#, "64 hexadecimal digits"),
+            (#"{"keys": [\#(entry()), \#(entry())]}"#, "keys[1]: the name 'app' is used twice"),
+            (#"{"keys": [\#(entry()), \#(entry("b"))]}"#, "keys[1] ('b'): its sha256 is another entry's too"),
+            (#"{"keys": [\#(entry("a b"))]}"#, "keys[0].name may hold only ASCII letters, digits and - _ ."),
+            (#"{"keys": [\#(entry(String(repeating: "n", count: 65)))]}"#, "keys[0].name is longer than 64 bytes"),
+            (
+                #"{"keys": [{"name":"app","sha256":"\#(hash)","scopes":[]}]}"#,
+                "keys[0] ('app').scopes must be a non-empty array of ingest, read, delete, metrics"
+            ),
+            (#"{"keys": [{"name":"app","sha256":"\#(hash)","scopes":["admin"]}]}"#, "keys[0] ('app').scopes: \"admin\" is not a scope"),
+            (#"{"keys": [{"name":"app","sha256":"\#(hash)","scopes":["read","read"]}]}"#, "'read' is listed twice"),
+            (#"{"keys": [\#(entry(extra: #","scope":"read""#))]}"#, "keys[0]: unknown member \"scope\""),
+            (
+                #"{"keys": [\#(entry(extra: #","project":"shop""#))]}"#,
+                "keys[0] ('app').project: the project 'shop' is not declared in \"projects\""
+            ),
+            (#"{"keys": [], "projects": {"default": {"tasks": "t"}}}"#, "the 'default' project's tasks are --tasks"),
+            (#"{"keys": [], "projects": {"a/b": {"tasks": "t"}}}"#, "projects.\"a/b\": the project name may hold only"),
+            (#"{"keys": [], "projects": {"shop": {"tasks": ""}}}"#, "projects.\"shop\".tasks must be a non-empty string"),
+            (
+                #"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":0,"burst":1}"#))]}"#,
+                "rateLimit.opsPerSecond must be a number from 0.001 to 1000000"
+            ),
+            (
+                #"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":1,"burst":1.5}"#))]}"#,
+                "rateLimit.burst must be a whole number from 1 to 1000000"
+            ),
+            ("{\"keys\": [\n\n  oops]}", "line 3: not JSON"),
+        ])
     func refuses(text: String, message: String) throws {
         let error = try #require(throws: KeysFileError.self) {
             try KeysFile(parsing: text, file: "keys.json", directory: ".")
@@ -106,10 +120,12 @@ struct KeysFileTests {
         #expect(APIKey(secret: "abc").sha256Hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
     }
 
-    @Test("loopback addresses", arguments: [
-        ("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("[::1]", true), ("localhost", true), ("::ffff:127.0.0.1", true),
-        ("0.0.0.0", false), ("::", false), ("10.0.0.1", false), ("example.com", false), ("128.0.0.1", false),
-    ])
+    @Test(
+        "loopback addresses",
+        arguments: [
+            ("127.0.0.1", true), ("127.1.2.3", true), ("::1", true), ("[::1]", true), ("localhost", true), ("::ffff:127.0.0.1", true),
+            ("0.0.0.0", false), ("::", false), ("10.0.0.1", false), ("example.com", false), ("128.0.0.1", false),
+        ])
     func loopback(host: String, isLoopback: Bool) {
         #expect(LoopbackAddress.contains(host) == isLoopback)
     }

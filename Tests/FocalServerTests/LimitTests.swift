@@ -52,9 +52,11 @@ struct LimitTests {
         }
     }
 
-    @Test("malformed session ids answer 400", arguments: [
-        String(repeating: "a", count: 257), "bad%20id", "semi;colon", "..", "%C3%A9",
-    ])
+    @Test(
+        "malformed session ids answer 400",
+        arguments: [
+            String(repeating: "a", count: 257), "bad%20id", "semi;colon", "..", "%C3%A9",
+        ])
     func malformedSessionID(_ id: String) async throws {
         try await withServer { client, server in
             let answer = try await client.post([Ops.root], to: id)

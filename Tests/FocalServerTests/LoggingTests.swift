@@ -45,7 +45,10 @@ struct ServerLoggingTests {
         #expect(refused.first?.metadata["focal.status"] == "404")
         let failed = capture.logged.filter { $0.message == "request failed" }
         #expect(failed.map(\.level) == [.error, .error, .debug, .error, .debug])
-        #expect(failed.allSatisfy { $0.metadata["focal.status"] == "503" && $0.metadata["focal.error"]?.description.contains("the test journal is down") == true })
+        #expect(
+            failed.allSatisfy {
+                $0.metadata["focal.status"] == "503" && $0.metadata["focal.error"]?.description.contains("the test journal is down") == true
+            })
         // The store's own failure names its operation and cause, rate-limited the same way.
         let store = capture.logged.filter { $0.message == "session store call failed" }
         #expect(store.map(\.level) == [.error, .error, .debug, .error, .debug])

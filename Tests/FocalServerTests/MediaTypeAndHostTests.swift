@@ -9,10 +9,12 @@ import Testing
 /// must be a name the server answers to, and no CORS header opens the door.
 @Suite("Server: media types and hosts")
 struct MediaTypeAndHostTests {
-    @Test("a body that is not op-log lines by its Content-Type answers 415 and creates nothing", arguments: [
-        "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json",
-        "application/x-ndjson; charset=latin1", "application/x-ndjson; version=2", "",
-    ])
+    @Test(
+        "a body that is not op-log lines by its Content-Type answers 415 and creates nothing",
+        arguments: [
+            "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json",
+            "application/x-ndjson; charset=latin1", "application/x-ndjson; version=2", "",
+        ])
     func unsupportedMediaType(_ type: String) async throws {
         try await withServer { client, server in
             let headers: HTTPFields = type.isEmpty ? [:] : [.contentType: type]
@@ -24,9 +26,11 @@ struct MediaTypeAndHostTests {
         }
     }
 
-    @Test("the accepted media types, with a UTF-8 charset in any spelling", arguments: [
-        "application/x-ndjson", "application/jsonl", "Application/X-NDJSON; charset=UTF-8", "application/x-ndjson;charset=\"utf-8\"",
-    ])
+    @Test(
+        "the accepted media types, with a UTF-8 charset in any spelling",
+        arguments: [
+            "application/x-ndjson", "application/jsonl", "Application/X-NDJSON; charset=UTF-8", "application/x-ndjson;charset=\"utf-8\"",
+        ])
     func acceptedMediaType(_ type: String) async throws {
         try await withServer { client, _ in
             let answer = try await client.send(.post, "/v1/sessions/m/ops", headers: [.contentType: type], body: Ops.root + "\n")

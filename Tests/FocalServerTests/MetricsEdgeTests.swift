@@ -23,7 +23,9 @@ struct MetricsEdgeTests {
                 let value: Double = Self.value(of: name, in: lines) ?? 0
                 #expect(value > 0, "\(name): \(value)")
             }
-            #expect(lines.contains { $0.hasPrefix(#"focal_request_duration_seconds_count{route="/v1/sessions/{id}/ops",status="405"}"#) }, "\(text)")
+            #expect(
+                lines.contains { $0.hasPrefix(#"focal_request_duration_seconds_count{route="/v1/sessions/{id}/ops",status="405"}"#) },
+                "\(text)")
             #expect(lines.contains { $0.hasPrefix(#"focal_request_duration_seconds_count{route="unmatched",status="404"}"#) })
             #expect(!text.contains("NotFound"))
         }

@@ -8,7 +8,8 @@ import Testing
 struct MetricsTests {
     @Test("GET /metrics has sessions, ops, results, errors, time-outs, latency and outbox depth")
     func metricsContents() async throws {
-        let pipeline = try await DeliveryPipeline(storePath: nil, destinations: ["file:/dev/null"], options: DeliveryOptions(flushAt: 1_000_000))
+        let pipeline = try await DeliveryPipeline(
+            storePath: nil, destinations: ["file:/dev/null"], options: DeliveryOptions(flushAt: 1_000_000))
         try await withServer(pipeline: pipeline) { client, _ in
             _ = try await client.post(Ops.session(items: 2) + ["garbage", Ops.record("fail"), Ops.record("spin")], to: "m1")
             _ = try await client.post([Ops.root], to: "m2")
@@ -24,7 +25,8 @@ struct MetricsTests {
             #expect(lines.contains("focal_task_timeouts_total 1"))
             #expect(lines.contains("focal_outbox_depth 2.0"))
             #expect(lines.contains(#"focal_request_duration_seconds_count{route="/v1/sessions/{id}/ops",status="200"} 2"#))
-            #expect(lines.contains { $0.hasPrefix(#"focal_request_duration_seconds_bucket{route="/v1/sessions/{id}/ops",status="200",le="#) })
+            #expect(
+                lines.contains { $0.hasPrefix(#"focal_request_duration_seconds_bucket{route="/v1/sessions/{id}/ops",status="200",le="#) })
         }
     }
 }

@@ -37,17 +37,26 @@ struct OpenAPIDocumentTests {
         (ServerRoute.postOps, 200, { try await $0.post([Ops.root], to: "doc") }),
         (ServerRoute.postOps, 400, { try await $0.post([Ops.root], to: "bad%20id") }),
         (ServerRoute.postOps, 409, { try await $0.post([Ops.root], to: "doc", position: 5) }),
-        (ServerRoute.postOps, 413, { try await $0.send(.post, "/v1/sessions/doc/ops", headers: ndjson, body: String(repeating: " ", count: 65)) }),
-        (ServerRoute.postOps, 415, { try await $0.send(.post, "/v1/sessions/doc/ops", headers: [.contentType: "text/plain"], body: Ops.root) }),
+        (
+            ServerRoute.postOps, 413,
+            { try await $0.send(.post, "/v1/sessions/doc/ops", headers: ndjson, body: String(repeating: " ", count: 65)) }
+        ),
+        (
+            ServerRoute.postOps, 415,
+            { try await $0.send(.post, "/v1/sessions/doc/ops", headers: [.contentType: "text/plain"], body: Ops.root) }
+        ),
         (ServerRoute.snapshot, 200, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=html") }),
         (ServerRoute.snapshot, 400, { try await $0.send(.get, "/v1/sessions/doc/snapshot?format=svg") }),
         (ServerRoute.snapshot, 404, { try await $0.send(.get, "/v1/sessions/nobody/snapshot") }),
         (ServerRoute.health, 200, { try await $0.send(.get, "/healthz") }),
         (ServerRoute.metrics, 200, { try await $0.send(.get, "/metrics") }),
-        (ServerRoute.postOps, 503, { client in
-            _ = try await client.post([Ops.root], to: "second")
-            return try await client.post([Ops.root], to: "third")
-        }),
+        (
+            ServerRoute.postOps, 503,
+            { client in
+                _ = try await client.post([Ops.root], to: "second")
+                return try await client.post([Ops.root], to: "third")
+            }
+        ),
         (ServerRoute.deleteSession, 204, { try await $0.send(.delete, "/v1/sessions/doc") }),
         (ServerRoute.deleteSession, 400, { try await $0.send(.delete, "/v1/sessions/..") }),
         (ServerRoute.deleteSession, 404, { try await $0.send(.delete, "/v1/sessions/doc") }),
@@ -59,10 +68,13 @@ struct OpenAPIDocumentTests {
 
     /// Requests answered on a server that lets a client hold one session.
     static let quotaProbes: [(route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer)] = [
-        (ServerRoute.postOps, 429, { client in
-            _ = try await client.post([Ops.root], to: "first")
-            return try await client.post([Ops.root], to: "second")
-        }),
+        (
+            ServerRoute.postOps, 429,
+            { client in
+                _ = try await client.post([Ops.root], to: "first")
+                return try await client.post([Ops.root], to: "second")
+            }
+        )
     ]
 
     /// Requests answered 503 on a server whose session store is down.
@@ -88,16 +100,22 @@ struct OpenAPIDocumentTests {
         let method = HTTPRequest.Method(route.method)!
         let withoutScope = route == .metrics ? ingestOnly : metricsOnly
         let unauthorized: Probe = (route, 401, { client in try await client.send(method, path, body: Ops.root + "\n") })
-        let forbidden: Probe = (route, 403, { client in
-            try await client.send(method, path, headers: withoutScope.headers, body: Ops.root + "\n")
-        })
-        let limitedOut: Probe = (route, 429, { client in
-            // The first request of the key spends its one op.
-            _ = try await client.send(HTTPRequest.Method.get, "/metrics", headers: limited.headers)
-            var headers = limited.headers
-            headers[.contentType] = "application/x-ndjson"
-            return try await client.send(method, path, headers: headers, body: Ops.root + "\n")
-        })
+        let forbidden: Probe = (
+            route, 403,
+            { client in
+                try await client.send(method, path, headers: withoutScope.headers, body: Ops.root + "\n")
+            }
+        )
+        let limitedOut: Probe = (
+            route, 429,
+            { client in
+                // The first request of the key spends its one op.
+                _ = try await client.send(HTTPRequest.Method.get, "/metrics", headers: limited.headers)
+                var headers = limited.headers
+                headers[.contentType] = "application/x-ndjson"
+                return try await client.send(method, path, headers: headers, body: Ops.root + "\n")
+            }
+        )
         return [unauthorized, forbidden, limitedOut]
     }
 
@@ -118,7 +136,9 @@ struct OpenAPIDocumentTests {
                 for method in ["GET", "POST", "PUT", "PATCH", "DELETE"] where !allowed.contains(method) {
                     let answer = try await client.send(HTTPRequest.Method(method)!, concrete)
                     #expect(answer.status == .methodNotAllowed, "\(method) \(path): \(answer.text)")
-                    #expect(Set(answer.headers[.allow]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []) == Set(allowed))
+                    #expect(
+                        Set(answer.headers[.allow]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? [])
+                            == Set(allowed))
                     #expect(answer.headers[.contentType] == "application/json")
                     #expect(try answer.json["status"] == 405)
                 }

@@ -273,14 +273,16 @@ struct ServeCommandTests {
         return (process.terminationStatus, text)
     }
 
-    @Test("flags out of range are refused with exit 2, naming the flag", arguments: [
-        (["--port", "65536"], "--port"), (["--max-sessions", "0"], "--max-sessions"),
-        (["--max-body", "16777217"], "--max-body"), (["--idle-timeout", "0"], "--idle-timeout"),
-        (["--idle-timeout", "nan"], "--idle-timeout"), (["--threads", "0"], "--threads"),
-        (["--log-level", "loud"], "--log-level"), (["--time-limit", "0"], "--time-limit"),
-        (["--connection-idle-timeout", "0"], "--connection-idle-timeout"),
-        (["--connection-idle-timeout", "3601"], "--connection-idle-timeout"),
-    ])
+    @Test(
+        "flags out of range are refused with exit 2, naming the flag",
+        arguments: [
+            (["--port", "65536"], "--port"), (["--max-sessions", "0"], "--max-sessions"),
+            (["--max-body", "16777217"], "--max-body"), (["--idle-timeout", "0"], "--idle-timeout"),
+            (["--idle-timeout", "nan"], "--idle-timeout"), (["--threads", "0"], "--threads"),
+            (["--log-level", "loud"], "--log-level"), (["--time-limit", "0"], "--time-limit"),
+            (["--connection-idle-timeout", "0"], "--connection-idle-timeout"),
+            (["--connection-idle-timeout", "3601"], "--connection-idle-timeout"),
+        ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
         let tasks = try TasksDirectory()
         let (status, errors) = try Self.run(["serve", "--tasks", tasks.path] + flags)

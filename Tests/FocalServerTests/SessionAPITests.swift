@@ -28,7 +28,10 @@ struct SessionAPITests {
     @Test("a bad line is an error entry with its line number and the other lines still apply")
     func errorsPerLine() async throws {
         try await withServer { client, _ in
-            let lines = [Ops.root, Ops.item(0), "not json", Ops.record("fail"), #"{"op":"record","node":1,"event":"tap","session":"someone-else"}"#, Ops.tap(0)]
+            let lines = [
+                Ops.root, Ops.item(0), "not json", Ops.record("fail"), #"{"op":"record","node":1,"event":"tap","session":"someone-else"}"#,
+                Ops.tap(0),
+            ]
             let answer = try await client.post(lines, to: "errors")
             #expect(answer.status == .ok)
             #expect(try answer.json["applied"] == 6)

@@ -11,10 +11,11 @@ import Testing
 struct SessionEndReplayTests {
     /// ``serverTasks`` and an end task whose result names the reason (`deleted` on the server; the
     /// op log's `end` says it with `reason`).
-    static let tasks = serverTasks + """
+    static let tasks =
+        serverTasks + """
 
-        match('/ana-session-ended', n => ({ ended: n.path, reason: n.latestEvent().attributes.reason, time: n.latestEvent().time, count }));
-        """
+            match('/ana-session-ended', n => ({ ended: n.path, reason: n.latestEvent().attributes.reason, time: n.latestEvent().time, count }));
+            """
 
     @Test("sessions ended by DELETE deliver what `focal replay` of their lines and an end op produces, in order")
     func deletedSessionsMatchReplay() async throws {

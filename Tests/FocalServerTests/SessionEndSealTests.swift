@@ -49,7 +49,10 @@ struct SessionEndSealTests {
             #expect(server.sessionCount == 0)
             #expect(await !journal.isSealed("left"))
             let records = try await SessionEndTests.stored(outbox).filter { $0.session == "left" }
-            #expect(try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [["ended": "deleted", "time": 3, "count": 1]])
+            #expect(
+                try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [
+                    ["ended": "deleted", "time": 3, "count": 1]
+                ])
             // The id is free again: a new session starts.
             #expect(try await b.post(Ops.session(items: 1), to: "left", position: 0).results == Ops.results(0..<1))
         }

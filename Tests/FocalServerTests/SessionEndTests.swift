@@ -12,10 +12,11 @@ import Testing
 @Suite("Server: session end")
 struct SessionEndTests {
     /// ``serverTasks`` and a task that answers the end's reason, time and the session's tap count.
-    static let tasks = serverTasks + """
+    static let tasks =
+        serverTasks + """
 
-        match('/ana-session-ended', n => ({ ended: n.latestEvent().attributes.reason, time: n.latestEvent().time, count }));
-        """
+            match('/ana-session-ended', n => ({ ended: n.latestEvent().attributes.reason, time: n.latestEvent().time, count }));
+            """
 
     /// The outbox's pending results, in the order they were stored.
     static func stored(_ outbox: MemoryOutbox) async throws -> [ResultRecord] {
@@ -36,7 +37,10 @@ struct SessionEndTests {
             #expect(try await client.send(.delete, "/v1/sessions/d").status == .noContent)
             #expect(server.sessionCount == 0)
             let records = try await Self.stored(outbox)
-            #expect(try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<2) + [["ended": "deleted", "time": 3, "count": 2]])
+            #expect(
+                try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<2) + [
+                    ["ended": "deleted", "time": 3, "count": 2]
+                ])
             let end = try #require(records.last)
             #expect(end.event == "ana-session-ended" && end.path == "" && end.session == "d" && end.project == "default")
             // Deleted again: there is no such session, and nothing more is produced.
@@ -60,7 +64,10 @@ struct SessionEndTests {
             await clock.waitForSleepers(until: clock.now + .seconds(60))
             #expect(server.sessionCount == 0)
             let records = try await Self.stored(outbox)
-            #expect(try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [["ended": "idle-timeout", "time": 3, "count": 1]])
+            #expect(
+                try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [
+                    ["ended": "idle-timeout", "time": 3, "count": 1]
+                ])
             #expect(records.last?.session == "idle")
             #expect(try await client.send(.get, "/metrics").text.contains("focal_idle_sessions_ended_total 1"))
             // A POST to the ended id starts afresh.
@@ -160,7 +167,10 @@ struct SessionEndTests {
             #expect(try await client.send(.delete, "/v1/sessions/o").status == .noContent)
             #expect(server.sessionCount == 0)
             let records = try await Self.stored(outbox.stored)
-            #expect(try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [["ended": "deleted", "time": 3, "count": 1]])
+            #expect(
+                try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [
+                    ["ended": "deleted", "time": 3, "count": 1]
+                ])
         }
     }
 
@@ -185,7 +195,10 @@ struct SessionEndTests {
             await clock.waitForSleepers(until: clock.now + .seconds(60))
             #expect(server.sessionCount == 0)
             let records = try await Self.stored(outbox.stored)
-            #expect(try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [["ended": "idle-timeout", "time": 3, "count": 1]])
+            #expect(
+                try records.map { try JSONValue(parsing: $0.resultJSON) } == Ops.results(0..<1) + [
+                    ["ended": "idle-timeout", "time": 3, "count": 1]
+                ])
         }
     }
 }

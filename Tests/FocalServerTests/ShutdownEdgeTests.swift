@@ -67,12 +67,14 @@ struct ShutdownEdgeTests {
 
 @Suite("focal serve: edge flags")
 struct EdgeFlagTests {
-    @Test("edge flags out of range are refused with exit 2, naming the flag", arguments: [
-        (["--max-sessions-per-client", "0"], "--max-sessions-per-client"), (["--max-connections", "0"], "--max-connections"),
-        (["--max-connections-per-client", "1000001"], "--max-connections-per-client"),
-        (["--header-timeout", "0"], "--header-timeout"), (["--header-timeout", "601"], "--header-timeout"),
-        (["--min-body-rate", "-1"], "--min-body-rate"), (["--allowed-host", ""], "--allowed-host"),
-    ])
+    @Test(
+        "edge flags out of range are refused with exit 2, naming the flag",
+        arguments: [
+            (["--max-sessions-per-client", "0"], "--max-sessions-per-client"), (["--max-connections", "0"], "--max-connections"),
+            (["--max-connections-per-client", "1000001"], "--max-connections-per-client"),
+            (["--header-timeout", "0"], "--header-timeout"), (["--header-timeout", "601"], "--header-timeout"),
+            (["--min-body-rate", "-1"], "--min-body-rate"), (["--allowed-host", ""], "--allowed-host"),
+        ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
         let tasks = try TasksDirectory()
         let (status, errors) = try ServeCommandTests.run(["serve", "--tasks", tasks.path] + flags)

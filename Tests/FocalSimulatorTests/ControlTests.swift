@@ -1,6 +1,6 @@
-import Testing
 import FocalJSON
 import FocalSimulator
+import Testing
 
 @Suite struct ControlTests {
     private func makeScene(_ control: Control) -> Harness {
@@ -21,9 +21,10 @@ import FocalSimulator
             log.append("action highlighted=\(control.isHighlighted)")
         }
         try harness.user.tap(button)
-        #expect(log == [
-            "observer touch-down", "action highlighted=true", "observer touch-up-inside", "action highlighted=false",
-        ])
+        #expect(
+            log == [
+                "observer touch-down", "action highlighted=true", "observer touch-up-inside", "action highlighted=false",
+            ])
         #expect(!button.isTracking)
         #expect(button.isTouchInside)
         _ = token

@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct FirstResponderTests {
     private func makeScene() -> (Harness, TextField, TextField) {
@@ -19,10 +19,11 @@ import FocalSimulator
         #expect(name.isFirstResponder)
         #expect(name.isEditing)
         #expect(harness.window.firstResponder === name)
-        #expect(recorder.take() == [
-            "name: touch-down", "name: touchEnded", "name: becameFirstResponder", "name: editing-did-begin",
-            "name: touch-up-inside",
-        ])
+        #expect(
+            recorder.take() == [
+                "name: touch-down", "name: touchEnded", "name: becameFirstResponder", "name: editing-did-begin",
+                "name: touch-up-inside",
+            ])
     }
 
     @Test func aWindowHasOneFirstResponder() throws {
@@ -34,10 +35,11 @@ import FocalSimulator
         recorder.take()
         try harness.user.tap(email)
         let events = recorder.take().filter { $0.contains("Responder") || $0.contains("editing") }
-        #expect(events == [
-            "name: resignedFirstResponder", "name: editing-did-end", "email: becameFirstResponder",
-            "email: editing-did-begin",
-        ])
+        #expect(
+            events == [
+                "name: resignedFirstResponder", "name: editing-did-end", "email: becameFirstResponder",
+                "email: editing-did-begin",
+            ])
         #expect(!name.isFirstResponder)
         #expect(email.isFirstResponder)
     }

@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct HitTestingTests {
     private func makeScene() -> (Harness, back: View, front: View) {

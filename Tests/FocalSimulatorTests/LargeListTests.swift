@@ -1,6 +1,6 @@
-import Testing
 import FocalCore
 import FocalSimulator
+import Testing
 
 @Suite struct LargeListTests {
     /// Observes every displayed cell the way an analyzer would: one event and one property observation per cell,

@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct LifecycleTests {
     @Test func launchingLoadsThenShowsTheRootController() {
@@ -30,10 +30,11 @@ import FocalSimulator
             log("event \(ResponderEventRecorder.describe(event) ?? "")")
         }
         let harness = Harness(root: root)
-        #expect(log.take() == [
-            "event viewDidLoad", "A.viewDidLoad", "event viewWillAppear", "A.viewWillAppear",
-            "event viewDidAppear", "A.viewDidAppear",
-        ])
+        #expect(
+            log.take() == [
+                "event viewDidLoad", "A.viewDidLoad", "event viewWillAppear", "A.viewWillAppear",
+                "event viewDidAppear", "A.viewDidAppear",
+            ])
         _ = token
         withExtendedLifetime(harness) {}
     }
@@ -53,10 +54,11 @@ import FocalSimulator
         let parent = Parent("P", log: log)
         parent.child = RecordingController("C", log: log)
         let harness = Harness(root: parent)
-        #expect(log.take() == [
-            "P.viewDidLoad", "C.willMove(toParent: parent)", "C.viewDidLoad", "C.didMove(toParent: parent)",
-            "P.viewWillAppear", "C.viewWillAppear", "P.viewDidAppear", "C.viewDidAppear",
-        ])
+        #expect(
+            log.take() == [
+                "P.viewDidLoad", "C.willMove(toParent: parent)", "C.viewDidLoad", "C.didMove(toParent: parent)",
+                "P.viewWillAppear", "C.viewWillAppear", "P.viewDidAppear", "C.viewDidAppear",
+            ])
         withExtendedLifetime(harness) {}
     }
 
@@ -66,16 +68,18 @@ import FocalSimulator
         parent.addChild(child)
         parent.view.addSubview(child.view)
         child.didMove(toParent: parent)
-        #expect(log.take() == [
-            "C.willMove(toParent: parent)", "C.viewDidLoad", "C.viewWillAppear", "C.viewDidAppear",
-            "C.didMove(toParent: parent)",
-        ])
+        #expect(
+            log.take() == [
+                "C.willMove(toParent: parent)", "C.viewDidLoad", "C.viewWillAppear", "C.viewDidAppear",
+                "C.didMove(toParent: parent)",
+            ])
         child.willMove(toParent: nil)
         child.view.removeFromSuperview()
         child.removeFromParent()
-        #expect(log.take() == [
-            "C.willMove(toParent: nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(toParent: nil)",
-        ])
+        #expect(
+            log.take() == [
+                "C.willMove(toParent: nil)", "C.viewWillDisappear", "C.viewDidDisappear", "C.didMove(toParent: nil)",
+            ])
         #expect(parent.children.isEmpty)
         #expect(child.parent == nil)
         withExtendedLifetime(harness) {}
@@ -106,8 +110,9 @@ import FocalSimulator
         let harness = Harness(root: RecordingController("A", log: log))
         log.take()
         harness.window.rootViewController = RecordingController("B", log: log)
-        #expect(log.take() == [
-            "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "A.viewDidDisappear", "B.viewDidAppear",
-        ])
+        #expect(
+            log.take() == [
+                "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "A.viewDidDisappear", "B.viewDidAppear",
+            ])
     }
 }

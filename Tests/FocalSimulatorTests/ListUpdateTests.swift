@@ -1,6 +1,6 @@
-import Testing
 import FocalJSON
 import FocalSimulator
+import Testing
 
 @Suite struct ListUpdateTests {
     private func path(_ section: Int, _ item: Int) -> IndexPath { IndexPath(item: item, section: section) }

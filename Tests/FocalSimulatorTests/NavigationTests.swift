@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct NavigationTests {
     private func makeNavigation() -> (Harness, NavigationController, Log) {
@@ -11,10 +11,11 @@ import FocalSimulator
 
     @Test func theRootControllerAppearsWithTheNavigationController() {
         let (harness, navigation, log) = makeNavigation()
-        #expect(log.take() == [
-            "A.willMove(toParent: parent)", "A.didMove(toParent: parent)", "A.viewDidLoad",
-            "A.viewWillAppear", "A.viewDidAppear",
-        ])
+        #expect(
+            log.take() == [
+                "A.willMove(toParent: parent)", "A.didMove(toParent: parent)", "A.viewDidLoad",
+                "A.viewWillAppear", "A.viewDidAppear",
+            ])
         #expect(navigation.topViewController?.view.window != nil)
         withExtendedLifetime(harness) {}
     }
@@ -24,10 +25,11 @@ import FocalSimulator
         log.take()
         let detail = RecordingController("B", log: log)
         navigation.pushViewController(detail)
-        #expect(log.take() == [
-            "B.willMove(toParent: parent)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
-            "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(toParent: parent)",
-        ])
+        #expect(
+            log.take() == [
+                "B.willMove(toParent: parent)", "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear",
+                "A.viewDidDisappear", "B.viewDidAppear", "B.didMove(toParent: parent)",
+            ])
         #expect(navigation.viewControllers.count == 2)
         #expect(detail.navigationController === navigation)
         #expect(navigation.viewControllers[0].viewIfLoaded?.window == nil)
@@ -40,10 +42,11 @@ import FocalSimulator
         navigation.pushViewController(detail)
         log.take()
         #expect(navigation.popViewController() === detail)
-        #expect(log.take() == [
-            "B.willMove(toParent: nil)", "B.viewWillDisappear", "A.viewWillAppear", "B.viewDidDisappear",
-            "A.viewDidAppear", "B.didMove(toParent: nil)",
-        ])
+        #expect(
+            log.take() == [
+                "B.willMove(toParent: nil)", "B.viewWillDisappear", "A.viewWillAppear", "B.viewDidDisappear",
+                "A.viewDidAppear", "B.didMove(toParent: nil)",
+            ])
         #expect(detail.navigationController == nil)
         #expect(navigation.popViewController() == nil)
         withExtendedLifetime(harness) {}
@@ -56,10 +59,11 @@ import FocalSimulator
         log.take()
         let popped = navigation.popToRootViewController()
         #expect(popped.count == 2)
-        #expect(log.take() == [
-            "B.willMove(toParent: nil)", "C.willMove(toParent: nil)", "C.viewWillDisappear", "A.viewWillAppear",
-            "C.viewDidDisappear", "A.viewDidAppear", "B.didMove(toParent: nil)", "C.didMove(toParent: nil)",
-        ])
+        #expect(
+            log.take() == [
+                "B.willMove(toParent: nil)", "C.willMove(toParent: nil)", "C.viewWillDisappear", "A.viewWillAppear",
+                "C.viewDidDisappear", "A.viewDidAppear", "B.didMove(toParent: nil)", "C.didMove(toParent: nil)",
+            ])
         withExtendedLifetime(harness) {}
     }
 
@@ -67,10 +71,11 @@ import FocalSimulator
         let log = Log()
         let navigation = NavigationController(rootViewController: RecordingController("A", log: log))
         navigation.pushViewController(RecordingController("B", log: log))
-        #expect(log.take() == [
-            "A.willMove(toParent: parent)", "A.didMove(toParent: parent)",
-            "B.willMove(toParent: parent)", "B.didMove(toParent: parent)",
-        ])
+        #expect(
+            log.take() == [
+                "A.willMove(toParent: parent)", "A.didMove(toParent: parent)",
+                "B.willMove(toParent: parent)", "B.didMove(toParent: parent)",
+            ])
         let harness = Harness(root: navigation)
         #expect(log.take() == ["B.viewDidLoad", "B.viewWillAppear", "B.viewDidAppear"])
         withExtendedLifetime(harness) {}

@@ -1,7 +1,7 @@
-import Testing
 import FocalCore
 import FocalJSON
 import FocalSimulator
+import Testing
 
 private final class Song: KeyValueObservable {
     @Observed var title = "Untitled"
@@ -17,10 +17,11 @@ private final class Song: KeyValueObservable {
         song.title = "Blue"
         song.rating = 5
         song.title = "Green"
-        #expect(changes == [
-            PropertyChange(key: "title", oldValue: .string("Untitled"), newValue: .string("Blue")),
-            PropertyChange(key: "title", oldValue: .string("Blue"), newValue: .string("Green")),
-        ])
+        #expect(
+            changes == [
+                PropertyChange(key: "title", oldValue: .string("Untitled"), newValue: .string("Blue")),
+                PropertyChange(key: "title", oldValue: .string("Blue"), newValue: .string("Green")),
+            ])
         _ = token
     }
 

@@ -1,14 +1,15 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct PresentationTests {
     @Test func aFullScreenPresentationCoversThePresenter() {
         let (harness, root, log) = showRecordingController("A")
         let modal = RecordingController("M", log: log)
         #expect(root.present(modal))
-        #expect(log.take() == [
-            "M.viewDidLoad", "A.viewWillDisappear", "M.viewWillAppear", "A.viewDidDisappear", "M.viewDidAppear",
-        ])
+        #expect(
+            log.take() == [
+                "M.viewDidLoad", "A.viewWillDisappear", "M.viewWillAppear", "A.viewDidDisappear", "M.viewDidAppear",
+            ])
         #expect(root.presentedViewController === modal)
         #expect(modal.presentingViewController === root)
         #expect(root.view.window == nil)
@@ -29,10 +30,11 @@ import FocalSimulator
         root.present(modal)
         log.take()
         modal.dismiss()
-        #expect(log.take() == [
-            "M.viewWillDisappear", "A.viewWillAppear", "M.viewDidDisappear", "presenter during disappearance: set",
-            "A.viewDidAppear",
-        ])
+        #expect(
+            log.take() == [
+                "M.viewWillDisappear", "A.viewWillAppear", "M.viewDidDisappear", "presenter during disappearance: set",
+                "A.viewDidAppear",
+            ])
         #expect(modal.presentingViewController == nil)
         #expect(root.presentedViewController == nil)
         #expect(root.view.window != nil)

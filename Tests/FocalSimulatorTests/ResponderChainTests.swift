@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct ResponderChainTests {
     @Test func viewsLeadToTheirControllerOrSuperviewThenWindowApplicationAndDelegate() {

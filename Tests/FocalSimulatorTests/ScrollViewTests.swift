@@ -1,6 +1,6 @@
-import Testing
 import FocalJSON
 import FocalSimulator
+import Testing
 
 @Suite struct ScrollViewTests {
     private final class Delegate: ScrollViewDelegate {

@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 /// Section headers and footers of tables and collections: where they go, when they are displayed, and how they
 /// follow their sections through updates.
@@ -57,12 +57,14 @@ import FocalSimulator
         let sectionB = 30.0 + 10 * 44
         #expect(table.rectForSection(1) == Rect(x: 0, y: 162, width: 320, height: sectionB))
         #expect(table.contentSize.height == 162 + sectionB)
-        #expect(table.visibleSupplementaryElements == [SupplementaryElement(.header, section: 0), SupplementaryElement(.header, section: 1)])
+        #expect(
+            table.visibleSupplementaryElements == [SupplementaryElement(.header, section: 0), SupplementaryElement(.header, section: 1)])
         #expect((table.headerView(forSection: 1) as? Label)?.text == "header of b0")
         #expect(table.headerView(forSection: 1)?.superview === table)
-        #expect(model.log.take() == [
-            "viewForHeader 0", "willDisplayHeader 0 header of a0", "viewForHeader 1", "willDisplayHeader 1 header of b0",
-        ])
+        #expect(
+            model.log.take() == [
+                "viewForHeader 0", "willDisplayHeader 0 header of a0", "viewForHeader 1", "willDisplayHeader 1 header of b0",
+            ])
         withExtendedLifetime(harness) {}
     }
 
@@ -74,9 +76,10 @@ import FocalSimulator
         #expect(table.headerView(forSection: 1) == nil)
         #expect(model.log.take() == ["didEndDisplayingHeader 0 header of a0", "didEndDisplayingHeader 1 header of b0"])
         try harness.user.scroll(table, by: Point(x: 0, y: -200))
-        #expect(model.log.take() == [
-            "viewForHeader 0", "willDisplayHeader 0 header of a0", "viewForHeader 1", "willDisplayHeader 1 header of b0",
-        ])
+        #expect(
+            model.log.take() == [
+                "viewForHeader 0", "willDisplayHeader 0 header of a0", "viewForHeader 1", "willDisplayHeader 1 header of b0",
+            ])
     }
 
     @Test func footersGoBelowTheirRowsWhenTheyHaveAHeight() {
@@ -110,10 +113,11 @@ import FocalSimulator
         model.log.take()
         model.sections = [["z"]]
         table.reloadData()
-        #expect(model.log.take() == [
-            "didEndDisplayingHeader 0 header of a0", "didEndDisplayingHeader 1 header of b0", "viewForHeader 0",
-            "willDisplayHeader 0 header of z",
-        ])
+        #expect(
+            model.log.take() == [
+                "didEndDisplayingHeader 0 header of a0", "didEndDisplayingHeader 1 header of b0", "viewForHeader 0",
+                "willDisplayHeader 0 header of z",
+            ])
         #expect(table.visibleSupplementaryElements == [SupplementaryElement(.header, section: 0)])
         withExtendedLifetime(harness) {}
     }

@@ -67,12 +67,14 @@ final class ResponderEventRecorder {
     private(set) var entries: [String] = []
     private var tokens: [ObservationToken] = []
 
-    func record(_ responder: Responder, as label: String, describe: @escaping (ResponderEvent) -> String? = ResponderEventRecorder.describe) {
-        tokens.append(responder.observeEvents { [unowned self] event in
-            if let text = describe(event) {
-                entries.append("\(label): \(text)")
-            }
-        })
+    func record(_ responder: Responder, as label: String, describe: @escaping (ResponderEvent) -> String? = ResponderEventRecorder.describe)
+    {
+        tokens.append(
+            responder.observeEvents { [unowned self] event in
+                if let text = describe(event) {
+                    entries.append("\(label): \(text)")
+                }
+            })
     }
 
     @discardableResult

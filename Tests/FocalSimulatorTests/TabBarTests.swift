@@ -1,6 +1,6 @@
-import Testing
 import FocalJSON
 import FocalSimulator
+import Testing
 
 @Suite struct TabBarTests {
     private final class Refusing: TabBarControllerDelegate {
@@ -21,9 +21,10 @@ import FocalSimulator
         let harness = Harness(root: tabs)
         log.take()
         try harness.user.selectTab(1)
-        #expect(log.take() == [
-            "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "A.viewDidDisappear", "B.viewDidAppear",
-        ])
+        #expect(
+            log.take() == [
+                "B.viewDidLoad", "A.viewWillDisappear", "B.viewWillAppear", "A.viewDidDisappear", "B.viewDidAppear",
+            ])
         #expect(tabs.selectedIndex == 1)
         #expect(tabs.selectedViewController?.tabBarController === tabs)
         try harness.user.selectTab(1)

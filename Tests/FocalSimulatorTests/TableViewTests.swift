@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct TableViewTests {
     private func makeTable(rows: Int = 100) -> (Harness, TableView, RowsModel) {
@@ -34,14 +34,16 @@ import FocalSimulator
         recorder.record(table, as: "table")
         model.log.take()
         try harness.user.scroll(table, by: Point(x: 0, y: 44))
-        #expect(recorder.take() == [
-            "table: willBeginDragging", "table: didScroll", "table: didEndDisplayingCell[0, 0]",
-            "table: willDisplayCell[0, 10]", "table: didEndDragging",
-        ])
-        #expect(model.log.take() == [
-            "scrollViewWillBeginDragging", "didEndDisplaying row 0 at [0, 0]", "willDisplay row 10 at [0, 10]",
-            "scrollViewDidEndDragging",
-        ])
+        #expect(
+            recorder.take() == [
+                "table: willBeginDragging", "table: didScroll", "table: didEndDisplayingCell[0, 0]",
+                "table: willDisplayCell[0, 10]", "table: didEndDragging",
+            ])
+        #expect(
+            model.log.take() == [
+                "scrollViewWillBeginDragging", "didEndDisplaying row 0 at [0, 0]", "willDisplay row 10 at [0, 10]",
+                "scrollViewDidEndDragging",
+            ])
         #expect(table.visibleTexts.first == "row 1")
     }
 
@@ -61,12 +63,13 @@ import FocalSimulator
         let recorder = ResponderEventRecorder()
         recorder.record(cell, as: "cell")
         try harness.user.scroll(table, by: Point(x: 0, y: 44))
-        #expect(recorder.take() == [
-            "cell: didMoveToWindow(nil)", "cell: didMoveToSuperview(nil)", "cell: visible(false)",
-            "cell: didEndDisplaying[0, 0]",
-            "cell: didMoveToWindow(window)", "cell: didMoveToSuperview(view)", "cell: visible(true)",
-            "cell: willDisplay[0, 10]",
-        ])
+        #expect(
+            recorder.take() == [
+                "cell: didMoveToWindow(nil)", "cell: didMoveToSuperview(nil)", "cell: visible(false)",
+                "cell: didEndDisplaying[0, 0]",
+                "cell: didMoveToWindow(window)", "cell: didMoveToSuperview(view)", "cell: visible(true)",
+                "cell: willDisplay[0, 10]",
+            ])
         #expect(cell.indexPath == IndexPath(row: 10, section: 0))
         #expect(cell.itemIdentifier == "row 10")
     }
@@ -83,10 +86,11 @@ import FocalSimulator
         model.log.take()
         try harness.user.selectItem(at: IndexPath(row: 3, section: 0), in: table)
         try harness.user.selectItem(at: IndexPath(row: 5, section: 0), in: table)
-        #expect(model.log.take() == [
-            "willSelect [0, 3]", "didSelect [0, 3]", "willSelect [0, 5]", "willDeselect [0, 3]", "didDeselect [0, 3]",
-            "didSelect [0, 5]",
-        ])
+        #expect(
+            model.log.take() == [
+                "willSelect [0, 3]", "didSelect [0, 3]", "willSelect [0, 5]", "willDeselect [0, 3]", "didDeselect [0, 3]",
+                "didSelect [0, 5]",
+            ])
         #expect(recorder.take() == ["table: didSelect[0, 3] byUser", "table: didDeselect[0, 3] byUser", "table: didSelect[0, 5] byUser"])
         #expect(table.indexPathForSelectedRow == IndexPath(row: 5, section: 0))
         #expect(table.cellForRow(at: IndexPath(row: 5, section: 0))?.isSelected == true)
@@ -102,7 +106,8 @@ import FocalSimulator
         table.selectRow(at: IndexPath(row: 2, section: 0))
         table.deselectRow(at: IndexPath(row: 2, section: 0))
         #expect(model.log.take().isEmpty)
-        #expect(recorder.take() == ["table: didSelect[0, 1]", "table: didDeselect[0, 1]", "table: didSelect[0, 2]", "table: didDeselect[0, 2]"])
+        #expect(
+            recorder.take() == ["table: didSelect[0, 1]", "table: didDeselect[0, 1]", "table: didSelect[0, 2]", "table: didDeselect[0, 2]"])
         #expect(table.indexPathsForSelectedRows.isEmpty)
         withExtendedLifetime(harness) {}
     }
@@ -142,10 +147,11 @@ import FocalSimulator
         recorder.record(table, as: "table")
         model.sections = [["x", "y"]]
         table.reloadData()
-        #expect(recorder.take() == [
-            "table: didEndDisplayingCell[0, 0]", "table: didEndDisplayingCell[0, 1]", "table: didEndDisplayingCell[0, 2]",
-            "table: didReloadData", "table: willDisplayCell[0, 0]", "table: willDisplayCell[0, 1]",
-        ])
+        #expect(
+            recorder.take() == [
+                "table: didEndDisplayingCell[0, 0]", "table: didEndDisplayingCell[0, 1]", "table: didEndDisplayingCell[0, 2]",
+                "table: didReloadData", "table: willDisplayCell[0, 0]", "table: willDisplayCell[0, 1]",
+            ])
         #expect(table.visibleTexts == ["x", "y"])
         #expect(table.indexPathsForSelectedRows.isEmpty)
         withExtendedLifetime(harness) {}
@@ -172,10 +178,11 @@ import FocalSimulator
         recorder.record(table, as: "table")
         model.sections[1] = ["c0"]
         table.reloadSections([1])
-        #expect(recorder.take() == [
-            "table: didEndDisplayingCell[1, 0]", "table: didEndDisplayingCell[1, 1]", "table: didUpdateItems",
-            "table: willDisplayCell[1, 0]",
-        ])
+        #expect(
+            recorder.take() == [
+                "table: didEndDisplayingCell[1, 0]", "table: didEndDisplayingCell[1, 1]", "table: didUpdateItems",
+                "table: willDisplayCell[1, 0]",
+            ])
         #expect(table.cellForRow(at: IndexPath(row: 0, section: 0)) === a0)
         #expect(table.visibleTexts == ["a0", "a1", "c0"])
         withExtendedLifetime(harness) {}

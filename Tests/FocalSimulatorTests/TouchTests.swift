@@ -32,10 +32,11 @@ import Testing
         var highlighted: [Bool] = []
         let token = button.observeEvents { if case .touchMoved = $0 { highlighted.append(button.isHighlighted) } }
         try harness.user.touch(button, movingThrough: [Point(x: 90, y: 20), Point(x: 150, y: 20)])
-        #expect(recorder.take() == [
-            "button: began began", "button: touch-down", "button: moved (90.0, 20.0)", "button: moved (150.0, 20.0)",
-            "button: touch-up-outside",
-        ])
+        #expect(
+            recorder.take() == [
+                "button: began began", "button: touch-down", "button: moved (90.0, 20.0)", "button: moved (150.0, 20.0)",
+                "button: touch-up-outside",
+            ])
         #expect(highlighted == [true, true], "observers hear of a move before the control follows it")
         #expect(!button.isHighlighted && !button.isTouchInside)
         #expect(taps == 0)

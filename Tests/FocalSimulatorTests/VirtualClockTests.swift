@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct VirtualClockTests {
     @Test func workRunsInDueTimeOrderThenSchedulingOrder() {

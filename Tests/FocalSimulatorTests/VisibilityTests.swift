@@ -1,5 +1,5 @@
-import Testing
 import FocalSimulator
+import Testing
 
 @Suite struct VisibilityTests {
     private func makeScene() -> (Harness, ViewController, View, View) {
@@ -21,10 +21,11 @@ import FocalSimulator
         container.alpha = 0
         container.alpha = 0.5
         leaf.alpha = 0.001
-        #expect(recorder.take() == [
-            "leaf: visible(false)", "leaf: visible(true)", "leaf: visible(false)", "leaf: visible(true)",
-            "leaf: visible(false)",
-        ])
+        #expect(
+            recorder.take() == [
+                "leaf: visible(false)", "leaf: visible(true)", "leaf: visible(false)", "leaf: visible(true)",
+                "leaf: visible(false)",
+            ])
         withExtendedLifetime(harness) {}
     }
 
@@ -51,11 +52,12 @@ import FocalSimulator
         container.addSubview(view)
         view.removeFromSuperview()
         root.view.addSubview(view)
-        #expect(recorder.take() == [
-            "view: didMoveToWindow(window)", "view: didMoveToSuperview(view)", "view: visible(true)",
-            "view: didMoveToWindow(nil)", "view: didMoveToSuperview(nil)", "view: visible(false)",
-            "view: didMoveToWindow(window)", "view: didMoveToSuperview(view)", "view: visible(true)",
-        ])
+        #expect(
+            recorder.take() == [
+                "view: didMoveToWindow(window)", "view: didMoveToSuperview(view)", "view: visible(true)",
+                "view: didMoveToWindow(nil)", "view: didMoveToSuperview(nil)", "view: visible(false)",
+                "view: didMoveToWindow(window)", "view: didMoveToSuperview(view)", "view: visible(true)",
+            ])
         withExtendedLifetime(harness) {}
     }
 
@@ -65,9 +67,10 @@ import FocalSimulator
         recorder.record(leaf, as: "leaf")
         recorder.record(root, as: "root")
         root.present(ViewController())
-        #expect(recorder.take() == [
-            "root: viewWillDisappear", "leaf: didMoveToWindow(nil)", "leaf: visible(false)", "root: viewDidDisappear",
-        ])
+        #expect(
+            recorder.take() == [
+                "root: viewWillDisappear", "leaf: didMoveToWindow(nil)", "leaf: visible(false)", "root: viewDidDisappear",
+            ])
         withExtendedLifetime(harness) {}
     }
 

@@ -19,7 +19,9 @@ public struct SessionLog: Sequence {
         var produced = 0
         var row = 0
         var time: Int64 = 1_732_200_000_000
-        let root: NodeID = 1, master: NodeID = 2, table: NodeID = 3
+        let root: NodeID = 1
+        let master: NodeID = 2
+        let table: NodeID = 3
         pending = [
             .register(Registration(node: root, parent: nil, name: "__root__", time: time)),
             .register(Registration(node: master, parent: root, name: "master", namespace: "Master.ViewController", time: time)),
@@ -32,11 +34,22 @@ public struct SessionLog: Sequence {
                 time += 16
                 let cell = NodeID(owner: 4, keys: ["0", String(row)])
                 pending.append(.register(Registration(node: cell, parent: table, name: "cell", index: row, time: time)))
-                pending.append(.record(Recording(node: cell, event: "ana-updated", properties: ["key-path": "title", "value": .string("Row \(row)")], time: time)))
-                pending.append(.record(Recording(node: cell, event: "ana-updated", properties: ["key-path": "subtitle", "value": .number(Double(row % 100))], time: time)))
+                pending.append(
+                    .record(
+                        Recording(
+                            node: cell, event: "ana-updated", properties: ["key-path": "title", "value": .string("Row \(row)")], time: time)
+                    ))
+                pending.append(
+                    .record(
+                        Recording(
+                            node: cell, event: "ana-updated", properties: ["key-path": "subtitle", "value": .number(Double(row % 100))],
+                            time: time)))
                 pending.append(.record(Recording(node: cell, event: "ana-appeared", time: time)))
                 for step in 0..<3 {
-                    pending.append(.record(Recording(node: table, event: "did-scroll", properties: ["y": .number(Double(row * 44 + step * 15))], time: time)))
+                    pending.append(
+                        .record(
+                            Recording(
+                                node: table, event: "did-scroll", properties: ["y": .number(Double(row * 44 + step * 15))], time: time)))
                 }
                 if row >= visibleRows {
                     let gone = NodeID(owner: 4, keys: ["0", String(row - visibleRows)])
@@ -44,7 +57,10 @@ public struct SessionLog: Sequence {
                     pending.append(.deregister(Deregistration(node: gone, time: time)))
                 }
                 if row % 50 == 7 {
-                    pending.append(.record(Recording(node: cell, event: "did-select", properties: ["section": 0, "row": .number(Double(row))], time: time)))
+                    pending.append(
+                        .record(
+                            Recording(node: cell, event: "did-select", properties: ["section": 0, "row": .number(Double(row))], time: time))
+                    )
                 }
                 row += 1
                 pending.reverse()

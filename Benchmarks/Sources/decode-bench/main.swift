@@ -1,11 +1,12 @@
+import FocalJSON
+import FocalOpLog
+import SessionLog
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FocalJSON
-import FocalOpLog
-import SessionLog
 
 // Decodes the benchmark op log in-process, on one thread, and reports the throughput of each
 // stage over the same bytes: finding the lines alone (the floor: `memchr`), walking each line's
@@ -35,7 +36,9 @@ while let argument = arguments.popFirst() {
         runs = n
     case "--digest": digest = true
     case "--only":
-        guard let stage = arguments.popFirst(), ["split", "scan", "hint", "decode"].contains(stage) else { fail("--only needs split, scan, hint or decode") }
+        guard let stage = arguments.popFirst(), ["split", "scan", "hint", "decode"].contains(stage) else {
+            fail("--only needs split, scan, hint or decode")
+        }
         only = stage
     default: source = argument
     }
@@ -158,7 +161,9 @@ text.withUnsafeBytes { text in
         }
     }
     print("decode-bench: \(lines) lines, \(text.count) bytes (\(text.count / max(lines, 1)) per line), best of \(runs)")
-    for case let (stage, seconds?) in [("split lines (memchr)", split), ("scan (skip unchecked)", scan), ("sessionHint", hint), ("decodeEntry", decode)] {
+    for case let (stage, seconds?) in [
+        ("split lines (memchr)", split), ("scan (skip unchecked)", scan), ("sessionHint", hint), ("decodeEntry", decode),
+    ] {
         let mbps = Double(text.count) / seconds / 1e6
         let ns = seconds * 1e9 / Double(lines)
         print("\(pad(stage, 22)) \(pad(tenths(mbps), 8, left: true)) MB/s  \(pad(tenths(ns), 7, left: true)) ns/line")

@@ -1,10 +1,11 @@
+import FocalOpLog
+import SessionLog
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FocalOpLog
-import SessionLog
 
 // Writes the benchmark session (see SessionLog) to standard output as an op log.
 //

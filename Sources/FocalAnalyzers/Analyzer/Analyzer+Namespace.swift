@@ -13,9 +13,11 @@ extension Analyzer {
     /// `name` when it can be a namespace on its own (letters, digits and `_`), otherwise `nil`: local and
     /// generic types have names such as `Cell #1 in test()` or `Box<Int>` that make no file name.
     static func namespace(forTypeName name: String) -> String? {
-        let isPlain = !name.isEmpty && name.unicodeScalars.allSatisfy {
-            $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
-        }
+        let isPlain =
+            !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0 == "_" || ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+            }
         return isPlain ? name : nil
     }
 }

@@ -181,9 +181,10 @@ public final class Analyzer {
     /// `object` weakly and ends with ``detach()``.
     public func observe(_ object: KeyValueObservable, keyPath: String, as valueKey: String? = nil) {
         let key = valueKey ?? keyPath
-        observations.append(KeyPathObservation(object: object, keyPath: keyPath) { [weak self] value in
-            self?.update(value, for: key)
-        })
+        observations.append(
+            KeyPathObservation(object: object, keyPath: keyPath) { [weak self] value in
+                self?.update(value, for: key)
+            })
     }
 
     /// Runs `handler` each time this analyzer's node is created: when the analyzer is first placed, after its

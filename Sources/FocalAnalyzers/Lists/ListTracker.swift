@@ -162,7 +162,8 @@ final class ListTracker {
         let isVisible = list.isVisibleOnScreen && Self.section(section, isIn: list)
         guard isVisible != anchor.isVisible else { return }
         anchor.isVisible = isVisible
-        session.record(isVisible ? AutomaticEvent.appeared : AutomaticEvent.disappeared, properties: JSONObject(), time: session.now, on: id)
+        session.record(
+            isVisible ? AutomaticEvent.appeared : AutomaticEvent.disappeared, properties: JSONObject(), time: session.now, on: id)
     }
 
     /// Whether some of `section` (header, items or footer) lies in the list's viewport, worked out from the layout

@@ -16,9 +16,10 @@ final class SparkHost {
     init(responder: Responder, detector: SparkDetector) {
         self.responder = responder
         self.detector = detector
-        tokens.append(responder.observeEvents { [weak self] event in
-            self?.handle(event)
-        })
+        tokens.append(
+            responder.observeEvents { [weak self] event in
+                self?.handle(event)
+            })
         if let cell = responder as? ReusableCell { observeSelection(of: cell) }
         switch responder {
         case let view as View: isVisible = view.isVisibleOnScreen
@@ -44,9 +45,10 @@ final class SparkHost {
             pending += subview.subviews
             guard !observedViews.contains(where: { $0.object === subview }) else { continue }
             observedViews.append(Weak(subview))
-            tokens.append(subview.observeEvents { [weak self] event in
-                if case .touchEnded = event { self?.fire(.didEndTouch) }
-            })
+            tokens.append(
+                subview.observeEvents { [weak self] event in
+                    if case .touchEnded = event { self?.fire(.didEndTouch) }
+                })
         }
     }
 

@@ -65,7 +65,8 @@ final class Lifetimes {
         let unknown = names.filter { !builtNames.contains($0) && !screenNames.contains($0) }
         if !unknown.isEmpty {
             throw StepFailure(
-                "no screen is named, and no view built so far has the id, \(ScenarioNode.describeChoices(unknown)); expected a screen's name or a view's 'id'")
+                "no screen is named, and no view built so far has the id, \(ScenarioNode.describeChoices(unknown)); expected a screen's name or a view's 'id'"
+            )
         }
         var alive: [String] = []
         for name in names {

@@ -64,7 +64,8 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
         guard sections.indices.contains(indexPath.section) else { throw Self.noSection(indexPath.section, count: sections.count) }
         let count = sections[indexPath.section].items.count
         guard indexPath.item <= count else {
-            throw StepFailure("section \(indexPath.section) has \(count) items; insert at a position from 0 to \(count), not \(indexPath.item)")
+            throw StepFailure(
+                "section \(indexPath.section) has \(count) items; insert at a position from 0 to \(count), not \(indexPath.item)")
         }
         try checkSize(adding: items.count)
         sections[indexPath.section].items.insert(contentsOf: items, at: indexPath.item)

@@ -72,7 +72,9 @@ final class ScenarioAnalytics {
     func connect(_ responder: Responder, _ description: AnalyticsDescription, in scope: View) {
         guard let analyzer = analyzer(of: responder) else { return }
         for property in description.observed {
-            guard let reference = property.element, let view = scope.view(withAccessibilityIdentifier: reference.identifier) else { continue }
+            guard let reference = property.element, let view = scope.view(withAccessibilityIdentifier: reference.identifier) else {
+                continue
+            }
             analyzer.observe(view, keyPath: property.property, as: property.valueKey)
         }
         for hooked in description.hooked {

@@ -25,7 +25,8 @@ struct ResultDiff {
         var common = [[Int]](repeating: [Int](repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
-                common[i][j] = matches(expected[i], actual[j])
+                common[i][j] =
+                    matches(expected[i], actual[j])
                     ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
             }
         }

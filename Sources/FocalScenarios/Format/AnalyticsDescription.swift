@@ -76,7 +76,9 @@ struct AnalyticsDescription: Sendable {
                 if let reactions = fields["on-node-created"] {
                     throw reactions.error("'hook' with reactions is the old spelling of 'on-node-created'; write only 'on-node-created'")
                 }
-                hook.warn("'hook:' with reactions is now spelled 'on-node-created:' ('hook:' lists views to hook onto the node, as Analyzer.hook does)")
+                hook.warn(
+                    "'hook:' with reactions is now spelled 'on-node-created:' ('hook:' lists views to hook onto the node, as Analyzer.hook does)"
+                )
                 onNodeCreated = try AppReaction.list(hook)
             } else {
                 for item in try hook.list() { hooked.append(try HookedView(item)) }
@@ -118,13 +120,15 @@ struct AnalyticsDescription: Sendable {
         for sub in subAnalyzers {
             for view in sub.views where elements[view.identifier] == true {
                 throw view.error(
-                    "'sub-analyzers' names '\(view.identifier)', which has an 'analyzer' of its own; a sub-analyzer's node is named by its key ('\(sub.key)'), so remove its 'analyzer'")
+                    "'sub-analyzers' names '\(view.identifier)', which has an 'analyzer' of its own; a sub-analyzer's node is named by its key ('\(sub.key)'), so remove its 'analyzer'"
+                )
             }
         }
         for property in observed {
             if let model = property.model, !models.contains(model.identifier) {
                 throw model.error(
-                    "there is no model named '\(model.identifier)'; expected \(ScenarioNode.describeChoices(models.sorted())) (declare it under app: models:)")
+                    "there is no model named '\(model.identifier)'; expected \(ScenarioNode.describeChoices(models.sorted())) (declare it under app: models:)"
+                )
             }
         }
     }
@@ -190,7 +194,8 @@ struct ElementReference: Sendable {
         guard elements[identifier] == nil else { return }
         let known = elements.keys.sorted()
         throw error(
-            "no view has the identifier '\(identifier)' here; expected \(known.isEmpty ? "an 'id' given to a view of the same screen or cell" : ScenarioNode.describeChoices(known))")
+            "no view has the identifier '\(identifier)' here; expected \(known.isEmpty ? "an 'id' given to a view of the same screen or cell" : ScenarioNode.describeChoices(known))"
+        )
     }
 }
 

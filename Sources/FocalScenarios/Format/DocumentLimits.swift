@@ -47,7 +47,9 @@ enum DocumentLimits {
             case .scalar, .alias:
                 continue
             case .sequence(let sequence):
-                guard depth < maximumDepth || sequence.isEmpty else { throw error("lists and mappings nest more than \(maximumDepth) deep") }
+                guard depth < maximumDepth || sequence.isEmpty else {
+                    throw error("lists and mappings nest more than \(maximumDepth) deep")
+                }
                 for element in sequence { stack.append((element, depth + 1)) }
             case .mapping(let mapping):
                 guard depth < maximumDepth || mapping.isEmpty else { throw error("lists and mappings nest more than \(maximumDepth) deep") }

@@ -1,5 +1,5 @@
-import Foundation
 import FocalJSON
+import Foundation
 
 /// A row of a table or an item of a collection.
 ///

@@ -36,7 +36,8 @@ struct ListDescription: Sendable {
     /// Reads a table's or collection's content.
     init(_ fields: ScenarioFields, isTable: Bool, screens: Set<String>) throws(ScenarioError) {
         sections = try Self.sections(fields, itemKey: isTable ? "rows" : "items", screens: screens)
-        cell = try fields["cell"].map { value throws(ScenarioError) in try CellDescription(value, screens: screens) }
+        cell =
+            try fields["cell"].map { value throws(ScenarioError) in try CellDescription(value, screens: screens) }
             ?? CellDescription()
         if isTable, let height = fields["row-height"] {
             rowHeight = try height.double()
@@ -75,15 +76,16 @@ struct ListDescription: Sendable {
         var sections: [SectionDescription] = []
         for section in try member.value.list() {
             let sectionFields = try section.fields(allowed: ["name", itemKey, "header", "footer"], in: "a section")
-            sections.append(SectionDescription(
-                name: try sectionFields["name"]?.nonEmptyString(),
-                items: try ItemDescription.list(sectionFields.required(itemKey), screens: screens),
-                header: try sectionFields["header"].map { value throws(ScenarioError) in
-                    try ViewDescription(value, screens: screens)
-                },
-                footer: try sectionFields["footer"].map { value throws(ScenarioError) in
-                    try ViewDescription(value, screens: screens)
-                }))
+            sections.append(
+                SectionDescription(
+                    name: try sectionFields["name"]?.nonEmptyString(),
+                    items: try ItemDescription.list(sectionFields.required(itemKey), screens: screens),
+                    header: try sectionFields["header"].map { value throws(ScenarioError) in
+                        try ViewDescription(value, screens: screens)
+                    },
+                    footer: try sectionFields["footer"].map { value throws(ScenarioError) in
+                        try ViewDescription(value, screens: screens)
+                    }))
         }
         return sections
     }

@@ -87,7 +87,8 @@ public struct Scenario: Sendable {
         for step in journey {
             if case .setModel(let model, _, _) = step.action, app.models[model.identifier] == nil {
                 var error = model.error(
-                    "there is no model named '\(model.identifier)'; expected \(ScenarioNode.describeChoices(app.models.keys.sorted())) (declare it under app: models:)")
+                    "there is no model named '\(model.identifier)'; expected \(ScenarioNode.describeChoices(app.models.keys.sorted())) (declare it under app: models:)"
+                )
                 error.step = step.label
                 throw error
             }

@@ -27,9 +27,10 @@ struct ScreenDescription: Sendable {
         let fields = try value.fields(allowed: ["title", "views"] + AnalyticsDescription.keys, in: "a screen")
         title = try fields["title"]?.string()
         analytics = try AnalyticsDescription(fields)
-        views = try fields["views"].map { value throws(ScenarioError) in
-            try ViewDescription.list(value, screens: screens)
-        } ?? []
+        views =
+            try fields["views"].map { value throws(ScenarioError) in
+                try ViewDescription.list(value, screens: screens)
+            } ?? []
     }
 
     /// Checks that the views and models the screen's descriptions name exist.

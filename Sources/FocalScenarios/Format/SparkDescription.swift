@@ -50,7 +50,9 @@ struct SparkDescription: Sendable {
             event = try fields.required("record").nonEmptyString()
             firesOnce = try fields["once"]?.bool() ?? false
             identifier = try fields["id"]?.nonEmptyString()
-            if let id = fields["id"], !firesOnce { throw id.error("a spark's 'id' makes sparks sharing it fire once in all; it goes with 'once: true'") }
+            if let id = fields["id"], !firesOnce {
+                throw id.error("a spark's 'id' makes sparks sharing it fire once in all; it goes with 'once: true'")
+            }
         }
         trace = try fields["trace"]?.string()
     }

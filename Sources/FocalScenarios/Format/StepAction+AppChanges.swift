@@ -51,7 +51,9 @@ extension StepAction {
         let position = try members["at"]?.count() ?? 0
         let content = try members.exactlyOne(of: ["rows", "items", "sections"])
         if content.key == "sections" {
-            if let section = members["section"] { throw section.error("'section' goes with 'rows' or 'items'; 'at' says where the sections go") }
+            if let section = members["section"] {
+                throw section.error("'section' goes with 'rows' or 'items'; 'at' says where the sections go")
+            }
             let sections = try ListDescription.sections(members, itemKey: "rows", screens: screens)
             try checkCount(sections.count, of: content.value)
             return .insertSections(list: list, at: position, sections: sections)

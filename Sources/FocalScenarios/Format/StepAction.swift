@@ -74,9 +74,10 @@ enum StepAction: Sendable {
         case "switch-tab": self = .switchTab(try TabReference(argument!))
         case "wait": self = .wait(Int64(try argument!.count()))
         case "select":
-            self = .select(argument!.isScalar
-                ? ItemReference(list: nil, indexPath: IndexPath(item: try argument!.count(), section: 0))
-                : try ItemReference(fields(ItemReference.keys)))
+            self = .select(
+                argument!.isScalar
+                    ? ItemReference(list: nil, indexPath: IndexPath(item: try argument!.count(), section: 0))
+                    : try ItemReference(fields(ItemReference.keys)))
         case "scroll": self = try Self.scroll(fields(["in", "to-row", "to-item", "section", "by", "by-app"]))
         case "type":
             if argument!.isScalar {
@@ -102,7 +103,8 @@ enum StepAction: Sendable {
         case "spark":
             let members = try fields(["on", "trigger"])
             self = .fireSpark(
-                target: try TargetDescription(members.required("on")), trigger: SparkTrigger(try members.required("trigger").nonEmptyString()))
+                target: try TargetDescription(members.required("on")),
+                trigger: SparkTrigger(try members.required("trigger").nonEmptyString()))
         case "remove": self = .remove(try TargetDescription(argument!))
         case "hide", "show": self = .setHidden(try TargetDescription(argument!), kind == "hide")
         case "add", "move", "insert", "delete", "move-row", "move-section", "set":

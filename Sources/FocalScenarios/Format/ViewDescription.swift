@@ -16,7 +16,9 @@
 struct ViewDescription: Sendable {
     /// The kinds of view, by the key that introduces them.
     enum Kind: String, Sendable, CaseIterable {
-        case view, label, button, `switch`, slider, textField = "text-field", table, collection
+        case view, label, button, `switch`, slider
+        case textField = "text-field"
+        case table, collection
 
         /// The keys a view of this kind may have besides the common ones.
         var ownKeys: [String] {
@@ -114,7 +116,8 @@ struct ViewDescription: Sendable {
             list = try ListDescription(fields, isTable: kind == .table, screens: screens)
             if let cellName = list?.cell.analytics.name, analytics.name == nil, let cell = fields["cell"] {
                 cell.warn(
-                    "the cells' analyzer '\(cellName)' records nothing: a cell's node is a row under its list's node, and this \(kind.rawValue) has no 'analyzer'; give the \(kind.rawValue) one")
+                    "the cells' analyzer '\(cellName)' records nothing: a cell's node is a row under its list's node, and this \(kind.rawValue) has no 'analyzer'; give the \(kind.rawValue) one"
+                )
             }
         }
     }

@@ -26,7 +26,8 @@ struct ElementFinder {
             guard !candidates.isEmpty else {
                 let known = Set(viewsInShownWindows().filter(\.isVisibleOnScreen).compactMap(\.accessibilityIdentifier))
                 throw StepFailure(
-                    "no view on screen has the identifier '\(identifier)'; expected \(Self.choices(known, empty: "an identifier, but no view on screen has one"))")
+                    "no view on screen has the identifier '\(identifier)'; expected \(Self.choices(known, empty: "an identifier, but no view on screen has one"))"
+                )
             }
             return try Self.single(candidates, isVisible: \.isVisibleOnScreen) { count in
                 "\(count) views on screen have the identifier '\(identifier)' (every row repeats the views of its cell); name one by focus path or select its row"
@@ -37,11 +38,13 @@ struct ElementFinder {
             let candidates = all.filter { automaton.isFinal(automaton.state(atPath: $0.path)) }
             guard !candidates.isEmpty else {
                 throw StepFailure(
-                    "no element on screen has the focus path '\(pattern)'; expected \(Self.choices(Set(all.map(\.path)), empty: "a path, but no element on screen has a node"))")
+                    "no element on screen has the focus path '\(pattern)'; expected \(Self.choices(Set(all.map(\.path)), empty: "a path, but no element on screen has a node"))"
+                )
             }
             let element = try Self.single(candidates, isVisible: { Self.isVisible($0.element) }) { count in
                 let paths = Set(candidates.map(\.path)).sorted().map { "'\($0)'" }.joined(separator: ", ")
-                return "\(count) elements on screen match the focus path '\(pattern)' (\(paths)); use a longer path, an identifier, or select the row"
+                return
+                    "\(count) elements on screen match the focus path '\(pattern)' (\(paths)); use a longer path, an identifier, or select the row"
             }
             return element.element
         case .point:
@@ -70,7 +73,8 @@ struct ElementFinder {
             var known: Set<String> = []
             cell.contentView.forEachDescendant { if let id = $0.accessibilityIdentifier { known.insert(id) } }
             throw StepFailure(
-                "the cell of item \(item.indexPath.item) of section \(item.indexPath.section) has no view '\(identifier)'; expected \(Self.choices(known, empty: "an identifier, but no view in the cell has one (give the cell's views an 'id')"))")
+                "the cell of item \(item.indexPath.item) of section \(item.indexPath.section) has no view '\(identifier)'; expected \(Self.choices(known, empty: "an identifier, but no view in the cell has one (give the cell's views an 'id')"))"
+            )
         }
         return view
     }
@@ -106,9 +110,10 @@ struct ElementFinder {
         }
         let visible = viewsInShownWindows().compactMap { $0 as? Found }.filter(\.isVisibleOnScreen)
         guard visible.count == 1 else {
-            throw StepFailure(visible.isEmpty
-                ? "there is no \(kind) on screen"
-                : "there are \(visible.count) of them on screen; say which \(kind) with 'in:'")
+            throw StepFailure(
+                visible.isEmpty
+                    ? "there is no \(kind) on screen"
+                    : "there are \(visible.count) of them on screen; say which \(kind) with 'in:'")
         }
         return visible[0]
     }

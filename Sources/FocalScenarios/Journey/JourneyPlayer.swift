@@ -78,16 +78,18 @@ struct JourneyPlayer {
             try analyzer(of: target).record(event, properties: properties)
         case .touch(let target, let destination, let cancelled):
             let view = try finder.view(target)
-            let path: [Point] = switch destination {
-            case .point(let point): [point]
-            case .outside: [Point(x: view.bounds.maxX + 10, y: view.bounds.center.y)]
-            case nil: []
-            }
+            let path: [Point] =
+                switch destination {
+                case .point(let point): [point]
+                case .outside: [Point(x: view.bounds.maxX + 10, y: view.bounds.center.y)]
+                case nil: []
+                }
             try perform("touch \(target)") { try user.touch(view, movingThrough: path, ending: cancelled ? .cancelled : .lifted) }
         case .fireSpark(let target, let trigger):
             let element = try finder.element(target)
             guard analytics.sparks.events(on: element).contains(where: { $0.trigger == trigger }) else {
-                throw StepFailure("\(target) has no spark with the trigger '\(trigger)'; give it one with 'sparks: [{trigger: \(trigger), record: …}]'")
+                throw StepFailure(
+                    "\(target) has no spark with the trigger '\(trigger)'; give it one with 'sparks: [{trigger: \(trigger), record: …}]'")
             }
             analytics.sparks.fire(trigger, on: element)
         case .expectReleased(let names):

@@ -126,7 +126,8 @@ open class ViewController: Responder {
     /// A controller that is already appearing or appeared ignores a request to appear, and the same for
     /// disappearing.
     public func beginAppearanceTransition(_ isAppearing: Bool) {
-        let canStart = isAppearing
+        let canStart =
+            isAppearing
             ? appearanceState == .disappeared || appearanceState == .disappearing
             : appearanceState == .appeared || appearanceState == .appearing
         if canStart {

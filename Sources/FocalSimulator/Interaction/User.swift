@@ -154,8 +154,9 @@ public struct User {
 
     /// Goes back: pops the front-most navigation controller on screen that has something to pop.
     public func goBack() throws {
-        guard let navigation = controllersOnScreen().compactMap({ $0 as? NavigationController })
-            .last(where: { $0.viewControllers.count > 1 })
+        guard
+            let navigation = controllersOnScreen().compactMap({ $0 as? NavigationController })
+                .last(where: { $0.viewControllers.count > 1 })
         else { throw UserActionError.nothingToGoBackTo }
         navigation.popViewController()
         application.clock.runDueWork()

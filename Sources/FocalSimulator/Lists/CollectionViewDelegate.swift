@@ -13,7 +13,8 @@ public protocol CollectionViewDelegate: ScrollViewDelegate {
     /// `collectionView(_:layout:referenceSizeForHeaderInSection:)`.
     func collectionView(
         _ collectionView: CollectionView, referenceSizeForSupplementaryElementOfKind kind: SupplementaryKind,
-        inSection section: Int) -> Size
+        inSection section: Int
+    ) -> Size
     /// A section's header or footer view is about to be displayed (`indexPath` has item 0).
     func collectionView(
         _ collectionView: CollectionView, willDisplaySupplementaryView view: View, forElementKind kind: SupplementaryKind,

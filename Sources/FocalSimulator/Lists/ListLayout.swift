@@ -67,10 +67,11 @@ struct ListLayout {
     func frame(for element: SupplementaryElement) -> Rect? {
         guard sections.indices.contains(element.section) else { return nil }
         let section = sections[element.section]
-        let (y, height) = switch element.kind {
-        case .header: (section.originY, section.headerHeight)
-        case .footer: (section.itemsOriginY + section.itemsHeight, section.footerHeight)
-        }
+        let (y, height) =
+            switch element.kind {
+            case .header: (section.originY, section.headerHeight)
+            case .footer: (section.itemsOriginY + section.itemsHeight, section.footerHeight)
+            }
         guard height > 0 else { return nil }
         return Rect(x: 0, y: y, width: contentSize.width, height: height)
     }

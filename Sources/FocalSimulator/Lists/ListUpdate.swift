@@ -71,10 +71,14 @@ public struct ListUpdate: Hashable, Sendable {
             Set(arrivingSections).count == arrivingSections.count, arrivingSections.allSatisfy(newSections.contains),
             oldCounts.count - deletedSections.count + insertedSections.count == newCounts.count,
             Set(leaving).count == leaving.count, Set(arriving).count == arriving.count,
-            leaving.allSatisfy({ oldSections.contains($0.section) && !replacedSections.contains($0.section)
-                && (0..<oldCounts[$0.section]).contains($0.item) }),
-            arriving.allSatisfy({ newSections.contains($0.section) && !insertedSections.contains($0.section)
-                && (0..<newCounts[$0.section]).contains($0.item) })
+            leaving.allSatisfy({
+                oldSections.contains($0.section) && !replacedSections.contains($0.section)
+                    && (0..<oldCounts[$0.section]).contains($0.item)
+            }),
+            arriving.allSatisfy({
+                newSections.contains($0.section) && !insertedSections.contains($0.section)
+                    && (0..<newCounts[$0.section]).contains($0.item)
+            })
         else { return false }
         return oldSections.allSatisfy { old in
             guard !reloadedSections.contains(old), let new = newSection(forOld: old) else { return true }

@@ -6,6 +6,7 @@
 import CLibFuzzer
 import FocalJSON
 import FocalOpLog
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,10 +16,11 @@ enum OpLogFuzzer {
     static func main() {
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            guard let data else { return 0 }
-            return fuzz(data, size)
-        })
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                guard let data else { return 0 }
+                return fuzz(data, size)
+            })
     }
 }
 
