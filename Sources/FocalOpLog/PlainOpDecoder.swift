@@ -91,14 +91,8 @@ enum PlainOpDecoder {
                 guard let object = self.object(&scanner, at: &i) else { return nil }
                 attributes = object
             }
-            PlainNodeID.skipWhitespace(b, &i)
-            guard i < b.count else { return nil }
-            if b[i] == 0x2C {
-                i += 1
-                continue
-            }
-            guard b[i] == 0x7D else { return nil }
-            i += 1
+            guard let more = afterMember(b, &i) else { return nil }
+            if more { continue }
             break
         }
         PlainNodeID.skipWhitespace(b, &i)
@@ -266,6 +260,16 @@ enum PlainOpDecoder {
         return n
     }
 
+    /// Reads what follows an object's member: `true` after a `,` (another member follows), `false` after
+    /// the closing `}`, `nil` for anything else. `i` is left past the separator.
+    @inline(__always)
+    private static func afterMember(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool? {
+        PlainNodeID.skipWhitespace(b, &i)
+        guard i < b.count, b[i] == 0x2C || b[i] == 0x7D else { return nil }
+        i += 1
+        return b[i - 1] == 0x2C
+    }
+
     /// Whether `null` is at `i`; moves past it when it is.
     @inline(__always)
     private static func isNull(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
@@ -330,14 +334,9 @@ enum PlainOpDecoder {
                 }
                 (members.baseAddress! + count).initialize(to: (key, value))
                 count += 1
-                PlainNodeID.skipWhitespace(b, &j)
-                guard j < b.count else { return nil }
-                if b[j] == 0x2C {
-                    j += 1
-                    continue
-                }
-                guard b[j] == 0x7D else { return nil }
-                i = j + 1
+                guard let more = afterMember(b, &j) else { return nil }
+                if more { continue }
+                i = j
                 var gathered: [(key: String, value: JSONValue)] = []
                 gathered.reserveCapacity(count)
                 for k in 0..<count { gathered.append((members.baseAddress! + k).move()) }
