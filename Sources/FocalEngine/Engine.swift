@@ -58,6 +58,9 @@ public final class Engine {
         }
         self.configuration = configuration
         self.observer = observer
+        // The engine's own setup (bindings, wrappers, the lockdown) is not task code: it runs
+        // under the runtime's setup bound, and the configured limit applies from the first task.
+        runtime.applyTimeLimit(max(configuration.timeLimit, JSRuntime.setupTimeLimit))
         runtime.installConsole(logger: configuration.consoleLogger)
         binding = NodeBinding(runtime: runtime)
         do throws(ScriptError) {
@@ -75,6 +78,7 @@ public final class Engine {
             throw EngineError(.taskFileFailed, "the engine could not freeze its shared JavaScript objects: \(error)", script: error)
         }
         scripts.coverage = configuration.patternCoverage
+        runtime.applyTimeLimit(configuration.timeLimit)
         defaultSession = SessionState(id: nil, engine: self)
     }
 

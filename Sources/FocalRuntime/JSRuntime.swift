@@ -45,8 +45,9 @@ public final class JSRuntime {
         applyTimeLimit(limit)
     }
 
-    /// Sets ``timeLimit`` to `limit`, which the runtime's own code knows to be in range.
-    func applyTimeLimit(_ limit: Duration) {
+    /// Sets ``timeLimit`` to `limit`, which the runtime's own code (or its host's, for its setup:
+    /// ``setupTimeLimit``) knows to be in range.
+    package func applyTimeLimit(_ limit: Duration) {
         watchdog.setTimeLimit(limit)
         updateRegExpBudget()
     }
@@ -88,7 +89,7 @@ public final class JSRuntime {
         // The runtime's own setup code runs under the lockdown's generous bound, not the
         // caller's limit: a 1 ms limit on a busy machine must not fail the runtime's setup.
         watchdog = Watchdog(
-            group: group, timeLimit: max(timeLimit, Self.lockdownTimeLimit), heapLimit: heapLimit ?? options.defaultHeapLimit)
+            group: group, timeLimit: max(timeLimit, Self.setupTimeLimit), heapLimit: heapLimit ?? options.defaultHeapLimit)
         guard let reader = try? evaluate(Self.errorReaderSource, sourceURL: "<focal>") else {
             preconditionFailure("the runtime's own error reader failed to evaluate")
         }

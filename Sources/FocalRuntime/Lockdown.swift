@@ -53,15 +53,16 @@ extension JSRuntime {
         // bound of its own (it takes milliseconds, seconds only under JavaScriptCore's GC
         // stress options), then the task time limit is back.
         let taskLimit = timeLimit
-        applyTimeLimit(max(taskLimit, Self.lockdownTimeLimit))
+        applyTimeLimit(max(taskLimit, Self.setupTimeLimit))
         defer { applyTimeLimit(taskLimit) }
         let count = number(try call(lockDown, arguments: [array])) ?? 0
         return Int(count)
     }
 
-    /// The time bound of the runtime's own setup code: the error reader, the
-    /// regular-expression guard and the lockdown.
-    static let lockdownTimeLimit = Duration.seconds(120)
+    /// The time bound of the runtime's own setup code and its host's (the error reader, the
+    /// regular-expression guard, an engine's bindings and wrappers, the lockdown): code of fixed
+    /// size, not a task, so the task time limit (as small as 1 ms) does not apply to it.
+    package static let setupTimeLimit = Duration.seconds(120)
 
     private static let lockdownSource = """
         (function (roots) {
