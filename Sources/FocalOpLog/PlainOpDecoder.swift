@@ -39,11 +39,7 @@ enum PlainOpDecoder {
             else { return nil }
             seen |= key.bit
             i = keyEnd + 1
-            PlainNodeID.skipWhitespace(b, &i)
-            guard i < b.count, b[i] == 0x3A else { return nil }
-            i += 1
-            PlainNodeID.skipWhitespace(b, &i)
-            guard i < b.count else { return nil }
+            guard beforeValue(b, &i) else { return nil }
             switch key {
             case .op:
                 guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1), let k = Kind(b, i + 1, end) else { return nil }
@@ -260,6 +256,17 @@ enum PlainOpDecoder {
         return n
     }
 
+    /// Reads the `:` between a member's key and its value: `true` when a value starts at `i`, which is
+    /// left on its first byte; `false` for anything else.
+    @inline(__always)
+    private static func beforeValue(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
+        PlainNodeID.skipWhitespace(b, &i)
+        guard i < b.count, b[i] == 0x3A else { return false }
+        i += 1
+        PlainNodeID.skipWhitespace(b, &i)
+        return i < b.count
+    }
+
     /// Reads what follows an object's member: `true` after a `,` (another member follows), `false` after
     /// the closing `}`, `nil` for anything else. `i` is left past the separator.
     @inline(__always)
@@ -301,11 +308,7 @@ enum PlainOpDecoder {
                 guard count < flatCapacity, j < b.count, b[j] == 0x22, let keyEnd = plainStringEnd(b, from: j + 1) else { return nil }
                 let key = string(b, j + 1, keyEnd)
                 j = keyEnd + 1
-                PlainNodeID.skipWhitespace(b, &j)
-                guard j < b.count, b[j] == 0x3A else { return nil }
-                j += 1
-                PlainNodeID.skipWhitespace(b, &j)
-                guard j < b.count else { return nil }
+                guard beforeValue(b, &j) else { return nil }
                 let value: JSONValue
                 switch b[j] {
                 case 0x22:
