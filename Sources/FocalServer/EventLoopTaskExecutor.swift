@@ -4,13 +4,12 @@ import NIOCore
 /// woke it: a job enqueued from one of the group's loops runs next on that loop, any other
 /// job on the group's next loop.
 ///
-/// The server runs with this executor preferred and its connections on the engine pool's
-/// loops, so a request is read, handed to its session (ordered by the session's gate, on the
-/// request's own task), applied by the engine worker (whose executor is its loop) and
-/// answered without a thread switch when its connection and its session share a loop. (A
-/// default actor on the way would cost a trip through the loop's queue to enter it and one
-/// to leave it: the runtime does not switch inline to a default actor under a task
-/// executor preference.)
+/// The server runs with this executor preferred over its HTTP threads, so a request is
+/// read, handed to its session (ordered by the session's gate, on the request's own task)
+/// and answered on its connection's thread; only the engine work goes to the engine worker
+/// (whose executor is its loop). (A default actor on the way would cost a trip through the
+/// loop's queue to enter it and one to leave it: the runtime does not switch inline to a
+/// default actor under a task executor preference.)
 final class EventLoopTaskExecutor: TaskExecutor, Sendable {
     private let loops: [any EventLoop]
     private let group: any EventLoopGroup

@@ -47,8 +47,13 @@ public struct FocalServer: Sendable {
     let registry: SessionRegistry
     let readiness = Readiness()
     private let clock: PipelineClock
+    /// The HTTP threads: connections are read and answered there.
+    private let httpThreads: any EventLoopGroup
     /// The HTTP threads as a task executor: requests run there (see ``run(onServerRunning:onGracefulShutdown:)``).
     private let executor: EventLoopTaskExecutor
+    /// Whether the server's clock is the continuous clock, so that request deadlines can be
+    /// timers of the HTTP threads (see ``RequestDeadline``).
+    private let clockIsContinuous: Bool
     /// The open connections, against the connection limits.
     let connections: ConnectionLimiter
 
@@ -69,17 +74,22 @@ public struct FocalServer: Sendable {
     ///     (whose engines are `pool`), each on its project's tasks directory.
     ///   - metrics: where the server's metrics go; by default through swift-metrics' global
     ///     factory, to the backend the application bootstrapped (see ``ServerMetrics``).
+    ///   - httpThreads: the threads that serve connections (`nil`: NIO's shared group, one
+    ///     thread per core). Whoever made the group shuts it down after the server stops.
+    ///     `focal serve` makes one of `--http-threads` threads.
     public init<C: Clock>(
         configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
         journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),
         logger: Logger = Logger(label: "focal.server"), keyRing: KeyRing? = nil, projects: [String: EnginePool] = [:],
-        metrics: ServerMetrics = ServerMetrics()
+        metrics: ServerMetrics = ServerMetrics(), httpThreads: (any EventLoopGroup)? = nil
     ) where C.Instant == ContinuousClock.Instant {
         self.configuration = configuration
         self.keyRing = keyRing
         self.clock = PipelineClock(clock)
+        clockIsContinuous = clock is ContinuousClock
         self.metrics = metrics
-        executor = EventLoopTaskExecutor(group: EventLoopGroupProvider.singleton.eventLoopGroup)
+        self.httpThreads = httpThreads ?? EventLoopGroupProvider.singleton.eventLoopGroup
+        executor = EventLoopTaskExecutor(group: self.httpThreads)
         connections = ConnectionLimiter(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
             gauge: metrics.connectionsOpen)
@@ -140,7 +150,7 @@ public struct FocalServer: Sendable {
                 logger.info("listening", metadata: ["focal.address": "\(address)"])
                 await onServerRunning(address)
             },
-            eventLoopGroupProvider: .singleton,
+            eventLoopGroupProvider: .shared(httpThreads),
             logger: logger)
     }
 
@@ -177,7 +187,7 @@ public struct FocalServer: Sendable {
     var deadline: RequestDeadline {
         RequestDeadline(
             timeout: configuration.requestTimeout, clock: clock, retryAfterSeconds: configuration.retryAfterSeconds,
-            metrics: metrics, executor: executor)
+            metrics: metrics, executor: executor, timerLoops: clockIsContinuous ? httpThreads : nil)
     }
 }
 

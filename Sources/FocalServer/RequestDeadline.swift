@@ -1,4 +1,5 @@
 import FocalDelivery
+import NIOCore
 import Synchronization
 
 /// The deadline of every request's work (``ServerConfiguration/requestTimeout``): work not
@@ -14,8 +15,13 @@ struct RequestDeadline: Sendable {
     let clock: PipelineClock
     let retryAfterSeconds: Int
     let metrics: ServerMetrics
-    /// Where the work runs: the engine threads under `focal serve` (see ``FocalServer/run(onServerRunning:)``).
+    /// Where the work runs: the HTTP threads under `focal serve` (see ``FocalServer/run(onServerRunning:onGracefulShutdown:)``).
     let executor: (any TaskExecutor)?
+    /// With the continuous clock, the loops whose timers watch the deadlines: a timer on the
+    /// loop running the request costs no task and no thread, where a task sleeping on the
+    /// clock costs one of each per request (and a timer that fires after it is cancelled).
+    /// `nil` for any other clock (a manual one in tests), which the deadline sleeps on.
+    let timerLoops: (any EventLoopGroup)?
 
     /// Runs `work`, or throws ``ServerError`` 503 when it is not done within the timeout.
     /// Cancelling the calling task (the client went away) cancels the work too.
@@ -25,13 +31,13 @@ struct RequestDeadline: Sendable {
             let result = await Result { try await work() }
             answer.resume(with: result)
         }
-        let timer = Task { [clock, timeout] in
-            try await clock.sleep(until: clock.now + timeout)
+        let expire: @Sendable () -> Void = { [self] in
             if answer.resume(with: .failure(deadlineExceeded)) {
                 metrics.requestDeadlinesExceeded.increment()
                 task.cancel()
             }
         }
+        let timer = DeadlineTimer(after: timeout, on: timerLoops, clock: clock, expire)
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await answer.value
@@ -46,6 +52,32 @@ struct RequestDeadline: Sendable {
             "the request was not done within the server's request timeout of \(timeout) (--request-timeout); "
                 + "it may have been applied in part: retry it with ?position=N",
             headers: [.retryAfter: String(retryAfterSeconds)])
+    }
+}
+
+/// The timer of one request's deadline: on an event loop (see ``RequestDeadline/timerLoops``),
+/// or a task sleeping on the clock.
+private enum DeadlineTimer {
+    case loop(Scheduled<Void>)
+    case sleeper(Task<Void, any Error>)
+
+    init(after timeout: Duration, on loops: (any EventLoopGroup)?, clock: PipelineClock, _ expire: @escaping @Sendable () -> Void) {
+        if let loops {
+            self = .loop(loops.any().scheduleTask(in: TimeAmount(timeout), expire))
+        } else {
+            self = .sleeper(
+                Task {
+                    try await clock.sleep(until: clock.now + timeout)
+                    expire()
+                })
+        }
+    }
+
+    func cancel() {
+        switch self {
+        case .loop(let scheduled): scheduled.cancel()
+        case .sleeper(let task): task.cancel()
+        }
     }
 }
 

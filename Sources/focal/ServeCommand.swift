@@ -5,6 +5,7 @@ import FocalEngine
 import FocalServer
 import Logging
 import NIOCore
+import NIOPosix
 
 #if canImport(Glibc)
 import Glibc
@@ -142,6 +143,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "The threads that read and answer connections (1…256). Default: half the cores, at least one.", valueName: "n"))
+    var httpThreads = min(max(1, System.coreCount / 2), FocalLimits.httpThreadsRange.upperBound)
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "The keys file (JSON): the SHA-256 of each key, its scopes, project and rate limit; SIGHUP reloads it.", valueName: "file"))
     var keys: String?
 
@@ -166,6 +173,7 @@ struct ServeCommand: AsyncParsableCommand {
         do throws(ConfigurationError) {
             try serverConfiguration.validate()
             try ConfigurationError.check(threads, in: FocalLimits.engineThreadsRange, "threads")
+            try ConfigurationError.check(httpThreads, in: FocalLimits.httpThreadsRange, "httpThreads")
             try engineConfiguration.validate()
         } catch {
             throw error.usageError(flags: Self.flags)
@@ -183,7 +191,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The flag of each ``ServerConfiguration`` and engine setting, for the library's ``ConfigurationError``.
     private static let flags = ConfigurationError.engineFlags.merging([
-        "threads": "--threads",
+        "threads": "--threads", "httpThreads": "--http-threads",
         "host": "--host", "port": "--port", "maxSessions": "--max-sessions", "maxBodyBytes": "--max-body",
         "idleTimeout": "--idle-timeout", "connectionIdleTimeout": "--connection-idle-timeout",
         "requestTimeout": "--request-timeout", "maxSessionsPerClient": "--max-sessions-per-client",
@@ -274,9 +282,10 @@ struct ServeCommand: AsyncParsableCommand {
                 "file limit", metadata: ["focal.max-fds": "\(soft)", "focal.max-connections": "\(configuration.maxConnections)"])
         }
         // swift-metrics records to Prometheus, once for the process; GET /metrics writes its registry.
+        let http = MultiThreadedEventLoopGroup(numberOfThreads: httpThreads)
         let server = FocalServer(
             configuration: configuration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger,
-            keyRing: keyRing, projects: projects, metrics: .bootstrapPrometheus())
+            keyRing: keyRing, projects: projects, metrics: .bootstrapPrometheus(), httpThreads: http)
         do {
             // Graceful shutdown on SIGTERM and SIGINT, bounded by the exit deadline.
             let exitDeadline = ExitDeadline(after: delivery.drainTimeout + ExitDeadline.grace, logger: logger)
@@ -290,12 +299,14 @@ struct ServeCommand: AsyncParsableCommand {
                 },
                 onGracefulShutdown: { exitDeadline.arm() })
         } catch {
+            try? await http.shutdownGracefully()
             await pool.close()
             for project in projects.values { await project.close() }
             await shared?.close()
             StandardStream.error.writeError("the server stopped: \(error)")
             throw ExitCode(2)
         }
+        try? await http.shutdownGracefully()
         await pool.close()
         for project in projects.values { await project.close() }
         if let pipeline { OutboxSink.report(await pipeline.finish(), store: shared?.store.url ?? delivery.store) }

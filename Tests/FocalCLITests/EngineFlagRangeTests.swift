@@ -15,6 +15,8 @@ struct EngineFlagRangeTests {
             (["replay", "--heap-limit", "16385"], "--heap-limit must be between 16 and 16384 MiB"),
             (["serve", "--port", "0", "--threads", "257"], "--threads must be from 1 to 256, not 257"),
             (["serve", "--port", "0", "--threads", "0"], "--threads must be from 1 to 256, not 0"),
+            (["serve", "--port", "0", "--http-threads", "0"], "--http-threads must be from 1 to 256, not 0"),
+            (["serve", "--port", "0", "--http-threads", "257"], "--http-threads must be from 1 to 256, not 257"),
             (["serve", "--port", "0", "--max-sessions", "0"], "--max-sessions must be from 1 to 10000000, not 0"),
         ])
     func outOfRange(arguments: [String], message: String) throws {

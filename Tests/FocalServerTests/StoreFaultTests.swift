@@ -50,6 +50,24 @@ struct StoreFaultTests {
         }
     }
 
+    @Test("with the continuous clock the deadline is a timer of the HTTP thread: a stuck request answers 503, the next one 200")
+    func deadlineOnTheRealClock() async throws {
+        let journal = MemoryJournal()
+        try await withServer(ServerConfiguration(requestTimeout: .seconds(2)), journal: journal) { client, _ in
+            _ = try await client.post([Ops.root], to: "s", position: 0)
+            await journal.hang()
+            let stuck = try await client.post([Ops.record("a")], to: "s", position: 1)
+            #expect(stuck.status == .serviceUnavailable)
+            #expect(stuck.error?.contains("--request-timeout") == true, "\(stuck.text)")
+            await journal.release()
+            // A deadline that did not expire is cancelled with its request: this one answers.
+            let next = try await client.send(.get, "/v1/sessions/s/snapshot")
+            #expect(next.status == .ok, "\(next.text)")
+            let metrics = try await client.send(.get, "/metrics").text
+            #expect(metrics.contains("focal_request_deadline_exceeded_total 1"), "\(metrics)")
+        }
+    }
+
     @Test("a request waiting behind a stuck one for its session answers 503 at its own deadline")
     func waiterLeavesAtItsDeadline() async throws {
         let journal = MemoryJournal()
