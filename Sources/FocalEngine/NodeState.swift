@@ -90,13 +90,19 @@ public struct NodeState {
     /// Applies `event` to the state. Returns `false`, changing nothing, when `event` is an
     /// `ana-updated` that would give the node a value for one key path more than ``valueLimit``.
     public mutating func apply(_ event: Event) -> Bool {
-        if event.name == SpecialEvent.updated, values.count >= Self.valueLimit,
-            case .string(let keyPath)? = event.properties[SpecialEvent.keyPath], values[keyPath] == nil,
-            event.properties[SpecialEvent.value]?.isNull == false
-        {
-            return false
+        // The name is compared with each special event at most once, and an update's properties are read once.
+        let isUpdate = event.name == SpecialEvent.updated
+        var change: (keyPath: String, value: JSONValue?)?
+        if isUpdate, case .string(let keyPath)? = event.properties[SpecialEvent.keyPath] {
+            let value = event.properties[SpecialEvent.value]
+            // An absent value and `null` both mean "no value".
+            change = (keyPath, value?.isNull == true ? nil : value)
+            if change?.value != nil, values.count >= Self.valueLimit, values[keyPath] == nil { return false }
         }
         if recent.count < Self.historyLimit {
+            // The ring's whole size at once: growing it one event at a time would reallocate it at the 2nd, 3rd
+            // and 5th event of every node.
+            if recent.isEmpty { recent.reserveCapacity(Self.historyLimit) }
             recent.append(event)
             if !recentResults.isEmpty { recentResults.append(KeptResults()) }
         } else {
@@ -105,35 +111,40 @@ public struct NodeState {
             oldest = (oldest + 1) % Self.historyLimit
         }
         latestEvent = event
-        switch event.name {
-        case SpecialEvent.appeared:
+        if isUpdate {
+            guard let change else { return true }
+            // A missing holder and a holder without a value both mean "no value". One lookup of the key path, new
+            // key or not: the holder is compared and changed in place, through the dictionary's modify accessor.
+            if values.isEmpty, change.value != nil { values.reserveCapacity(Self.initialValueCapacity) }
+            Self.update(&values[change.keyPath], to: change.value, firstDisplayedEvent: isVisible ? event : nil)
+        } else if event.name == SpecialEvent.appeared {
             guard !isVisible else { return true }
             isVisible = true
             if firstDisplayedEvent == nil { firstDisplayedEvent = event }
-            for key in values.keys where values[key]?.firstDisplayedEvent == nil {
-                values[key]?.firstDisplayedEvent = event
+            // Walked by position: iterating `values.keys` would hold a second reference to the storage, and the
+            // first change would copy the whole dictionary.
+            var slot = values.startIndex
+            while slot != values.endIndex {
+                if values.values[slot].firstDisplayedEvent == nil { values.values[slot].firstDisplayedEvent = event }
+                values.formIndex(after: &slot)
             }
-        case SpecialEvent.disappeared:
+        } else if event.name == SpecialEvent.disappeared {
             isVisible = false
-        case SpecialEvent.updated:
-            guard case .string(let keyPath)? = event.properties[SpecialEvent.keyPath] else { return true }
-            var value = event.properties[SpecialEvent.value]
-            if value?.isNull == true { value = nil }
-            // A missing holder and a holder without a value both mean "no value". One lookup of the key path: the
-            // holder is compared and changed through its index.
-            if let slot = values.index(forKey: keyPath) {
-                guard let value else {
-                    values.remove(at: slot)
-                    return true
-                }
-                if values.values[slot].value == value { return true }
-                values.values[slot] = Value(value: value, firstDisplayedEvent: isVisible ? event : nil)
-            } else if let value {
-                values[keyPath] = Value(value: value, firstDisplayedEvent: isVisible ? event : nil)
-            }
-        default:
-            break
         }
         return true
+    }
+
+    /// Room for the first values of a node, made at its first value: a node that has values usually has several
+    /// (a title, a subtitle…), and a dictionary grown from one value reallocates at the second.
+    private static let initialValueCapacity = 4
+
+    /// Sets the holder of one key path: `nil` removes it, an equal value changes nothing.
+    private static func update(_ holder: inout Value?, to value: JSONValue?, firstDisplayedEvent: Event?) {
+        guard let value else {
+            holder = nil
+            return
+        }
+        if holder?.value == value { return }
+        holder = Value(value: value, firstDisplayedEvent: firstDisplayedEvent)
     }
 }

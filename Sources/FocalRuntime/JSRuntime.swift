@@ -353,7 +353,7 @@ public final class JSRuntime {
     /// The string value, or `nil` unless `value` is a string.
     public func string(_ value: ScriptValue) -> String? {
         guard JSValueIsString(context, value) else { return nil }
-        return describe(value)
+        return copyString(value)  // a string runs no script to convert
     }
 
     /// The string value, or `nil` unless `value` is a string, when it is at most

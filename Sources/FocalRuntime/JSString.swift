@@ -1,17 +1,27 @@
 import CJavaScriptCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Creates a JavaScriptCore string for `string`, passes it to `body` and releases it.
 ///
 /// Every character arrives, NUL included: text with a NUL goes through UTF-16, since
 /// the UTF-8 constructor reads a C string and would stop at the NUL.
+///
+/// The C string comes from `withCString`, which copies a small string to the stack; passing the `String` to the C
+/// function directly would copy it into a new heap array (`utf8CString`) on every call.
 @inline(__always)
 func withJSString<R>(_ string: String, _ body: (JSStringRef) throws -> R) rethrows -> R {
-    let js: JSStringRef
-    if string.utf8.contains(0) {
-        let characters = Array(string.utf16)
-        js = characters.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }!
-    } else {
-        js = JSStringCreateWithUTF8CString(string)!
+    let js: JSStringRef = string.withCString { text in
+        // The C string ends at its first NUL: shorter than the text when the text has one.
+        guard strlen(text) == string.utf8.count else {
+            let characters = Array(string.utf16)
+            return characters.withUnsafeBufferPointer { JSStringCreateWithCharacters($0.baseAddress, $0.count) }!
+        }
+        return JSStringCreateWithUTF8CString(text)!
     }
     defer { JSStringRelease(js) }
     return try body(js)
