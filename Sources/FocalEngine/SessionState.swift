@@ -82,7 +82,8 @@ final class SessionState {
                     metadata: id.map { ["focal.session": .string($0)] })
             }
         }
-        guard !r.name.isEmpty, !r.name.contains("/") else {
+        // A name without the byte of "/" holds no "/" character, and the bytes are checked much faster.
+        guard !r.name.isEmpty, !r.name.utf8.contains(UInt8(ascii: "/")) || !r.name.contains("/") else {
             return fail(.invalidOp, "invalid name '\(r.name)' for node \(r.node): a name must be non-empty and must not contain '/'")
         }
         var namespaceFile: String?

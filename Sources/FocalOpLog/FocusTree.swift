@@ -92,6 +92,9 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// For every proper prefix of a live keyed id (`70` and `[70, "a"]` for `[70, "a", "b"]`), the nodes whose
     /// ids extend it.
     @exclusivity(unchecked) @usableFromInline var extensions: [NodeID: Set<Index>] = [:]
+    /// How many live ids have each number of keys (at index `k`, those with `k` keys): an id that no live id has more
+    /// keys than is extended by none, so a `deregister` of a row (the longest ids of its tree) skips `extensions`.
+    @exclusivity(unchecked) @usableFromInline var liveIDsByKeyCount: [Int] = []
     @usableFromInline let generations: GenerationSource
 
     @exclusivity(unchecked) @usableFromInline var rootIndex: Index = FocusTree.none
@@ -141,7 +144,13 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// Whether some live node's id is `prefix` or starts with it.
     @inlinable
     public func containsPrefix(_ prefix: NodeID) -> Bool {
-        ids[prefix] != nil || extensions[prefix] != nil
+        ids[prefix] != nil || (hasLongerIDs(than: prefix) && extensions[prefix] != nil)
+    }
+
+    /// Whether some live id has more keys than `prefix`: only such an id can extend it.
+    @inlinable
+    func hasLongerIDs(than prefix: NodeID) -> Bool {
+        liveIDsByKeyCount.dropFirst(prefix.keyCount + 1).contains { $0 > 0 }
     }
 
     /// Whether `index` still names the node it named when `generation` was read from it.
@@ -156,7 +165,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// `register`). A root replaces the previous one as ``root``.
     @inlinable
     @discardableResult
-    public func insert(_ id: NodeID, name: String, payload: Payload, under parent: Index) -> Index {
+    public func insert(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
+        // The name and payload are moved into the node, not copied (a payload holds many references).
         let node = Node(id: id, name: name, payload: payload, generation: generations.next(), isLive: true)
         let index: Index
         if let slot = freeSlots.popLast() {
@@ -168,6 +178,10 @@ public final class FocusTree<Payload: FocusTreePayload> {
         }
         ids[id] = index
         id.forEachProperPrefix { extensions[$0, default: []].insert(index) }
+        if id.keyCount >= liveIDsByKeyCount.count {
+            liveIDsByKeyCount.append(contentsOf: repeatElement(0, count: id.keyCount + 1 - liveIDsByKeyCount.count))
+        }
+        liveIDsByKeyCount[id.keyCount] += 1
         link(index, under: parent)
         recent = index
         return index
@@ -183,7 +197,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     public func register(_ id: NodeID, name: String, parent parentID: NodeID?, payload: (Index) -> Payload) -> FocusTreeRegistration {
         var parent = FocusTree.none
         if let parentID {
-            guard let found = ids[parentID] else { return .refused(.parentNotRegistered) }
+            // Through `lookup`: the parent is often the node of the ops just before (rows come under one table).
+            guard let found = lookup(parentID) else { return .refused(.parentNotRegistered) }
             parent = found
         }
         guard let existing = ids[id] else {
@@ -255,7 +270,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     public func nodes(withPrefix id: NodeID) -> [Index] {
         var found: [Index] = []
         if let exact = ids[id] { found.append(exact) }
-        if let extending = extensions[id] { found.append(contentsOf: extending) }
+        if hasLongerIDs(than: id), let extending = extensions[id] { found.append(contentsOf: extending) }
         return found
     }
 
@@ -264,11 +279,17 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     @discardableResult
     public func removeSubtree(_ index: Index) -> Int {
+        removeSubtree(index, idForgotten: false)
+    }
+
+    /// ``removeSubtree(_:)``; with `idForgotten`, the id of `index` itself is already out of the id index.
+    @inlinable
+    func removeSubtree(_ index: Index, idForgotten: Bool) -> Int {
         guard self[index].isLive else { return 0 }
         unlink(index)
         // A leaf (the common case: a row) needs no stack.
         guard self[index].links.firstChild != FocusTree.none else {
-            vacate(index)
+            vacate(index, idForgotten: idForgotten)
             return 1
         }
         var removed = 0
@@ -279,24 +300,27 @@ public final class FocusTree<Payload: FocusTreePayload> {
                 stack.append(child)
                 child = self[child].links.nextSibling
             }
-            vacate(current)
+            vacate(current, idForgotten: idForgotten && current == index)
             removed += 1
         }
         return removed
     }
 
-    /// Forgets the unlinked node `index` (its children are removed separately) and frees its slot.
+    /// Forgets the unlinked node `index` (its children are removed separately) and frees its slot; with
+    /// `idForgotten`, its id is already out of `ids`.
     @inlinable
-    func vacate(_ index: Index) {
+    func vacate(_ index: Index, idForgotten: Bool) {
         let id = self[index].id
-        ids[id] = nil
+        if !idForgotten { ids[id] = nil }
+        liveIDsByKeyCount[id.keyCount] -= 1
         id.forEachProperPrefix { prefix in
             // One lookup per prefix: the set is changed and dropped through its index.
             guard let slot = extensions.index(forKey: prefix) else { return }
             extensions.values[slot].remove(index)
             if extensions.values[slot].isEmpty { extensions.remove(at: slot) }
         }
-        records[Int(index)] = Node(id: NodeID(owner: 0), name: "", payload: .vacant, generation: 0, isLive: false)
+        records[Int(index)] = Node(
+            id: NodeID(owner: 0, packedKeys: "", keyCount: 0), name: "", payload: .vacant, generation: 0, isLive: false)
         freeSlots.append(index)
     }
 
@@ -306,10 +330,11 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @discardableResult
     public func removeSubtrees(withPrefix prefix: NodeID) -> Int {
         var removed = 0
-        if let exact = ids[prefix] { removed += removeSubtree(exact) }
+        // The node `prefix` leaves the id index as it is found: one lookup, not two.
+        if let exact = ids.removeValue(forKey: prefix) { removed += removeSubtree(exact, idForgotten: true) }
         // Iterates a copy of the set: removing the nodes changes the one in `extensions`. A node found there that
         // was in a subtree removed before is not live any more and counts nothing.
-        if let extending = extensions[prefix] {
+        if hasLongerIDs(than: prefix), let extending = extensions[prefix] {
             for target in extending { removed += removeSubtree(target) }
         }
         return removed
@@ -410,7 +435,8 @@ public protocol FocusTreePayload {
 
 /// Hands out node generations, unique among the trees that share the source (they wrap after 2³² nodes).
 public final class GenerationSource {
-    @usableFromInline var last: UInt32 = 0
+    /// Trees that share a source belong to one thread, as the trees do: no exclusivity checks (see ``FocusTree``).
+    @exclusivity(unchecked) @usableFromInline var last: UInt32 = 0
 
     /// A source whose first generation is 1.
     @inlinable public init() {}

@@ -19,6 +19,7 @@ public struct NodeID: Hashable, Sendable {
     }
 
     /// An id whose key path is already packed: keys joined by U+001F, none of them holding U+001E or U+001F.
+    @usableFromInline
     init(owner: Int64, packedKeys: String, keyCount: Int) {
         self.owner = owner
         self.packedKeys = packedKeys

@@ -123,6 +123,39 @@ struct FocusTreeTests {
         #expect(tree.removeSubtrees(withPrefix: 70) == 0)
     }
 
+    @Test("a deregister finds the ids that extend a prefix as the longest live ids come and go")
+    func prefixesAsLongestIDsChange() throws {
+        let tree = Tree()
+        let root = tree.insert(1, name: "root", payload: "", under: none)
+        let s = NodeID(owner: 70, keys: ["s"])
+        let sa = NodeID(owner: 70, keys: ["s", "a"])
+        let saLike = NodeID(owner: 70, keys: ["s", "a", "like"])
+        tree.insert(s, name: "section", payload: "", under: root)
+        tree.insert(sa, name: "cell", payload: "", under: root)
+        tree.insert(saLike, name: "like", payload: "", under: root)
+        #expect(tree.containsPrefix(sa) && tree.nodes(withPrefix: sa).count == 2)
+
+        // With the longest id gone, [70, "s", "a"] is live but extended by none.
+        #expect(tree.removeSubtrees(withPrefix: saLike) == 1)
+        #expect(tree.nodes(withPrefix: sa).count == 1)
+        #expect(!tree.containsPrefix(saLike))
+        #expect(tree.removeSubtrees(withPrefix: saLike) == 0)
+
+        // A longer id again, not in the subtree of the prefix: the prefix and it are removed, and the prefix's own
+        // node leaves the id index.
+        tree.insert(NodeID(owner: 70, keys: ["s", "b", "c"]), name: "deep", payload: "", under: root)
+        #expect(tree.nodes(withPrefix: s).count == 3)
+        #expect(tree.removeSubtrees(withPrefix: s) == 3)
+        #expect(tree.count == 1 && !tree.contains(s) && tree.lookup(s) == nil && !tree.containsPrefix(70))
+        #expect(childNames(tree, root).isEmpty)
+
+        // An id with a key path longer than the op log allows is still an id of the tree.
+        let long = NodeID(owner: 80, keys: (0...OpLogLimits.keyCount).map(String.init))
+        let node = tree.insert(long, name: "long", payload: "", under: root)
+        #expect(tree.containsPrefix(80) && tree.nodes(withPrefix: NodeID(owner: 80, keys: ["0"])) == [node])
+        #expect(tree.removeSubtrees(withPrefix: 80) == 1 && tree.count == 1)
+    }
+
     @Test("move takes a node and its subtree to the end of another parent's children")
     func move() throws {
         let tree = Tree()
