@@ -41,7 +41,7 @@ func emit(_ line: String, into output: inout [UInt8]) {
 }
 
 if let sessions, sessions > 0 {
-    var iterators = (0..<sessions).map { _ in SessionLog(ops: ops / sessions).makeIterator() }
+    let iterators = (0..<sessions).map { _ in SessionLog(ops: ops / sessions).makeIterator() }
     var live = Array(0..<sessions)
     while !live.isEmpty {
         live = live.filter { n in
