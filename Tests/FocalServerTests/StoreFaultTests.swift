@@ -56,9 +56,21 @@ struct StoreFaultTests {
         try await withServer(ServerConfiguration(requestTimeout: .seconds(2)), journal: journal) { client, _ in
             _ = try await client.post([Ops.root], to: "s", position: 0)
             await journal.hang()
-            let stuck = try await client.post([Ops.record("a")], to: "s", position: 1)
+            // Bounded, so that a deadline that never fires fails the test instead of hanging it.
+            var post = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/v1/sessions/s/ops?position=1")
+            post.method = .POST
+            post.headers.add(name: "Content-Type", value: "application/x-ndjson")
+            post.body = .bytes(ByteBuffer(string: Ops.record("a") + "\n"))
+            let stuck: HTTPClientResponse
+            do {
+                stuck = try await HTTPClient.shared.execute(post, timeout: .seconds(60))
+            } catch {
+                await journal.release()  // so that the server can stop
+                throw error
+            }
             #expect(stuck.status == .serviceUnavailable)
-            #expect(stuck.error?.contains("--request-timeout") == true, "\(stuck.text)")
+            let body = String(buffer: try await stuck.body.collect(upTo: 1 << 16))
+            #expect(body.contains("--request-timeout"), "\(body)")
             await journal.release()
             // A deadline that did not expire is cancelled with its request: this one answers.
             let next = try await client.send(.get, "/v1/sessions/s/snapshot")
