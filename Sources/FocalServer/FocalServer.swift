@@ -51,9 +51,9 @@ public struct FocalServer: Sendable {
     private let httpThreads: any EventLoopGroup
     /// The HTTP threads as a task executor: requests run there (see ``run(onServerRunning:onGracefulShutdown:)``).
     private let executor: EventLoopTaskExecutor
-    /// Whether the server's clock is the continuous clock, so that request deadlines can be
-    /// timers of the HTTP threads (see ``RequestDeadline``).
-    private let clockIsContinuous: Bool
+    /// The HTTP threads when the server's clock is the continuous clock: request deadlines are
+    /// timers of theirs (see ``RequestDeadline``); `nil` for any other clock.
+    private let deadlineTimerLoops: (any EventLoopGroup)?
     /// The open connections, against the connection limits.
     let connections: ConnectionLimiter
 
@@ -86,9 +86,9 @@ public struct FocalServer: Sendable {
         self.configuration = configuration
         self.keyRing = keyRing
         self.clock = PipelineClock(clock)
-        clockIsContinuous = clock is ContinuousClock
         self.metrics = metrics
         self.httpThreads = httpThreads ?? EventLoopGroupProvider.singleton.eventLoopGroup
+        deadlineTimerLoops = clock is ContinuousClock ? self.httpThreads : nil
         executor = EventLoopTaskExecutor(group: self.httpThreads)
         connections = ConnectionLimiter(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
@@ -187,7 +187,7 @@ public struct FocalServer: Sendable {
     var deadline: RequestDeadline {
         RequestDeadline(
             timeout: configuration.requestTimeout, clock: clock, retryAfterSeconds: configuration.retryAfterSeconds,
-            metrics: metrics, executor: executor, timerLoops: clockIsContinuous ? httpThreads : nil)
+            metrics: metrics, executor: executor, timerLoops: deadlineTimerLoops)
     }
 }
 

@@ -16,6 +16,16 @@ struct StoreFaultTests {
         snapshot.replacing(#/"source":"[^"]*"/#, with: "")
     }
 
+    /// A POST of one op-log line at position 1 of the session at `session` (its URL), on a connection of its own
+    /// (the test client's one connection would queue it behind a stuck request).
+    static func postAtPosition1(_ session: String, _ line: String) -> HTTPClientRequest {
+        var post = HTTPClientRequest(url: session + "/ops?position=1")
+        post.method = .POST
+        post.headers.add(name: "Content-Type", value: "application/x-ndjson")
+        post.body = .bytes(ByteBuffer(string: line + "\n"))
+        return post
+    }
+
     @Test("a store that hangs: the request answers 503 at its deadline; once it answers, the session goes on exactly")
     func deadlineWhileTheStoreHangs() async throws {
         let journal = MemoryJournal()
@@ -57,10 +67,7 @@ struct StoreFaultTests {
             _ = try await client.post([Ops.root], to: "s", position: 0)
             await journal.hang()
             // Bounded, so that a deadline that never fires fails the test instead of hanging it.
-            var post = HTTPClientRequest(url: "http://127.0.0.1:\(try #require(client.port))/v1/sessions/s/ops?position=1")
-            post.method = .POST
-            post.headers.add(name: "Content-Type", value: "application/x-ndjson")
-            post.body = .bytes(ByteBuffer(string: Ops.record("a") + "\n"))
+            let post = Self.postAtPosition1("http://127.0.0.1:\(try #require(client.port))/v1/sessions/s", Ops.record("a"))
             let stuck: HTTPClientResponse
             do {
                 stuck = try await HTTPClient.shared.execute(post, timeout: .seconds(60))
@@ -89,11 +96,7 @@ struct StoreFaultTests {
             let base = "http://127.0.0.1:\(try #require(client.port))/v1/sessions/s"
             await journal.hang()
             // Two connections of their own (the test client's one connection would queue them).
-            var post = HTTPClientRequest(url: base + "/ops?position=1")
-            post.method = .POST
-            post.headers.add(name: "Content-Type", value: "application/x-ndjson")
-            post.body = .bytes(ByteBuffer(string: Ops.record("a") + "\n"))
-            async let stuck = HTTPClient.shared.execute(post, timeout: .seconds(60))
+            async let stuck = HTTPClient.shared.execute(Self.postAtPosition1(base, Ops.record("a")), timeout: .seconds(60))
             await journal.waitForHangingCall()
             async let waiting = HTTPClient.shared.execute(HTTPClientRequest(url: base + "/snapshot"), timeout: .seconds(60))
             // Both deadlines are running (the idle reaper sleeps far later).
