@@ -47,8 +47,15 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private let limits: Limits
     private let probesOnly: Bool
     private let logger: Logger
-    private var headTimer: Scheduled<Void>?
-    private var bodyTimer: Scheduled<Void>?
+    /// When the awaited request head must have arrived; `nil` while a request is open.
+    private var headDeadline: NIODeadline?
+    /// When the body's current rate window ends; `nil` unless a body is arriving.
+    private var bodyWindowEnd: NIODeadline?
+    /// The connection's one timer, at or before the earliest deadline above. It is not
+    /// cancelled when a deadline goes away or moves later (as each request's do): when it
+    /// fires it checks the deadlines and arms itself again for the next one, so a request
+    /// costs no timer of its own (a cancelled NIO timer is searched for in the loop's queue).
+    private var timer: (scheduled: Scheduled<Void>, deadline: NIODeadline)?
     private var bodyBytesInWindow = 0
     /// Requests whose head arrived and whose answer has not ended (more than one when pipelined).
     private var requestsOpen = 0
@@ -85,8 +92,7 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(var head):
-            headTimer?.cancel()
-            headTimer = nil
+            headDeadline = nil
             requestsOpen += 1
             readingBody = true
             bodyBytesInWindow = 0
@@ -111,8 +117,7 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.fireChannelRead(data)
         case .end:
             readingBody = false
-            bodyTimer?.cancel()
-            bodyTimer = nil
+            bodyWindowEnd = nil
             guard !answeredHere else { return }
             context.fireChannelRead(data)
         }
@@ -217,43 +222,69 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func armHeadTimer(_ context: ChannelHandlerContext) {
-        headTimer?.cancel()
-        let channel = context.channel
-        let (logger, timeout) = (logger, limits.headerTimeout)
-        headTimer = context.eventLoop.scheduleTask(in: timeout) {
-            logger.debug("connection closed: no request head within the header timeout", metadata: ["focal.timeout": "\(timeout)"])
-            channel.close(promise: nil)
-        }
+        let deadline = NIODeadline.now() + limits.headerTimeout
+        headDeadline = deadline
+        armTimer(context, at: deadline)
     }
 
     private func armBodyTimer(_ context: ChannelHandlerContext) {
-        bodyTimer?.cancel()
-        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        bodyTimer = context.eventLoop.scheduleTask(in: limits.headerTimeout) {
-            let (handler, context) = bound.value
-            handler.checkBodyRate(context)
-        }
+        let deadline = NIODeadline.now() + limits.headerTimeout
+        bodyWindowEnd = deadline
+        armTimer(context, at: deadline)
     }
 
-    private func checkBodyRate(_ context: ChannelHandlerContext) {
-        guard readingBody else { return }
+    /// Makes sure the timer fires by `deadline`: one that fires earlier arms itself again then.
+    private func armTimer(_ context: ChannelHandlerContext, at deadline: NIODeadline) {
+        if let timer {
+            if timer.deadline <= deadline { return }
+            timer.scheduled.cancel()
+        }
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let scheduled = context.eventLoop.scheduleTask(deadline: deadline) {
+            let (handler, context) = bound.value
+            handler.timerFired(context)
+        }
+        timer = (scheduled, deadline)
+    }
+
+    /// Closes the connection when a deadline has passed, and arms the timer for the next one.
+    private func timerFired(_ context: ChannelHandlerContext) {
+        timer = nil
+        let now = NIODeadline.now()
+        if let headDeadline, headDeadline <= now {
+            logger.debug(
+                "connection closed: no request head within the header timeout", metadata: ["focal.timeout": "\(limits.headerTimeout)"])
+            context.close(promise: nil)
+            return
+        }
+        if readingBody, let bodyWindowEnd, bodyWindowEnd <= now {
+            guard checkBodyRate() else {
+                context.close(promise: nil)
+                return
+            }
+            self.bodyWindowEnd = now + limits.headerTimeout
+        }
+        if let next = [headDeadline, bodyWindowEnd].compactMap({ $0 }).min() { armTimer(context, at: next) }
+    }
+
+    /// Whether the window that ended brought the body's minimum rate; starts the next window.
+    private func checkBodyRate() -> Bool {
         let window = limits.headerTimeout.nanoseconds
         let minimum = Int64(limits.minimumBodyBytesPerSecond) * window / 1_000_000_000
         guard Int64(bodyBytesInWindow) >= minimum else {
             logger.debug(
                 "connection closed: the body arrives too slowly",
                 metadata: ["focal.received": "\(bodyBytesInWindow)", "focal.minimum": "\(minimum)"])
-            context.close(promise: nil)
-            return
+            return false
         }
         bodyBytesInWindow = 0
-        armBodyTimer(context)
+        return true
     }
 
     private func cancelTimers() {
-        headTimer?.cancel()
-        headTimer = nil
-        bodyTimer?.cancel()
-        bodyTimer = nil
+        timer?.scheduled.cancel()
+        timer = nil
+        headDeadline = nil
+        bodyWindowEnd = nil
     }
 }
