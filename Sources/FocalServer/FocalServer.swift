@@ -51,9 +51,9 @@ public struct FocalServer: Sendable {
     private let httpThreads: any EventLoopGroup
     /// The HTTP threads as a task executor: requests run there (see ``run(onServerRunning:onGracefulShutdown:)``).
     private let executor: EventLoopTaskExecutor
-    /// The HTTP threads when the server's clock is the continuous clock: request deadlines are
-    /// timers of theirs (see ``RequestDeadline``); `nil` for any other clock.
-    private let deadlineTimerLoops: (any EventLoopGroup)?
+    /// With the continuous clock, the request deadlines, watched by a timer on an HTTP thread
+    /// (see ``RequestDeadline``); `nil` for any other clock.
+    private let deadlineQueue: DeadlineQueue?
     /// The open connections, against the connection limits.
     let connections: ConnectionLimiter
 
@@ -88,7 +88,9 @@ public struct FocalServer: Sendable {
         self.clock = PipelineClock(clock)
         self.metrics = metrics
         self.httpThreads = httpThreads ?? EventLoopGroupProvider.singleton.eventLoopGroup
-        deadlineTimerLoops = clock is ContinuousClock ? self.httpThreads : nil
+        deadlineQueue =
+            clock is ContinuousClock
+            ? DeadlineQueue(timeout: TimeAmount(configuration.requestTimeout), loop: self.httpThreads.next()) : nil
         executor = EventLoopTaskExecutor(group: self.httpThreads)
         connections = ConnectionLimiter(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
@@ -187,7 +189,7 @@ public struct FocalServer: Sendable {
     var deadline: RequestDeadline {
         RequestDeadline(
             timeout: configuration.requestTimeout, clock: clock, retryAfterSeconds: configuration.retryAfterSeconds,
-            metrics: metrics, executor: executor, timerLoops: deadlineTimerLoops)
+            metrics: metrics, executor: executor, queue: deadlineQueue)
     }
 }
 

@@ -17,11 +17,11 @@ struct RequestDeadline: Sendable {
     let metrics: ServerMetrics
     /// Where the work runs: the HTTP threads under `focal serve` (see ``FocalServer/run(onServerRunning:onGracefulShutdown:)``).
     let executor: (any TaskExecutor)?
-    /// With the continuous clock, the loops whose timers watch the deadlines: a timer on the
-    /// loop running the request costs no task and no thread, where a task sleeping on the
-    /// clock costs one of each per request (and a timer that fires after it is cancelled).
-    /// `nil` for any other clock (a manual one in tests), which the deadline sleeps on.
-    let timerLoops: (any EventLoopGroup)?
+    /// With the continuous clock, the queue whose one timer watches every request's deadline:
+    /// it costs no task and no thread, where a task sleeping on the clock costs one of each per
+    /// request (and a timer that fires after it is cancelled). `nil` for any other clock (a
+    /// manual one in tests), which the deadline sleeps on.
+    let queue: DeadlineQueue?
 
     /// Runs `work`, or throws ``ServerError`` 503 when it is not done within the timeout.
     /// Cancelling the calling task (the client went away) cancels the work too.
@@ -37,7 +37,7 @@ struct RequestDeadline: Sendable {
                 task.cancel()
             }
         }
-        let timer = DeadlineTimer(after: timeout, on: timerLoops, clock: clock, expire)
+        let timer = DeadlineTimer(after: timeout, in: queue, clock: clock, expire)
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await answer.value
@@ -55,15 +55,15 @@ struct RequestDeadline: Sendable {
     }
 }
 
-/// The timer of one request's deadline: on an event loop (see ``RequestDeadline/timerLoops``),
+/// The timer of one request's deadline: in the server's queue (see ``RequestDeadline/queue``),
 /// or a task sleeping on the clock.
 private enum DeadlineTimer {
-    case loop(Scheduled<Void>)
+    case queued(DeadlineQueue, ticket: UInt64)
     case sleeper(Task<Void, any Error>)
 
-    init(after timeout: Duration, on loops: (any EventLoopGroup)?, clock: PipelineClock, _ expire: @escaping @Sendable () -> Void) {
-        if let loops {
-            self = .loop(loops.any().scheduleTask(in: TimeAmount(timeout), expire))
+    init(after timeout: Duration, in queue: DeadlineQueue?, clock: PipelineClock, _ expire: @escaping @Sendable () -> Void) {
+        if let queue {
+            self = .queued(queue, ticket: queue.add(expire))
         } else {
             self = .sleeper(
                 Task {
@@ -75,8 +75,8 @@ private enum DeadlineTimer {
 
     func cancel() {
         switch self {
-        case .loop(let scheduled): scheduled.cancel()
-        case .sleeper(let task): task.cancel()
+        case let .queued(queue, ticket): queue.remove(ticket)
+        case let .sleeper(task): task.cancel()
         }
     }
 }
