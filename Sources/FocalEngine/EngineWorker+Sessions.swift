@@ -20,14 +20,18 @@ extension EngineWorker {
         collect(for: session) { collector in
             bytes.withUnsafeBytes { buffer in
                 var number = 0
-                for line in buffer.split(separator: 0x0A, omittingEmptySubsequences: false) {
+                var start = 0
+                while start <= buffer.count {
                     number += 1
                     if number & 255 == 0, _Concurrency.Task.isCancelled {
                         collector.outcome.isCancelled = true
                         return
                     }
-                    engine.apply(line: UnsafeRawBufferPointer(rebasing: line), number: number, session: session.id)
+                    let rest = UnsafeRawBufferPointer(rebasing: buffer[start...])
+                    let end = rest.firstIndex(of: 0x0A).map { start + $0 } ?? buffer.count
+                    engine.apply(line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: number, session: session.id)
                     collector.outcome.applied += 1
+                    start = end + 1
                 }
             }
         }

@@ -47,10 +47,10 @@ struct AllowedHosts: Sendable {
             guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
             return String(value[...close])
         }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count <= 2, let first = parts.first, !first.isEmpty else { return nil }
-        if parts.count == 2, parts[1].isEmpty || !parts[1].allSatisfy(\.isNumber) { return nil }
-        return String(first)
+        guard let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) else { return value.isEmpty ? nil : value }
+        let port = value.utf8[value.utf8.index(after: colon)...]
+        guard colon > value.startIndex, !port.isEmpty, port.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return String(value[..<colon])
     }
 
     private static func normalized(_ name: String) -> String {

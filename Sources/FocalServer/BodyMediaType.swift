@@ -32,6 +32,8 @@ enum BodyMediaType {
 
     /// Whether a `Content-Type` value names an accepted type with no parameter but UTF-8.
     static func isAccepted(_ value: String) -> Bool {
+        // The usual spelling, compared as it is.
+        if accepted.contains(value) { return true }
         let parts = value.split(separator: ";", omittingEmptySubsequences: false).map { $0.trimmingWhitespace().lowercased() }
         guard let type = parts.first, accepted.contains(type) else { return false }
         return parts.dropFirst().allSatisfy { parameter in

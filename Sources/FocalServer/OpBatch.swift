@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The op-log lines of one request body: lines end at `\n`, and a final newline does not
 /// start another line. Line numbers (1-based) and journal positions count every line,
 /// blank ones included.
@@ -16,9 +22,12 @@ struct OpBatch: Sendable {
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
         var bounds = [0]
         if !isEmpty {
-            bytes.withUnsafeBufferPointer { buffer in
-                for offset in buffer.indices where buffer[offset] == UInt8(ascii: "\n") {
-                    bounds.append(offset + 1)
+            bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
+                var offset = 0
+                while let newline = memchr(base + offset, 0x0A, buffer.count - offset) {
+                    offset = base.distance(to: newline) + 1
+                    bounds.append(offset)
                 }
             }
             bounds.append(bytes.count + 1)
