@@ -49,6 +49,7 @@ struct SessionServices: Sendable {
     /// `focal_store_call_duration_seconds`. A failure is counted in `focal_store_errors_total`, logged with its
     /// cause (rate-limited) and answered 503 with `Retry-After`: the store is away, not the request wrong.
     /// Cancellation (the request's deadline) comes out as it is, a journal's refusal as a 409.
+    @discardableResult
     func storeCall<T>(_ operation: StoreOperation, _ body: () async throws -> T) async throws -> T {
         let start = ContinuousClock.now
         defer { metrics.recordStoreCall(operation, duration: ContinuousClock.now - start) }
