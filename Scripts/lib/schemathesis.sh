@@ -4,13 +4,16 @@
 # operation and 60 s of fuzzing, and 10 minutes in all.
 # Sourced by Scripts/test after the build; needs .build/debug/focal.
 
-focal_schemathesis() {
+# The body runs in a subshell, so that its EXIT trap (which stops the server and removes the
+# scratch directory however the function ends) leaves the caller's own EXIT trap alone.
+focal_schemathesis() (
   local venv=.build/schemathesis
   # Debian's python3 makes virtual environments only with python3-venv (ensurepip).
   python3 -c 'import ensurepip' 2>/dev/null || focal_apt_install python3-venv
   [ -x "$venv/bin/st" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q schemathesis; }
-  local dir
+  local dir="" pid=""
   dir=$(mktemp -d)
+  trap 'if [ -n "$pid" ]; then kill -TERM "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi; rm -rf "$dir"' EXIT
   echo "match('*', () => ({ ok: true }));" > "$dir/index.js"
   # The document says every route but the probes needs a bearer key: serve with keys, and
   # give schemathesis one with every scope (it also checks that no key, or a wrong one, is refused).
@@ -18,7 +21,7 @@ focal_schemathesis() {
   { read -r key; read -r entry; } < <(.build/debug/focal keys new --name schemathesis --scopes ingest read delete metrics)
   echo "{\"keys\": [$entry]}" > "$dir/keys.json"
   .build/debug/focal serve --tasks "$dir" --keys "$dir/keys.json" --port 0 --max-sessions-per-client 100000 > "$dir/out" 2> "$dir/log" &
-  local pid=$!
+  pid=$!
   local url=""
   for _ in $(seq 1 300); do
     url=$(sed -n 's/^listening on //p' "$dir/out")
@@ -38,8 +41,5 @@ focal_schemathesis() {
     echo "error: focal serve did not start for schemathesis" >&2
     cat "$dir/log" >&2
   fi
-  kill -TERM "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
-  rm -rf "$dir"
-  return $status
-}
+  exit $status
+)

@@ -1,9 +1,10 @@
 import FocalDelivery
+import FocalTestSupport
 import Foundation
 import Testing
 
 /// Handing a moved destination's account to another (`focal deliver --owed-to`), on every store.
-@Suite struct AccountTransferTests {
+@Suite(.scratchDirectory) struct AccountTransferTests {
     static let all = BatchLimits(maxCount: 10_000, maxBytes: .max)
 
     /// The store as an ``OutboxAccounts`` (every store the command line opens is one).

@@ -13,7 +13,7 @@ func makePipeline<C: Clock>(
     try await DeliveryPipeline(outbox: outbox, destinations: destinations, options: options, clock: clock)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct DeliveryPipelineTests {
+@Suite(.timeLimit(.minutes(1)), .scratchDirectory) struct DeliveryPipelineTests {
     @Test func aFlushSendsEverythingInOrderBatchByBatch() async throws {
         let destination = ScriptedDestination(batchLimits: BatchLimits(maxCount: 4))
         let pipeline = try await makePipeline([destination])
@@ -102,7 +102,7 @@ func makePipeline<C: Clock>(
     }
 
     @Test func aNewPipelineOnTheSameStoreDeliversWhatWasLeft() async throws {
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         let first = ScriptedDestination(name: "x", script: [.retryable("down")])
         let before = try await makePipeline([first], outbox: SQLiteOutbox(path: path))
         try await before.append(makeResults(6))
@@ -222,7 +222,7 @@ func makePipeline<C: Clock>(
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct BackpressureTests {
+@Suite(.timeLimit(.minutes(1)), .scratchDirectory) struct BackpressureTests {
     func limitedOptions(_ count: Int, evictAfter: Duration? = nil) -> DeliveryOptions {
         var options = DeliveryOptions.testing()
         options.outboxLimits = OutboxLimits(maxCount: count)

@@ -3,10 +3,11 @@ import FocalDelivery
 import FocalEventBus
 import FocalEventBusTestSupport
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Testing
 
-@Suite struct DestinationTests {
+@Suite(.scratchDirectory) struct DestinationTests {
     @Test func addressesParse() throws {
         #expect(try DestinationAddress(parsing: "http://127.0.0.1:80/x") == .http("http://127.0.0.1:80/x"))
         #expect(try DestinationAddress(parsing: "HTTPS://example.com") == .http("HTTPS://example.com"))
@@ -28,7 +29,7 @@ import Testing
     }
 
     @Test func aJSONLinesFileReceivesEveryResultAsOneLine() async throws {
-        let path = temporaryStorePath().replacingOccurrences(of: "outbox.sqlite", with: "out/results.jsonl")
+        let path = try temporaryStorePath().replacingOccurrences(of: "outbox.sqlite", with: "out/results.jsonl")
         var options = DeliveryOptions.testing()
         options.batchLimits = BatchLimits(maxCount: 3)
         let pipeline = try await DeliveryPipeline(storePath: nil, destinations: ["file:\(path)"], options: options)

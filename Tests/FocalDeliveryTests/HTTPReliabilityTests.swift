@@ -6,7 +6,7 @@ import FocalTestSupport
 import Testing
 
 /// Delivery through a real SQLite outbox to a real HTTP server on loopback that misbehaves.
-@Suite(.timeLimit(.minutes(1))) struct HTTPReliabilityTests {
+@Suite(.timeLimit(.minutes(1)), .scratchDirectory) struct HTTPReliabilityTests {
     /// A pipeline on a new SQLite store delivering to `receivers`, on `clock`.
     func pipeline<C: Clock>(
         to receivers: [LoopbackReceiver], batch: BatchLimits = BatchLimits(maxCount: 20), clock: C = ContinuousClock()
@@ -97,7 +97,7 @@ import Testing
         var results = makeResults(5)
         results[2] = ResultRecord(
             result: .string(String(repeating: "x", count: 5_000)), event: "big", path: "/huge", time: 0)
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         var options = DeliveryOptions.testing()
         options.batchLimits = BatchLimits(maxCount: 20)
         let pipeline = try await DeliveryPipeline(storePath: path, destinations: [receiver.url], options: options)
@@ -138,7 +138,7 @@ import Testing
         let clock = ManualClock()
         let receiver = try await LoopbackReceiver.start(
             behavior: ReceiverBehavior(script: [nil, .tooManyRequests(retryAfter: 30)]))
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         var options = DeliveryOptions.testing()
         options.batchLimits = BatchLimits(maxCount: 10)
         options.retry.maxRetryAfter = .seconds(30)
@@ -154,9 +154,9 @@ import Testing
 }
 
 /// Redirects and answers with bodies: only a 2xx answer to the POST counts.
-@Suite(.timeLimit(.minutes(1))) struct HTTPAnswerTests {
-    func pipeline(to receiver: LoopbackReceiver, path: String = temporaryStorePath()) async throws -> DeliveryPipeline {
-        try await DeliveryPipeline(storePath: path, destinations: [receiver.url], options: .testing())
+@Suite(.timeLimit(.minutes(1)), .scratchDirectory) struct HTTPAnswerTests {
+    func pipeline(to receiver: LoopbackReceiver) async throws -> DeliveryPipeline {
+        try await DeliveryPipeline(storePath: temporaryStorePath(), destinations: [receiver.url], options: .testing())
     }
 
     @Test(arguments: [307, 308])

@@ -24,7 +24,7 @@ struct OutboxKind: Sendable, CustomTestStringConvertible {
     static let all = [sqlite, memory, postgres]
 }
 
-@Suite struct OutboxTests {
+@Suite(.scratchDirectory) struct OutboxTests {
     @Test(arguments: OutboxKind.all)
     func batchesComeOutInOrderWithinLimits(kind: OutboxKind) async throws {
         try await kind.withOutbox { outbox in
@@ -166,7 +166,7 @@ struct OutboxKind: Sendable, CustomTestStringConvertible {
 }
 
 /// A session's results are stored once per session index (see ``Outbox``).
-@Suite struct OutboxSessionIndexTests {
+@Suite(.scratchDirectory) struct OutboxSessionIndexTests {
     @Test(arguments: OutboxKind.all)
     func aRetriedSessionBatchStoresOnlyItsNewResults(kind: OutboxKind) async throws {
         try await kind.withOutbox { outbox in
@@ -246,9 +246,9 @@ private func sessionResults(_ indexes: Range<Int>, of session: String) -> [Resul
     }
 }
 
-@Suite struct SQLiteOutboxDurabilityTests {
+@Suite(.scratchDirectory) struct SQLiteOutboxDurabilityTests {
     @Test func resultsCursorsAndSessionsSurviveReopening() async throws {
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         var ids: [String] = []
         var results = makeResults(10)
         results[5].session = "session-5"
@@ -269,7 +269,7 @@ private func sessionResults(_ indexes: Range<Int>, of session: String) -> [Resul
     }
 
     @Test func sequenceNumbersAreNeverReusedAfterEverythingWasDelivered() async throws {
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         var firstIDs: Set<String> = []
         do {
             let outbox = try SQLiteOutbox(path: path)
@@ -287,7 +287,7 @@ private func sessionResults(_ indexes: Range<Int>, of session: String) -> [Resul
     }
 
     @Test func aStoreOfTheLastVersionKeepsItsResultsAndLearnsSessionIndexes() async throws {
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         // The schema as the previous version (migrations v1 and v2) left it, with one result and a cursor.
@@ -322,7 +322,7 @@ private func sessionResults(_ indexes: Range<Int>, of session: String) -> [Resul
     }
 
     @Test func theDatabaseUsesWriteAheadLogging() async throws {
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         let outbox = try SQLiteOutbox(path: path)
         try await outbox.append(makeResults(1))
         #expect(FileManager.default.fileExists(atPath: path + "-wal"))
@@ -342,7 +342,7 @@ private func sessionResults(_ indexes: Range<Int>, of session: String) -> [Resul
     }
 
     @Test func twoConnectionsAppendingToOneStoreGetUniqueMessageIDs() async throws {
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         let outboxes = [try SQLiteOutbox(path: path), try SQLiteOutbox(path: path)]
         try await outboxes[0].register(destinations: ["a"])
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -363,7 +363,7 @@ private func sessionResults(_ indexes: Range<Int>, of session: String) -> [Resul
     }
 
     @Test func anAppendWaitsForAnotherProcessesLockInsteadOfFailing() async throws {
-        let path = temporaryStorePath()
+        let path = try temporaryStorePath()
         let capture = LogCapture()
         let outbox = try SQLiteOutbox(path: path, logger: capture.logger(level: .info))
         try await outbox.register(destinations: ["a"])

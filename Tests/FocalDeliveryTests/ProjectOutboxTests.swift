@@ -1,11 +1,12 @@
 import FocalCore
 import FocalDelivery
 import FocalJSON
+import FocalTestSupport
 import Testing
 
 /// Results of `focal serve --keys` carry their project: every store keeps it, delivers it
 /// beside the session, and keeps each project's session marks apart.
-@Suite struct ProjectOutboxTests {
+@Suite(.scratchDirectory) struct ProjectOutboxTests {
     static func result(_ n: Int, session: String?, index: Int64?, project: String?) -> ResultRecord {
         ResultRecord(
             resultJSON: "{\"n\":\(n)}", event: "tap", path: "/app", time: 1, session: session, sessionIndex: index, project: project)

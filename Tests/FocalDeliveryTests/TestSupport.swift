@@ -1,6 +1,7 @@
 import FocalCore
 import FocalDelivery
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Synchronization
 
@@ -18,11 +19,10 @@ func numbers(_ results: [ResultRecord]) -> [Int] {
     results.compactMap { try? $0.result()["n"]?.integerValue }
 }
 
-/// A fresh path for a SQLite outbox in a new temporary directory.
-func temporaryStorePath() -> String {
-    FileManager.default.temporaryDirectory
-        .appendingPathComponent("focal-delivery-tests-\(UUID().uuidString)")
-        .appendingPathComponent("outbox.sqlite").path
+/// A fresh path for a SQLite outbox, in a new directory of its own inside the test's temporary
+/// directory (the test or its suite needs `.scratchDirectory`), removed when the test ends.
+func temporaryStorePath() throws -> String {
+    try ScratchDirectory.current().subdirectory(named: "store-") + "/outbox.sqlite"
 }
 
 /// A destination that records what it accepted and fails as scripted.
