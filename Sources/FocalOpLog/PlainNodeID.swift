@@ -103,7 +103,8 @@ enum PlainNodeID {
         return negative ? -value : value
     }
 
+    @inline(__always)
     static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, _ i: inout Int) {
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        while i < bytes.count, bytes[i] <= 0x20, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
     }
 }

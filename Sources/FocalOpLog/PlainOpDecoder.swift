@@ -13,6 +13,10 @@ import FocalJSON
 /// returns `nil`, and ``OpDecoder`` reads the line again in full, checks it and names what is wrong: this
 /// path only ever accepts what the general one decodes to the same entry.
 enum PlainOpDecoder {
+    /// The entry of `line` when it has the common form; `nil` for any other line, which ``OpDecoder`` reads in
+    /// full. Inlined into ``OpDecoder/decodeEntry(_:defaultSession:)``, its one caller, which saves a copy of
+    /// the entry on its way out.
+    @inline(__always)
     static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String?) -> OpLogEntry? {
         let b = line
         var i = 0
