@@ -67,7 +67,7 @@ enum PlainNodeID {
             }
             s.rewind(to: i + 1)
             guard keyCount > 0 else { return NodeID(owner: owner) }
-            let keys = String(decoding: UnsafeMutableBufferPointer(rebasing: packed[0..<count]), as: UTF8.self)
+            let keys = asciiString(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: packed[0..<count])))
             return NodeID(owner: owner, packedKeys: keys, keyCount: keyCount)
         }
     }
@@ -101,6 +101,16 @@ enum PlainNodeID {
         if j < bytes.count, bytes[j] == 0x2E || bytes[j] | 0x20 == 0x65 { return nil }
         i = j
         return negative ? -value : value
+    }
+
+    /// A string of `bytes`, which are ASCII: copied into the string's storage as they are (one check of the
+    /// bytes, where `String(decoding:as:)` takes the path that repairs invalid UTF-8).
+    @inline(__always)
+    static func asciiString(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { storage in
+            UnsafeMutableRawBufferPointer(storage).copyMemory(from: bytes)
+            return bytes.count
+        }
     }
 
     @inline(__always)

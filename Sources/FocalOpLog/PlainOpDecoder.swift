@@ -246,7 +246,7 @@ enum PlainOpDecoder {
         case 15 where word(b, start, 8) == 0x6173_6964_2d61_6e61 && word(b, start + 8, 7) == 0x64_6572_6165_7070:
             return SpecialEvent.disappeared
         default:
-            return String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+            return PlainNodeID.asciiString(UnsafeRawBufferPointer(rebasing: b[start..<end]))
         }
     }
 
