@@ -74,6 +74,7 @@ enum PlainNodeID {
 
     /// The integer at `i`, moving `i` past it: `-`, then 1 to 15 digits without a leading zero, not followed
     /// by a fraction or an exponent (so it is exact as a `Double`, as the general reader requires).
+    @inline(__always)
     static func integer(_ bytes: UnsafeRawBufferPointer, _ i: inout Int) -> Int64? {
         var j = i
         let negative = j < bytes.count && bytes[j] == 0x2D
