@@ -97,27 +97,31 @@ enum PlainOpDecoder {
         }
         PlainNodeID.skipWhitespace(b, &i)
         guard i == b.count, let kind, seen & Key.node.bit != 0 else { return nil }
+        // The locals are consumed into the entry: copied, each of their strings and objects would be retained
+        // and the locals released after.
+        let entrySession = (consume session) ?? defaultSession
         switch kind {
         case .record:
             guard let event else { return nil }
-            let properties = properties ?? JSONObject()
+            let properties = (consume properties) ?? JSONObject()
             if event == SpecialEvent.updated, case .string(let keyPath)? = properties[SpecialEvent.keyPath],
                 keyPath.utf8.count > OpLogLimits.keyPathLength
             {
                 return nil
             }
             return OpLogEntry(
-                session: session ?? defaultSession, .record(Recording(node: node, event: event, properties: properties, time: time)))
+                session: entrySession,
+                .record(Recording(node: consume node, event: consume event, properties: consume properties, time: time)))
         case .register:
             guard let name, seen & Key.parent.bit != 0 else { return nil }
             return OpLogEntry(
-                session: session ?? defaultSession,
+                session: entrySession,
                 .register(
                     Registration(
-                        node: node, parent: parent, name: name, index: index.map { Int($0) }, namespace: namespace,
-                        attributes: attributes, time: time)))
+                        node: consume node, parent: consume parent, name: consume name, index: index.map { Int($0) },
+                        namespace: consume namespace, attributes: consume attributes, time: time)))
         case .deregister:
-            return OpLogEntry(session: session ?? defaultSession, .deregister(Deregistration(node: node, time: time)))
+            return OpLogEntry(session: entrySession, .deregister(Deregistration(node: consume node, time: time)))
         }
     }
 
