@@ -130,7 +130,7 @@ enum PlainOpDecoder {
         case op, node, parent, name, index, namespace, attributes, event, properties, time, session
 
         /// The key's bit in a set of keys.
-        var bit: UInt16 { 1 << rawValue }
+        @inline(__always) var bit: UInt16 { 1 &<< rawValue }
 
         /// The key spelled by the bytes `start..<end`, compared as little-endian words; `nil` for any other.
         @inline(__always)
