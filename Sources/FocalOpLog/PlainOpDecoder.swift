@@ -181,14 +181,14 @@ enum PlainOpDecoder {
     fileprivate static func word(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
         guard start + 8 <= b.count else { return wordNearEnd(b, start, count) }
         let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-        return count == 8 ? w : w & ((1 << UInt64(count << 3)) &- 1)
+        return count == 8 ? w : w & ((1 &<< UInt64(count &<< 3)) &- 1)
     }
 
     /// ``word(_:_:_:)`` a byte at a time, where fewer than eight bytes are left.
     @inline(never)
     private static func wordNearEnd(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
         var w: UInt64 = 0
-        for j in 0..<count { w |= UInt64(b[start + j]) << UInt64(j << 3) }
+        for j in 0..<count { w |= UInt64(b[start + j]) &<< UInt64(j &<< 3) }
         return w
     }
 
