@@ -111,17 +111,17 @@ enum PlainOpDecoder {
             }
             return OpLogEntry(
                 session: entrySession,
-                .record(Recording(node: consume node, event: consume event, properties: consume properties, time: time)))
+                op: .record(Recording(node: consume node, event: consume event, properties: consume properties, time: time)))
         case .register:
             guard let name, seen & Key.parent.bit != 0 else { return nil }
             return OpLogEntry(
                 session: entrySession,
-                .register(
+                op: .register(
                     Registration(
                         node: consume node, parent: consume parent, name: consume name, index: index.map { Int($0) },
                         namespace: consume namespace, attributes: consume attributes, time: time)))
         case .deregister:
-            return OpLogEntry(session: entrySession, .deregister(Deregistration(node: consume node, time: time)))
+            return OpLogEntry(session: entrySession, op: .deregister(Deregistration(node: consume node, time: time)))
         }
     }
 
