@@ -216,14 +216,16 @@ enum PlainOpDecoder {
     }
 
     /// The high bit of each byte of `x` that is `"`, `\`, a control byte, DEL or not ASCII. Only the lowest
-    /// mark is exact (a borrow can mark bytes above it), which is all ``plainStringEnd(_:from:)`` reads.
+    /// mark is exact (a borrow or a carry can mark bytes above it), which is all ``plainStringEnd(_:from:)`` reads.
     @inline(__always)
     private static func specialBytes(_ x: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
-        let control = (x &- ones &* 0x20) & ~x & high
-        return control | zeroBytes(x ^ (ones &* 0x22)) | zeroBytes(x ^ (ones &* 0x5C)) | zeroBytes(x ^ (ones &* 0x7F)) | (x & high)
+        let quote = x ^ (ones &* 0x22)
+        let backslash = x ^ (ones &* 0x5C)
+        // Below 0x20 borrows; 0x7F and up carry into, or already have, the high bit.
+        let outside = ((x &- ones &* 0x20) & ~x) | (x &+ ones) | x
+        let equal = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return (outside | equal) & (ones &* 0x80)
     }
 
     /// A string of printable ASCII without escapes and at most `limit` bytes, moving `i` past it.
