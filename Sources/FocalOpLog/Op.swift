@@ -28,10 +28,15 @@ public struct OpLogEntry: Sendable, Equatable {
     /// The session, or `nil` for the default session.
     public var session: String?
     public var op: Op
+}
 
+// The public initialiser is in an extension so that the type keeps its memberwise initialiser, which the
+// decoder uses: that builds the value in place, where an initialiser of its own builds `self` on the stack and
+// copies it out (a retain of every string and object of the op, and a release of each after).
+extension OpLogEntry {
+    /// The entry of `op` in `session` (`nil`: the default session).
     public init(session: String? = nil, _ op: Op) {
-        self.session = session
-        self.op = op
+        self.init(session: session, op: op)
     }
 }
 

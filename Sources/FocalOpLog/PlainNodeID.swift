@@ -67,13 +67,14 @@ enum PlainNodeID {
             }
             s.rewind(to: i + 1)
             guard keyCount > 0 else { return NodeID(owner: owner) }
-            let keys = String(decoding: UnsafeMutableBufferPointer(rebasing: packed[0..<count]), as: UTF8.self)
+            let keys = asciiString(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: packed[0..<count])))
             return NodeID(owner: owner, packedKeys: keys, keyCount: keyCount)
         }
     }
 
     /// The integer at `i`, moving `i` past it: `-`, then 1 to 15 digits without a leading zero, not followed
     /// by a fraction or an exponent (so it is exact as a `Double`, as the general reader requires).
+    @inline(__always)
     static func integer(_ bytes: UnsafeRawBufferPointer, _ i: inout Int) -> Int64? {
         var j = i
         let negative = j < bytes.count && bytes[j] == 0x2D
@@ -103,7 +104,18 @@ enum PlainNodeID {
         return negative ? -value : value
     }
 
+    /// A string of `bytes`, which are ASCII: copied into the string's storage as they are (one check of the
+    /// bytes, where `String(decoding:as:)` takes the path that repairs invalid UTF-8).
+    @inline(__always)
+    static func asciiString(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(unsafeUninitializedCapacity: bytes.count) { storage in
+            UnsafeMutableRawBufferPointer(storage).copyMemory(from: bytes)
+            return bytes.count
+        }
+    }
+
+    @inline(__always)
     static func skipWhitespace(_ bytes: UnsafeRawBufferPointer, _ i: inout Int) {
-        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
+        while i < bytes.count, bytes[i] <= 0x20, bytes[i] == 0x20 || bytes[i] == 0x09 || bytes[i] == 0x0A || bytes[i] == 0x0D { i += 1 }
     }
 }

@@ -13,6 +13,10 @@ import FocalJSON
 /// returns `nil`, and ``OpDecoder`` reads the line again in full, checks it and names what is wrong: this
 /// path only ever accepts what the general one decodes to the same entry.
 enum PlainOpDecoder {
+    /// The entry of `line` when it has the common form; `nil` for any other line, which ``OpDecoder`` reads in
+    /// full. Inlined into ``OpDecoder/decodeEntry(_:defaultSession:)``, its one caller, which saves a copy of
+    /// the entry on its way out.
+    @inline(__always)
     static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String?) -> OpLogEntry? {
         let b = line
         var i = 0
@@ -93,27 +97,31 @@ enum PlainOpDecoder {
         }
         PlainNodeID.skipWhitespace(b, &i)
         guard i == b.count, let kind, seen & Key.node.bit != 0 else { return nil }
+        // The locals are consumed into the entry: copied, each of their strings and objects would be retained
+        // and the locals released after.
+        let entrySession = (consume session) ?? defaultSession
         switch kind {
         case .record:
             guard let event else { return nil }
-            let properties = properties ?? JSONObject()
+            let properties = (consume properties) ?? JSONObject()
             if event == SpecialEvent.updated, case .string(let keyPath)? = properties[SpecialEvent.keyPath],
                 keyPath.utf8.count > OpLogLimits.keyPathLength
             {
                 return nil
             }
             return OpLogEntry(
-                session: session ?? defaultSession, .record(Recording(node: node, event: event, properties: properties, time: time)))
+                session: entrySession,
+                op: .record(Recording(node: consume node, event: consume event, properties: consume properties, time: time)))
         case .register:
             guard let name, seen & Key.parent.bit != 0 else { return nil }
             return OpLogEntry(
-                session: session ?? defaultSession,
-                .register(
+                session: entrySession,
+                op: .register(
                     Registration(
-                        node: node, parent: parent, name: name, index: index.map { Int($0) }, namespace: namespace,
-                        attributes: attributes, time: time)))
+                        node: consume node, parent: consume parent, name: consume name, index: index.map { Int($0) },
+                        namespace: consume namespace, attributes: consume attributes, time: time)))
         case .deregister:
-            return OpLogEntry(session: session ?? defaultSession, .deregister(Deregistration(node: node, time: time)))
+            return OpLogEntry(session: entrySession, op: .deregister(Deregistration(node: consume node, time: time)))
         }
     }
 
@@ -122,7 +130,7 @@ enum PlainOpDecoder {
         case op, node, parent, name, index, namespace, attributes, event, properties, time, session
 
         /// The key's bit in a set of keys.
-        var bit: UInt16 { 1 << rawValue }
+        @inline(__always) var bit: UInt16 { 1 &<< rawValue }
 
         /// The key spelled by the bytes `start..<end`, compared as little-endian words; `nil` for any other.
         @inline(__always)
@@ -173,14 +181,14 @@ enum PlainOpDecoder {
     fileprivate static func word(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
         guard start + 8 <= b.count else { return wordNearEnd(b, start, count) }
         let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-        return count == 8 ? w : w & ((1 << UInt64(count << 3)) &- 1)
+        return count == 8 ? w : w & ((1 &<< UInt64(count &<< 3)) &- 1)
     }
 
     /// ``word(_:_:_:)`` a byte at a time, where fewer than eight bytes are left.
     @inline(never)
     private static func wordNearEnd(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
         var w: UInt64 = 0
-        for j in 0..<count { w |= UInt64(b[start + j]) << UInt64(j << 3) }
+        for j in 0..<count { w |= UInt64(b[start + j]) &<< UInt64(j &<< 3) }
         return w
     }
 
@@ -208,14 +216,16 @@ enum PlainOpDecoder {
     }
 
     /// The high bit of each byte of `x` that is `"`, `\`, a control byte, DEL or not ASCII. Only the lowest
-    /// mark is exact (a borrow can mark bytes above it), which is all ``plainStringEnd(_:from:)`` reads.
+    /// mark is exact (a borrow or a carry can mark bytes above it), which is all ``plainStringEnd(_:from:)`` reads.
     @inline(__always)
     private static func specialBytes(_ x: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
-        let high: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func zeroBytes(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & high }
-        let control = (x &- ones &* 0x20) & ~x & high
-        return control | zeroBytes(x ^ (ones &* 0x22)) | zeroBytes(x ^ (ones &* 0x5C)) | zeroBytes(x ^ (ones &* 0x7F)) | (x & high)
+        let quote = x ^ (ones &* 0x22)
+        let backslash = x ^ (ones &* 0x5C)
+        // Below 0x20 borrows; 0x7F and up carry into, or already have, the high bit.
+        let outside = ((x &- ones &* 0x20) & ~x) | (x &+ ones) | x
+        let equal = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+        return (outside | equal) & (ones &* 0x80)
     }
 
     /// A string of printable ASCII without escapes and at most `limit` bytes, moving `i` past it.
@@ -242,7 +252,7 @@ enum PlainOpDecoder {
         case 15 where word(b, start, 8) == 0x6173_6964_2d61_6e61 && word(b, start + 8, 7) == 0x64_6572_6165_7070:
             return SpecialEvent.disappeared
         default:
-            return String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<end]), as: UTF8.self)
+            return PlainNodeID.asciiString(UnsafeRawBufferPointer(rebasing: b[start..<end]))
         }
     }
 
