@@ -60,10 +60,12 @@ struct StoreFaultTests {
         }
     }
 
-    @Test("with the continuous clock the deadline is a timer of the HTTP thread: a stuck request answers 503, the next one 200")
+    @Test("with the continuous clock the deadlines share one timer: a stuck request answers 503, the next one 200")
     func deadlineOnTheRealClock() async throws {
         let journal = MemoryJournal()
         try await withServer(ServerConfiguration(requestTimeout: .seconds(2)), journal: journal) { client, _ in
+            // This request's deadline arms the timer; the stuck one's is reached when the timer fires for this one
+            // (long done) and arms itself again for the earliest deadline left (unless 2 s pass between the two).
             _ = try await client.post([Ops.root], to: "s", position: 0)
             await journal.hang()
             // Bounded, so that a deadline that never fires fails the test instead of hanging it.
