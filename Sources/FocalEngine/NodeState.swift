@@ -38,15 +38,22 @@ public struct NodeState {
     }
     /// The results kept for each event of ``history``, in the same order.
     public var historyResults: [KeptResults] {
-        if recentResults.isEmpty { return Array(repeating: KeptResults(), count: recent.count) }
-        return recentResults.count < Self.historyLimit ? recentResults : Array(recentResults[oldest...] + recentResults[..<oldest])
+        var results = Array(repeating: KeptResults(), count: recent.count)
+        for (slot, result) in kept { results[Int(slot)].keep(result) }
+        for (slot, count) in omitted { results[Int(slot)].omitted = count }
+        return recent.count < Self.historyLimit ? results : Array(results[oldest...] + results[..<oldest])
     }
     /// The history as a ring once it is full: `oldest` is where the next event goes, so
     /// recording an event overwrites one slot instead of shifting ten.
     private var recent: [Event] = []
-    /// The results of each event of `recent`, slot for slot; empty until the node's first
-    /// result, so a node no task answers for costs nothing more.
-    private var recentResults: [KeptResults] = []
+    /// The results kept for the events of `recent`, each with the slot of its event, in the
+    /// order they were produced: one array for the whole history, empty until the node's
+    /// first result, so a node no task answers for costs nothing more and a result costs no
+    /// array of its own.
+    private var kept: [(slot: Int32, result: KeptResult)] = []
+    /// For the slots of `recent` whose event had more than ``resultsPerEventLimit`` results,
+    /// how many more.
+    private var omitted: [(slot: Int32, count: Int)] = []
     private var oldest = 0
 
     /// The current value of a key path and the event that first displayed it.
@@ -60,11 +67,9 @@ public struct NodeState {
     public struct KeptResults: Sendable {
         public private(set) var results: [KeptResult] = []
         /// Results produced past the limit, counted but not kept.
-        public private(set) var omitted = 0
+        public fileprivate(set) var omitted = 0
 
-        mutating func keep(_ result: KeptResult) {
-            if results.count < NodeState.resultsPerEventLimit { results.append(result) } else { omitted += 1 }
-        }
+        fileprivate mutating func keep(_ result: KeptResult) { results.append(result) }
     }
 
     /// One result in the history: the task that produced it and its JSON text.
@@ -81,10 +86,15 @@ public struct NodeState {
     /// Keeps a result that `task` produced for the latest event (the one just applied).
     mutating func keepResult(_ json: String, of task: TaskReference) {
         guard !recent.isEmpty else { return }
-        if recentResults.isEmpty { recentResults = Array(repeating: KeptResults(), count: recent.count) }
-        let slot = recent.count < Self.historyLimit ? recent.count - 1 : (oldest + Self.historyLimit - 1) % Self.historyLimit
+        let slot = Int32(recent.count < Self.historyLimit ? recent.count - 1 : (oldest + Self.historyLimit - 1) % Self.historyLimit)
+        var keptForEvent = 0
+        for entry in kept where entry.slot == slot { keptForEvent += 1 }
+        guard keptForEvent < Self.resultsPerEventLimit else {
+            if let index = omitted.firstIndex(where: { $0.slot == slot }) { omitted[index].count += 1 } else { omitted.append((slot, 1)) }
+            return
+        }
         let count = json.utf8.count
-        recentResults[slot].keep(KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count))
+        kept.append((slot, KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count)))
     }
 
     /// Applies `event` to the state. Returns `false`, changing nothing, when `event` is an
@@ -104,10 +114,11 @@ public struct NodeState {
             // and 5th event of every node.
             if recent.isEmpty { recent.reserveCapacity(Self.historyLimit) }
             recent.append(event)
-            if !recentResults.isEmpty { recentResults.append(KeptResults()) }
         } else {
             recent[oldest] = event
-            if !recentResults.isEmpty { recentResults[oldest] = KeptResults() }
+            // The event that leaves the history takes its results along.
+            if !kept.isEmpty { kept.removeAll { $0.slot == Int32(oldest) } }
+            if !omitted.isEmpty { omitted.removeAll { $0.slot == Int32(oldest) } }
             oldest = (oldest + 1) % Self.historyLimit
         }
         latestEvent = event

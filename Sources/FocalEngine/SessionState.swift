@@ -169,7 +169,7 @@ final class SessionState {
             guard let function = task.function.object else { continue }
             let returned: ScriptValue
             do throws(ScriptError) {
-                returned = try runtime.call(function, arguments: [node])
+                returned = try runtime.call(function, argument: node)
             } catch {
                 let notJSON = error.name == TaskScripts.nonJSONErrorName
                 let what =

@@ -163,12 +163,22 @@ public final class JSRuntime {
     /// Calls `function` with `arguments`.
     public func call(_ function: ScriptObject, this: ScriptObject? = nil, arguments: [ScriptValue?] = []) throws(ScriptError) -> ScriptValue
     {
-        var exception: JSValueRef?
-        let result = entering {
-            arguments.withUnsafeBufferPointer { args in
-                JSObjectCallAsFunction(context, function, this, args.count, args.baseAddress, &exception)
-            }
+        try arguments.withUnsafeBufferPointer { arguments throws(ScriptError) in try call(function, this: this, arguments) }
+    }
+
+    /// Calls `function` with one argument: ``call(_:this:arguments:)`` without an array to
+    /// allocate, for host code that calls once per event.
+    public func call(_ function: ScriptObject, argument: ScriptValue) throws(ScriptError) -> ScriptValue {
+        try withUnsafePointer(to: Optional(argument)) { argument throws(ScriptError) in
+            try call(function, this: nil, UnsafeBufferPointer(start: argument, count: 1))
         }
+    }
+
+    private func call(_ function: ScriptObject, this: ScriptObject?, _ arguments: UnsafeBufferPointer<ScriptValue?>) throws(ScriptError)
+        -> ScriptValue
+    {
+        var exception: JSValueRef?
+        let result = entering { JSObjectCallAsFunction(context, function, this, arguments.count, arguments.baseAddress, &exception) }
         return try finish(result, exception, file: nil)
     }
 

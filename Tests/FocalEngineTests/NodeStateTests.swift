@@ -195,6 +195,30 @@ struct NodeStateTests {
         #expect(events.last?["properties"] == ["n": 25])
     }
 
+    @Test("each event keeps its own results as the history wraps; an event leaving takes its results along")
+    func resultsFollowTheirEvents() throws {
+        // Event n gives n % 6 results: none, some, exactly the four kept, or more (counted, not kept).
+        let harness = try EngineHarness([
+            "index.js": """
+            match('/e', node => {
+              const n = node.latestEvent().time;
+              return results(Array.from({ length: n % 6 }, (_, i) => ({ n, i })));
+            });
+            """
+        ])
+        harness.apply(registerRoot)
+        harness.apply((1...25).map { record(root, "e", time: Int64($0)) })
+        #expect(harness.takeErrors().isEmpty)
+        let node = try #require(harness.jsonSnapshot().snapshotNodes.first)
+        let events = try #require(node["events"]?.arrayValue)
+        #expect(events.map { $0["time"] } == (16...25).map { .number(Double($0)) })
+        for (event, n) in zip(events, 16...25) {
+            let kept = try #require(event["results"]?.arrayValue).map { $0["value"] }
+            #expect(kept == (0..<min(n % 6, 4)).map { ["n": .number(Double(n)), "i": .number(Double($0))] }, "event \(n)")
+            #expect(event["omittedResults"] == (n % 6 > 4 ? .number(Double(n % 6 - 4)) : nil), "event \(n)")
+        }
+    }
+
     @Test("a keyed node registered again keeps its values, visibility, first-displayed events and history")
     func keyedReuseKeepsState() throws {
         let harness = try EngineHarness(["index.js": Self.stateTask])

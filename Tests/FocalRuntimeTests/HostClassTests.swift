@@ -44,6 +44,9 @@ struct HostClassTests {
         #expect(try runtime.evaluateJSON("[o.value, o.plus(), o.plus(2), o.plus('0.5')]") == [21, 21, 23, 21.5])
         #expect(try runtime.evaluateJSON("Object.getPrototypeOf(o) === P && Object.getPrototypeOf(P) === Object.prototype") == true)
         #expect(try runtime.evaluateJSON("Object.prototype.toString.call(o)") == "[object Counter]")
+        // A plain object: the automatic prototype of a C API class would show as `[object CallbackObject]`.
+        #expect(
+            try runtime.evaluateJSON("[Object.prototype.toString.call(P), Object.getOwnPropertyNames(P)]") == ["[object Object]", ["plus"]])
         withExtendedLifetime(prototype) {}
     }
 
@@ -63,6 +66,10 @@ struct HostClassTests {
         let (runtime, prototype) = try counter()
         #expect(
             try runtime.evaluateJSON("try { P.plus.call({}); 'returned' } catch (e) { e.name + ': ' + e.message }")
+                == "TypeError: plus needs a counter")
+        // The prototype itself carries no private data.
+        #expect(
+            try runtime.evaluateJSON("try { P.plus(); 'returned' } catch (e) { e.name + ': ' + e.message }")
                 == "TypeError: plus needs a counter")
         withExtendedLifetime(prototype) {}
     }
