@@ -190,11 +190,13 @@ final class Spool: Sendable {
         }
     }
 
+    /// An unnamed file in `$TMPDIR` (`/tmp` when unset), as mktemp(1) chooses.
     private static func temporaryFile() throws -> Int32 {
-        var template = Array("/tmp/focal-spool-XXXXXX".utf8CString)
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((directory + "/focal-spool-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            StandardStream.error.writeError("cannot create a temporary file: \(String(cString: strerror(errno)))")
+            StandardStream.error.writeError("cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
             throw ExitCode(2)
         }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }

@@ -161,6 +161,16 @@ struct SessionReplayTests {
         #expect(run.errorLines[5].hasPrefix("error: cannot open"))
     }
 
+    @Test("--jobs spools each file's output in $TMPDIR: where no file can be made there, the run exits 2 saying where")
+    func spoolInTemporaryDirectory() throws {
+        let workspace = try Workspace(tasks: Self.tasks)
+        let files = try (0..<2).map { try workspace.write("log\($0).oplog", log(Self.session($0, rows: 3))) }
+        let missing = workspace.path + "/no-such-directory"
+        let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", "2"] + files, environment: ["TMPDIR": missing])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains("cannot create a temporary file in \(missing): No such file or directory"), "\(run)")
+    }
+
     @Test("--jobs N on one log spreads its sessions over N engines; the output is the same as on one, in input order")
     func oneLogOnSeveralEngines() throws {
         let workspace = try Workspace(tasks: [
