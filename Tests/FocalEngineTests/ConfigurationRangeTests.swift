@@ -1,5 +1,6 @@
 import FocalCore
 import FocalEngine
+import FocalTestSupport
 import Testing
 
 /// A setting out of its range stops an engine from starting, with the typed error naming the
@@ -33,7 +34,7 @@ struct ConfigurationRangeTests {
 
     @Test("Engine(configuration:) throws for each setting out of range", arguments: cases)
     func engine(_ invalid: Case) throws {
-        let tasks = try TaskDirectory(["index.js": ""])
+        let tasks = try TemporaryDirectory(prefix: "focal-tasks-", files: ["index.js": ""])
         var configuration = EngineConfiguration(tasksDirectory: tasks.path)
         invalid.change(&configuration)
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
@@ -43,7 +44,7 @@ struct ConfigurationRangeTests {
 
     @Test("EnginePool(configuration:threads:) throws for each setting out of range", arguments: cases)
     func pool(_ invalid: Case) async throws {
-        let tasks = try TaskDirectory(["index.js": ""])
+        let tasks = try TemporaryDirectory(prefix: "focal-tasks-", files: ["index.js": ""])
         var configuration = EngineConfiguration(tasksDirectory: tasks.path)
         invalid.change(&configuration)
         let error = await #expect(throws: EngineError.self) { _ = try await EnginePool(configuration: configuration, threads: 1) }
@@ -52,7 +53,7 @@ struct ConfigurationRangeTests {
 
     @Test("Manager(configuration:delegate:) throws for a setting out of range")
     func manager() async throws {
-        let tasks = try TaskDirectory(["index.js": ""])
+        let tasks = try TemporaryDirectory(prefix: "focal-tasks-", files: ["index.js": ""])
         let configuration = EngineConfiguration(tasksDirectory: tasks.path, maxSessions: 0)
         let error = await #expect(throws: EngineError.self) {
             _ = try await Manager(configuration: configuration, delegate: ManagerTests.Recorder())
@@ -62,7 +63,7 @@ struct ConfigurationRangeTests {
 
     @Test("a pool's threads out of range throw before any thread starts", arguments: [0, -1, 257])
     func threads(_ count: Int) async throws {
-        let tasks = try TaskDirectory(["index.js": ""])
+        let tasks = try TemporaryDirectory(prefix: "focal-tasks-", files: ["index.js": ""])
         let error = await #expect(throws: EngineError.self) {
             _ = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: tasks.path), threads: count)
         }
@@ -73,7 +74,7 @@ struct ConfigurationRangeTests {
 
     @Test("the bounds of every range are accepted and behave as set")
     func bounds() async throws {
-        let tasks = try TaskDirectory(["index.js": ""])
+        let tasks = try TemporaryDirectory(prefix: "focal-tasks-", files: ["index.js": ""])
         for timeLimit in [FocalLimits.timeLimitRange.lowerBound, FocalLimits.timeLimitRange.upperBound] {
             let configuration = EngineConfiguration(tasksDirectory: tasks.path, timeLimit: timeLimit, maxSessions: 1)
             try configuration.validate()

@@ -2,6 +2,7 @@ import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
+import FocalTestSupport
 import Testing
 
 @Suite("EnginePool")
@@ -27,7 +28,7 @@ struct EnginePoolTests {
     }
 
     static func withPool<R>(threads: Int = 2, _ body: (EnginePool) async throws -> R) async throws -> R {
-        let directory = try TaskDirectory(tasks)
+        let directory = try TemporaryDirectory(prefix: "focal-tasks-", files: tasks)
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: threads)
         let result = try await body(pool)
         await pool.close()
@@ -184,7 +185,7 @@ struct EnginePoolTests {
 
     @Test("after the pool closes, sessions refuse work and no new session is handed out")
     func closingThePool() async throws {
-        let directory = try TaskDirectory(Self.tasks)
+        let directory = try TemporaryDirectory(prefix: "focal-tasks-", files: Self.tasks)
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: 1)
         let session = try pool.session("y")
         _ = try await session.apply([registerRoot])

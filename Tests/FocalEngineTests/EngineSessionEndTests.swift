@@ -1,6 +1,7 @@
 import FocalEngine
 import FocalJSON
 import FocalOpLog
+import FocalTestSupport
 import Testing
 
 /// `EngineSession.end(reason:)`: the server's way to end a session with its end event.
@@ -8,7 +9,8 @@ import Testing
 struct EngineSessionEndTests {
     @Test("end(reason:) returns and streams what the end event produced, then closes; close() alone records nothing")
     func endThenClose() async throws {
-        let directory = try TaskDirectory(["index.js": "match('/ana-session-ended', n => n.latestEvent().attributes.reason);"])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-tasks-", files: ["index.js": "match('/ana-session-ended', n => n.latestEvent().attributes.reason);"])
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: 1)
         let ended = try pool.session("a")
         let outputs = ended.outputs()

@@ -1,28 +1,8 @@
 import FocalEngine
 import FocalJSON
 import FocalOpLog
+import FocalTestSupport
 import Foundation
-
-/// A temporary tasks directory; it is removed when released.
-final class TaskDirectory {
-    let path: String
-
-    /// Creates the directory with `files` (paths relative to it, contents as text).
-    init(_ files: [String: String] = [:]) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("focal-tasks-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for (relative, contents) in files { try write(relative, contents) }
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes (or replaces) the file at `relative`.
-    func write(_ relative: String, _ contents: String) throws {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: url)
-    }
-}
 
 /// Keeps everything an engine reports, in order.
 final class RecordingObserver: EngineObserver {
@@ -39,7 +19,7 @@ final class RecordingObserver: EngineObserver {
 
 /// An engine over a temporary tasks directory, fed ops with consecutive line numbers.
 final class EngineHarness {
-    let tasks: TaskDirectory
+    let tasks: TemporaryDirectory
     let observer = RecordingObserver()
     let engine: Engine
     /// The line number of the last op applied.
@@ -50,7 +30,7 @@ final class EngineHarness {
         maxSessions: Int = EngineConfiguration.defaultMaxSessions, clock: EngineClock = .fixed(1),
         configure: (inout EngineConfiguration) -> Void = { _ in }
     ) throws {
-        tasks = try TaskDirectory(files)
+        tasks = try TemporaryDirectory(prefix: "focal-tasks-", files: files)
         var configuration = EngineConfiguration(
             tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: clock, maxSessions: maxSessions)
         configure(&configuration)

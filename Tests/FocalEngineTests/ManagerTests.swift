@@ -1,5 +1,6 @@
 import FocalEngine
 import FocalOpLog
+import FocalTestSupport
 import Synchronization
 import Testing
 
@@ -36,7 +37,7 @@ import Testing
         """
 
     @Test func resultsReachTheDelegateBeforeApplyReturns() async throws {
-        let directory = try TaskDirectory(tasks)
+        let directory = try TemporaryDirectory(prefix: "focal-tasks-", files: tasks)
         let recorder = Recorder()
         let manager = try await Manager(configuration: EngineConfiguration(tasksDirectory: directory.path), delegate: recorder)
         try await manager.apply(opLog: Array(Self.opLog.utf8))
@@ -49,7 +50,7 @@ import Testing
     }
 
     @Test func aDelegateNobodyElseKeepsStillReceivesEveryResult() async throws {
-        let directory = try TaskDirectory(tasks)
+        let directory = try TemporaryDirectory(prefix: "focal-tasks-", files: tasks)
         weak var held: Recorder?
         let manager: Manager
         do {
@@ -77,7 +78,7 @@ import Testing
     }
 
     @Test func anEngineKeepsTheObserverItWasGiven() throws {
-        let directory = try TaskDirectory(tasks)
+        let directory = try TemporaryDirectory(prefix: "focal-tasks-", files: tasks)
         weak var counter: Counter?
         let engine = try Engine(
             configuration: EngineConfiguration(tasksDirectory: directory.path),

@@ -1,6 +1,7 @@
 import FocalCore
 import FocalDelivery
 import FocalEngine
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -9,7 +10,8 @@ import Testing
 @Suite struct ResultToOutboxTests {
     @Test("a session's result records are appended to an outbox as they are and read back equal")
     func recordsGoToTheOutboxAsTheyAre() async throws {
-        let directory = try TaskDirectory(["index.js": "match('list/cell/tap', n => ({ row: n.index, tag: 'x' }));"])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-tasks-", files: ["index.js": "match('list/cell/tap', n => ({ row: n.index, tag: 'x' }));"])
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: 1)
         let session = try pool.session("user-42")
         let outcome = try await session.apply([
