@@ -151,7 +151,10 @@ let package = Package(
         .testTarget(name: "FocalPatternsTests", dependencies: ["FocalPatterns"]),
         .testTarget(
             name: "FocalRuntimeTests",
-            dependencies: ["FocalRuntime", "FocalCore", "FocalJSON", "CJavaScriptCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "FocalRuntime", "FocalCore", "FocalJSON", "FocalTestSupport", "CJavaScriptCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "FocalEngineTests",
@@ -166,7 +169,7 @@ let package = Package(
             dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON", "FocalTestSupport"]),
         .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalCore", "FocalJSON", "FocalEventBusTestSupport"]),
         // Test support, split so that a test target links only what it tests: the small helpers
-        // (logs, clocks, processes, the `focal` binary), the event recorder, the loopback
+        // (logs, clocks, processes, temporary directories, the `focal` binary), the event recorder, the loopback
         // collector (Hummingbird) and the throwaway PostgreSQL (PostgresNIO).
         .target(
             name: "FocalTestSupport",

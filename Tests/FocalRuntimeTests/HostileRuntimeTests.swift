@@ -1,5 +1,6 @@
 import CJavaScriptCore
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -135,7 +136,7 @@ struct HostileRuntimeTests {
             "fifo", "zero", "sparse", "outside",
         ])
     func refusedFiles(kind: String) throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "focal-runtime-")
         try directory.write("tasks/ok.js", "module.exports = 1;")
         let file = directory.absolute("tasks/bad.js")
         switch kind {
@@ -162,7 +163,7 @@ struct HostileRuntimeTests {
 
     @Test("readTextFile refuses a file above its limit")
     func textFileLimit() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory(prefix: "focal-runtime-")
         let path = try directory.write("big.txt", String(repeating: "a", count: 100))
         #expect(throws: ScriptError.self) { try readTextFile(path, displayName: "big.txt", limit: 99) }
         #expect(try readTextFile(path, displayName: "big.txt", limit: 100).count == 100)

@@ -1,42 +1,10 @@
 import CJavaScriptCore
 import FocalJSON
 import FocalRuntime
+import FocalTestSupport
 import Foundation
 import Logging
 import Synchronization
-
-/// A temporary directory that tests fill with files; it is removed when released.
-final class TemporaryDirectory {
-    /// The directory's absolute path (without a trailing slash).
-    let path: String
-
-    init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("focal-runtime-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        path = url.path
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes `contents` to `relative` (creating directories) and returns the absolute path.
-    @discardableResult
-    func write(_ relative: String, _ contents: String) throws -> String {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: url)
-        return url.path
-    }
-
-    /// Creates a symbolic link at `relative` pointing to `destination`.
-    func link(_ relative: String, to destination: String) throws {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: url.path, withDestinationPath: destination)
-    }
-
-    /// The absolute path of `relative`.
-    func absolute(_ relative: String) -> String { path + "/" + relative }
-}
 
 /// A runtime with a module system rooted in `directory/tasks`, and helpers to read values as JSON.
 final class ModuleFixture {
@@ -48,10 +16,8 @@ final class ModuleFixture {
     /// Creates the fixture with `files` (paths relative to the tasks directory).
     init(_ files: [String: String] = [:]) throws {
         runtime = try JSRuntime(timeLimit: .seconds(2))
-        directory = try TemporaryDirectory()
-        try FileManager.default.createDirectory(atPath: directory.absolute("tasks"), withIntermediateDirectories: true)
-        for (relative, contents) in files { try directory.write("tasks/" + relative, contents) }
-        modules = try ModuleSystem(runtime: runtime, root: directory.absolute("tasks"))
+        directory = try TemporaryDirectory(prefix: "focal-runtime-")
+        modules = try ModuleSystem(runtime: runtime, root: try directory.makeDirectory("tasks", files: files))
     }
 
     /// Requires `id` from the tasks directory and returns its exports as JSON.
