@@ -20,7 +20,7 @@ import Testing
         process.executableURL = URL(fileURLWithPath: focalBinary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        let files = try TemporaryDirectory(files: ["out": "", "err": ""])
+        let files = try TemporaryDirectory(prefix: "focal-scenarios-", files: ["out": "", "err": ""])
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: files.path + "/out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: files.path + "/err"))
         let timedOut = try runWaitingForExit(process, timeout: .seconds(60))
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func runPrintsWhatReplayingItsOpLogPrints() throws {
-        let directory = try TemporaryDirectory(files: [:])
+        let directory = try TemporaryDirectory(prefix: "focal-scenarios-")
         let log = directory.path + "/session.oplog"
         let run = try focal(["run", "--tasks", "tasks", "--emit-oplog", log, "Examples/scenarios/master-detail.yaml"])
         #expect(run.status == 0)
@@ -55,14 +55,16 @@ import Testing
     }
 
     @Test func runNamesTheFileAndStepThatFailed() throws {
-        let directory = try TemporaryDirectory(files: [
-            "s.yaml": """
-            app: {root: home, screens: {home: {views: [{button: {id: go, title: Go}}]}}}
-            journey:
-              - launch
-              - tap: stop
-            """
-        ])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-",
+            files: [
+                "s.yaml": """
+                app: {root: home, screens: {home: {views: [{button: {id: go, title: Go}}]}}}
+                journey:
+                  - launch
+                  - tap: stop
+                """
+            ])
         let run = try focal(["run", "--tasks", "tasks", directory.path + "/s.yaml"])
         #expect(run.status == 1)
         #expect(
@@ -70,7 +72,7 @@ import Testing
     }
 
     @Test func runRejectsUnreadableScenarios() throws {
-        let directory = try TemporaryDirectory(files: ["bad.yaml": "app: [\n"])
+        let directory = try TemporaryDirectory(prefix: "focal-scenarios-", files: ["bad.yaml": "app: [\n"])
         let run = try focal(["run", "--tasks", "tasks", directory.path + "/bad.yaml"])
         #expect(run.status == 2)
         #expect(run.error.hasPrefix("error: \(directory.path)/bad.yaml:"))
@@ -91,7 +93,7 @@ import Testing
             scenario.contains("/fidelity/")
             ? "Examples/scenarios/fidelity/tasks"
             : scenario.hasSuffix("master-detail.yaml") ? "tasks" : "Examples/scenarios/tasks"
-        let directory = try TemporaryDirectory(files: [:])
+        let directory = try TemporaryDirectory(prefix: "focal-scenarios-")
         let log = directory.path + "/session.oplog"
         let run = try focal(["run", "--tasks", tasks, "--emit-oplog", log, scenario])
         #expect(run.status == 0, "\(run.error)")
@@ -108,12 +110,14 @@ import Testing
     }
 
     @Test func badScenariosExitWithTwoNamingTheLine() throws {
-        let directory = try TemporaryDirectory(files: [
-            "unknown.yaml": "app: {root: home, screens: {home: {colour: red}}}\njourney: [launch]\n",
-            "huge.yaml":
-                "app:\n  root: home\n  screens:\n    home:\n      views:\n        - table: {rows: {count: 2000000000}}\njourney: [launch]\n",
-            "bomb.yaml": Self.aliasBomb,
-        ])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-",
+            files: [
+                "unknown.yaml": "app: {root: home, screens: {home: {colour: red}}}\njourney: [launch]\n",
+                "huge.yaml":
+                    "app:\n  root: home\n  screens:\n    home:\n      views:\n        - table: {rows: {count: 2000000000}}\njourney: [launch]\n",
+                "bomb.yaml": Self.aliasBomb,
+            ])
         for (file, message) in [
             ("unknown.yaml", "unknown.yaml:1:36: unknown key 'colour' in a screen"),
             ("huge.yaml", "huge.yaml:6:33: 'count' is 2000000000; a list holds at most 100000 items"),
@@ -137,13 +141,15 @@ import Testing
     }()
 
     @Test func testReportsFailuresWithADiffAndExitsWithOne() throws {
-        let directory = try TemporaryDirectory(files: [
-            "tasks/index.js": "match('button/touch-up-inside', node => ({ tapped: node.nodeName }));",
-            "good.yaml": scenarioFile(expect: "[{tapped: button}]"),
-            "wrong.yaml": scenarioFile(expect: "[{tapped: knob}]"),
-            "none.yaml": scenarioFile(expect: nil),
-            "notes.yaml": "just: some yaml",
-        ])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-",
+            files: [
+                "tasks/index.js": "match('button/touch-up-inside', node => ({ tapped: node.nodeName }));",
+                "good.yaml": scenarioFile(expect: "[{tapped: button}]"),
+                "wrong.yaml": scenarioFile(expect: "[{tapped: knob}]"),
+                "none.yaml": scenarioFile(expect: nil),
+                "notes.yaml": "just: some yaml",
+            ])
         let test = try focal(["test"], in: directory.path)
         #expect(test.status == 1)
         #expect(
@@ -161,10 +167,12 @@ import Testing
 
     @Test(arguments: [#"\n"#, #"\r\n"#, #"\r"#])
     func testReportsAnErrorWithLineBreaksOnOneLine(lineBreak: String) throws {
-        let directory = try TemporaryDirectory(files: [
-            "tasks/index.js": "match('button/touch-up-inside', () => { throw new Error('a\(lineBreak)PASS ./forged.yaml'); });",
-            "s.yaml": scenarioFile(expect: "[]"),
-        ])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-",
+            files: [
+                "tasks/index.js": "match('button/touch-up-inside', () => { throw new Error('a\(lineBreak)PASS ./forged.yaml'); });",
+                "s.yaml": scenarioFile(expect: "[]"),
+            ])
         let test = try focal(["test"], in: directory.path)
         #expect(test.status == 1)
         let lines = test.output.unicodeScalars.split { $0 == "\n" || $0 == "\r" }.map(String.init)
@@ -176,11 +184,13 @@ import Testing
     }
 
     @Test func testTakesTheTasksDirectoryFromTheCommandLine() throws {
-        let directory = try TemporaryDirectory(files: [
-            "other/index.js": "match('button/touch-up-inside', node => ({ tapped: 'other' }));",
-            "s.json":
-                #"{"app": {"root": "home", "screens": {"home": {"views": [{"button": {"id": "go", "analyzer": "button"}}]}}}, "journey": ["launch", {"tap": "go"}], "expect": [{"tapped": "other"}]}"#,
-        ])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-",
+            files: [
+                "other/index.js": "match('button/touch-up-inside', node => ({ tapped: 'other' }));",
+                "s.json":
+                    #"{"app": {"root": "home", "screens": {"home": {"views": [{"button": {"id": "go", "analyzer": "button"}}]}}}, "journey": ["launch", {"tap": "go"}], "expect": [{"tapped": "other"}]}"#,
+            ])
         let test = try focal(["test", "--tasks", directory.path + "/other", directory.path + "/s.json"])
         #expect(test.status == 0, "\(test.output)\(test.error)")
         #expect(test.lines.last == "1 passed, 0 failed")
@@ -190,7 +200,7 @@ import Testing
     }
 
     @Test func testFailsWhenThereIsNothingToTest() throws {
-        let directory = try TemporaryDirectory(files: ["readme.md": "journey"])
+        let directory = try TemporaryDirectory(prefix: "focal-scenarios-", files: ["readme.md": "journey"])
         let test = try focal(["test", directory.path])
         #expect(test.status == 1)
         #expect(test.lines == ["0 passed, 0 failed"])
@@ -200,10 +210,12 @@ import Testing
     }
 
     @Test func testReportsScenarioFilesItCannotReadInsteadOfPassingOverThem() throws {
-        let directory = try TemporaryDirectory(files: [
-            "tasks/index.js": "match('button/touch-up-inside', node => ({ tapped: node.nodeName }));",
-            "good.yaml": scenarioFile(expect: "[{tapped: button}]"),
-        ])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-",
+            files: [
+                "tasks/index.js": "match('button/touch-up-inside', node => ({ tapped: node.nodeName }));",
+                "good.yaml": scenarioFile(expect: "[{tapped: button}]"),
+            ])
         #expect(mkfifo(directory.path + "/fifo.yaml", 0o644) == 0)
         // A sparse file far over the 1 MiB limit: read at most one byte past the limit.
         let huge = directory.path + "/huge.yaml"

@@ -2,6 +2,7 @@ import FocalEngine
 import FocalJSON
 import FocalOpLog
 import FocalScenarios
+import FocalTestSupport
 import Testing
 
 /// Playing scenarios through real tasks: results, engine errors, expectations, and the op log round trip.
@@ -18,7 +19,7 @@ import Testing
     func outcome(
         _ journey: String, expect: String = "", tasks directory: TemporaryDirectory? = nil
     ) throws -> (ScenarioOutcome, Scenario) {
-        let directory = try directory ?? TemporaryDirectory(files: tasks)
+        let directory = try directory ?? TemporaryDirectory(prefix: "focal-scenarios-", files: tasks)
         let scenario = try scenario(masterDetail(journey: journey, expect: expect))
         let outcome = try ScenarioOutcome.play(scenario, configuration: EngineConfiguration(tasksDirectory: directory.path))
         return (outcome, scenario)
@@ -67,7 +68,7 @@ import Testing
     }
 
     @Test func theOpLogReplaysToTheSameResults() throws {
-        let directory = try TemporaryDirectory(files: tasks)
+        let directory = try TemporaryDirectory(prefix: "focal-scenarios-", files: tasks)
         let (outcome, _) = try outcome(
             "  - launch\n  - scroll: {to-row: 4}\n  - select: 3\n  - tap: buy\n  - back\n  - select: 0", tasks: directory)
         let collector = ResultCollector()

@@ -1,4 +1,5 @@
 import FocalScenarios
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -127,7 +128,8 @@ import Testing
     }
 
     @Test func aFIFOOrALargeFileIsRefusedWithoutReadingIt() throws {
-        let directory = try TemporaryDirectory(files: ["big.yaml": "# " + String(repeating: "x", count: 2 << 20)])
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-", files: ["big.yaml": "# " + String(repeating: "x", count: 2 << 20)])
         let fifo = directory.path + "/fifo.yaml"
         #expect(mkfifo(fifo, 0o600) == 0)
         // Nobody writes to the FIFO: reading it would wait for ever.

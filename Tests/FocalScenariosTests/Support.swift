@@ -67,26 +67,6 @@ func play(_ text: String, file: String = "test.yaml") throws -> Played {
     }
 }
 
-/// A temporary directory holding files, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init(files: [String: String]) throws {
-        path = NSTemporaryDirectory() + "focal-scenarios-" + UUID().uuidString
-        for (name, contents) in files {
-            let file = path + "/" + name
-            try FileManager.default.createDirectory(
-                atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try contents.write(toFile: file, atomically: true, encoding: .utf8)
-        }
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 /// An app with a navigation stack: `master` has a table of five rows (three on screen) that pushes `detail`,
 /// which has a button; `views` are added to `master`'s views.
 func masterDetail(journey: String, masterViews: String = "", expect: String = "") -> String {
