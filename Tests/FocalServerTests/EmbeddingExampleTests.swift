@@ -1,5 +1,6 @@
 import FocalEngine
 import FocalServer
+import FocalTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,7 +14,7 @@ import Testing
 struct EmbeddingExampleTests {
     @Test("An app serves Focal's API under /analytics behind its own auth; its metrics have Focal's")
     func exampleApp() async throws {
-        let directory = try TasksDirectory()
+        let directory = try TemporaryDirectory(index: serverTasks)
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: 1)
         let registry = PrometheusCollectorRegistry()
         let app = makeAnalyticsApp(
@@ -61,7 +62,7 @@ struct EmbeddingExampleTests {
 
     @Test("Focal's keys under a prefix: its Authenticator runs inside the app's middleware, on the same routes")
     func keysUnderAPrefix() async throws {
-        let directory = try TasksDirectory()
+        let directory = try TemporaryDirectory(index: serverTasks)
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: 1)
         let reader = TestKey("reader", scopes: ["ingest", "read"])
         let ring = KeyRing(try KeysFile(parsing: #"{"keys":[\#(reader.entry)]}"#, file: "keys.json", directory: "/"))

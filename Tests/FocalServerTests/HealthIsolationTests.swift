@@ -1,5 +1,6 @@
 import FocalEngine
 import FocalServer
+import FocalTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -11,7 +12,7 @@ import Testing
 struct HealthIsolationTests {
     @Test("/healthz, /readyz and /metrics answer while every engine thread is busy")
     func probesWhileEnginesBusy() async throws {
-        let directory = try TasksDirectory()
+        let directory = try TemporaryDirectory(index: serverTasks)
         let pool = try await EnginePool(configuration: EngineConfiguration(tasksDirectory: directory.path), threads: 2)
         let server = FocalServer(configuration: ServerConfiguration(port: 0), pool: pool, logger: quietLogger, metrics: .prometheus())
         let release = DispatchSemaphore(value: 0)

@@ -2,6 +2,7 @@ import FocalCore
 import FocalDelivery
 import FocalEngine
 import FocalServer
+import FocalTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -54,8 +55,8 @@ func withKeyedServer<R: Sendable, C: Clock>(
     logger: Logger = quietLogger,
     _ body: @Sendable (any TestClientProtocol, FocalServer, KeyRing) async throws -> R
 ) async throws -> R where C.Instant == ContinuousClock.Instant {
-    let defaultTasks = try TasksDirectory()
-    let shop = try TasksDirectory(shopTasks)
+    let defaultTasks = try TemporaryDirectory(index: serverTasks)
+    let shop = try TemporaryDirectory(index: shopTasks)
     let file = try KeysFile(parsing: keysFileText(keys, shop: shop.path), file: "keys.json", directory: "/")
     let ring = KeyRing(file, clock: clock)
     let engine = EngineConfiguration(tasksDirectory: defaultTasks.path, timeLimit: .milliseconds(200))

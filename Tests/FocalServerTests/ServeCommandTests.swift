@@ -146,7 +146,7 @@ enum ServeProcessError: Error {
 struct ServeCommandTests {
     @Test("SIGTERM: requests answered before it are delivered from the outbox as the server drains, exit 0")
     func sigtermDrains() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let receiver = try await LoopbackReceiver.start()
         let store = tasks.path + "/outbox.sqlite"
         // No flush before exit: only the drain at shutdown can deliver.
@@ -177,7 +177,7 @@ struct ServeCommandTests {
 
     @Test("SIGTERM while a request's body is still arriving: no new connections, the request is answered in full, exit 0")
     func sigtermFinishesRequestsInFlight() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let server = try await ServeProcess(["--tasks", tasks.path, "--log-level", "debug"])
         let body = ByteBuffer(string: Ops.session(items: 5).map { $0 + "\n" }.joined())
         let half = body.readableBytes / 2
@@ -209,7 +209,7 @@ struct ServeCommandTests {
 
     @Test("a connection that sends nothing, or stalls in the middle of a request, is closed after --connection-idle-timeout")
     func connectionIdleTimeout() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let server = try await ServeProcess(["--tasks", tasks.path, "--connection-idle-timeout", "0.2"])
         let silent = try server.connect()
         defer { close(silent) }
@@ -228,7 +228,7 @@ struct ServeCommandTests {
         "a task's console message with line breaks cannot forge an error line in the server's log: every line has its prefix",
         arguments: [#"\n"#, #"\r\n"#, #"\r"#])
     func consoleCannotForgeLogLines(lineBreak: String) async throws {
-        let tasks = try TasksDirectory("match('*', () => { console.log('one\(lineBreak)error: forged'); });")
+        let tasks = try TemporaryDirectory(index: "match('*', () => { console.log('one\(lineBreak)error: forged'); });")
         let server = try await ServeProcess(["--tasks", tasks.path])
         #expect(try await server.post([Ops.root, Ops.record("ev")], to: "x").0 == 200)
         #expect(await server.stop(with: SIGTERM) == 0)
@@ -240,7 +240,7 @@ struct ServeCommandTests {
 
     @Test("SIGINT stops it gracefully too")
     func sigintStops() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let server = try await ServeProcess(["--tasks", tasks.path])
         #expect(try await server.post([Ops.root], to: "x").0 == 200)
         #expect(await server.stop(with: SIGINT) == 0)
@@ -248,7 +248,7 @@ struct ServeCommandTests {
 
     @Test("a port in use or a missing tasks directory: exit 2 with the reason")
     func cannotStart() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let receiver = try await LoopbackReceiver.start()
         let inUse = try Self.run(["serve", "--tasks", tasks.path, "--port", String(receiver.port)])
         #expect(inUse.status == 2)
@@ -284,7 +284,7 @@ struct ServeCommandTests {
             (["--connection-idle-timeout", "3601"], "--connection-idle-timeout"),
         ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let (status, errors) = try Self.run(["serve", "--tasks", tasks.path] + flags)
         #expect(status == 2)
         #expect(errors.contains(name), "\(errors)")

@@ -42,7 +42,7 @@ func status(
 struct ServeKeysTests {
     @Test("keys made by 'focal keys new' work as printed; SIGHUP revokes one, a bad file on SIGHUP keeps the keys; no key in the log")
     func keysAndReload() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let shop = tasks.path + "/shop"
         try FileManager.default.createDirectory(atPath: shop, withIntermediateDirectories: true)
         try Data(shopTasks.utf8).write(to: URL(fileURLWithPath: shop + "/index.js"))
@@ -93,7 +93,7 @@ struct ServeKeysTests {
 
     @Test("without --keys the server says it listens on loopback only")
     func loopbackOnly() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let server = try await ServeProcess(["--tasks", tasks.path])
         #expect(await server.waitForLog("no --keys: listening on a loopback address only"))
         #expect(await server.stop(with: SIGTERM) == 0)

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FocalTestSupport
 import Foundation
 import NIOCore
 import Testing
@@ -9,7 +10,7 @@ import Testing
 struct ServeMetricsTests {
     @Test("GET /metrics of the binary has the counts of the requests served, each metric with # HELP")
     func bootstrappedMetrics() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let server = try await ServeProcess(["--tasks", tasks.path])
         #expect(try await server.post(Ops.session(items: 3), to: "m1").0 == 200)
         #expect(try await server.post([Ops.root, "garbage"], to: "m2").0 == 200)

@@ -3,6 +3,7 @@ import FocalDelivery
 import FocalEngine
 import FocalJSON
 import FocalServer
+import FocalTestSupport
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -46,17 +47,11 @@ enum Ops {
     }
 }
 
-/// A temporary tasks directory holding `index.js`; removed when released.
-final class TasksDirectory {
-    let path: String
-
-    init(_ source: String = serverTasks) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("focal-server-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        try Data(source.utf8).write(to: URL(fileURLWithPath: path + "/index.js"))
+extension TemporaryDirectory {
+    /// A temporary tasks directory (`focal-server-…`) holding `index.js` with `source`.
+    convenience init(index source: String) throws {
+        try self.init(prefix: "focal-server-", files: ["index.js": source])
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 /// A logger that keeps quiet unless a test fails loudly.
@@ -78,7 +73,7 @@ func withServer<R: Sendable, C: Clock>(
     metrics: ServerMetrics = .prometheus(),
     _ body: @Sendable (any TestClientProtocol, FocalServer) async throws -> R
 ) async throws -> R where C.Instant == ContinuousClock.Instant {
-    let directory = try TasksDirectory(tasks)
+    let directory = try TemporaryDirectory(index: tasks)
     let pool = try await EnginePool(
         configuration: EngineConfiguration(tasksDirectory: directory.path, timeLimit: .milliseconds(200)), threads: 2)
     var configuration = configuration

@@ -19,7 +19,7 @@ struct SessionEndReplayTests {
 
     @Test("sessions ended by DELETE deliver what `focal replay` of their lines and an end op produces, in order")
     func deletedSessionsMatchReplay() async throws {
-        let tasks = try TasksDirectory(Self.tasks)
+        let tasks = try TemporaryDirectory(index: Self.tasks)
         let receiver = try await LoopbackReceiver.start()
         let server = try await ServeProcess([
             "--tasks", tasks.path, "--deliver", receiver.url, "--store", tasks.path + "/outbox.sqlite", "--drain-timeout", "60",

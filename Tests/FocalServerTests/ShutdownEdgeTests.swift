@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Glibc
 import NIOCore
@@ -9,7 +10,7 @@ import Testing
 struct ShutdownEdgeTests {
     /// `focal serve` whose body rate window (`--header-timeout`) and connection idle timeout
     /// are far past its exit deadline (drain + 5 s): only the drain cuts a connection.
-    static func serve(_ tasks: TasksDirectory, drainTimeout: Int) async throws -> ServeProcess {
+    static func serve(_ tasks: TemporaryDirectory, drainTimeout: Int) async throws -> ServeProcess {
         try await ServeProcess([
             "--tasks", tasks.path, "--log-level", "debug", "--drain-timeout", "\(drainTimeout)", "--header-timeout", "600",
             "--connection-idle-timeout", "600",
@@ -18,7 +19,7 @@ struct ShutdownEdgeTests {
 
     @Test("SIGTERM while a body stalls: the connection is cut at the drain timeout and the server exits 0")
     func stalledBodyIsCut() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let server = try await Self.serve(tasks, drainTimeout: 1)
         let connection = try RawConnection(port: server.port)
         connection.send(
@@ -35,7 +36,7 @@ struct ShutdownEdgeTests {
 
     @Test("SIGTERM with two bodies arriving: the one that completes within --drain-timeout is answered in full, the stalled one is cut")
     func drainFinishesOneAndCutsTheOther() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         // The drain timeout leaves the finishing body ample time.
         let server = try await Self.serve(tasks, drainTimeout: 5)
         let body = Array(Ops.session(items: 3).map { $0 + "\n" }.joined().utf8)
@@ -76,7 +77,7 @@ struct EdgeFlagTests {
             (["--min-body-rate", "-1"], "--min-body-rate"), (["--allowed-host", ""], "--allowed-host"),
         ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let (status, errors) = try ServeCommandTests.run(["serve", "--tasks", tasks.path] + flags)
         #expect(status == 2)
         #expect(errors.contains(name), "\(errors)")
@@ -84,7 +85,7 @@ struct EdgeFlagTests {
 
     @Test("the file limit is raised at start and logged with the connection limit it allows")
     func fileLimit() async throws {
-        let tasks = try TasksDirectory()
+        let tasks = try TemporaryDirectory(index: serverTasks)
         let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         var limit = rlimit()
         #expect(getrlimit(resource, &limit) == 0)
