@@ -27,33 +27,16 @@ struct RunResult: CustomStringConvertible {
     }
 }
 
-/// A temporary directory for task files and logs; it is removed when released.
-final class Workspace {
-    let path: String
-
-    init(tasks: [String: String] = [:]) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("focal-cli-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path + "/tasks", withIntermediateDirectories: true)
-        for (relative, contents) in tasks { try write("tasks/" + relative, contents) }
+extension TemporaryDirectory {
+    /// A workspace for a `focal` run (`focal-cli-…`): its `tasks` subdirectory holds `tasks`
+    /// (paths relative to it), and logs and other files go beside it.
+    convenience init(tasks: [String: String]) throws {
+        try self.init(prefix: "focal-cli-")
+        try makeDirectory("tasks", files: tasks)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    var tasks: String { path + "/tasks" }
-
-    /// Writes `contents` at `relative` (creating directories) and returns the absolute path.
-    @discardableResult
-    func write(_ relative: String, _ contents: some DataProtocol) throws -> String {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(contents).write(to: url)
-        return url.path
-    }
-
-    @discardableResult
-    func write(_ relative: String, _ contents: String) throws -> String {
-        try write(relative, Data(contents.utf8))
-    }
+    /// The tasks subdirectory's absolute path.
+    var tasks: String { absolute("tasks") }
 }
 
 /// Runs `focal` (or `executable`) with `arguments` and `input` on standard input, killing it

@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -23,7 +24,7 @@ struct DeliveryFlagsTests {
 
     @Test("a bad delivery flag is a usage error naming the flag", arguments: badFlags)
     func badFlag(flag: [String], name: String) throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('a/b', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('a/b', () => 1);"])
         let log = try workspace.write("s.oplog", "")
         var arguments = ["replay", "--tasks", workspace.tasks, "--store", workspace.path + "/o.sqlite"]
         if flag[0] != "--deliver" { arguments += ["--deliver", "file:" + workspace.path + "/out.jsonl"] }
@@ -35,7 +36,7 @@ struct DeliveryFlagsTests {
 
     @Test("the edges of each range are accepted")
     func edgesAreAccepted() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('a/b', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('a/b', () => 1);"])
         let log = try workspace.write("s.oplog", "")
         let run = try runFocal(
             [

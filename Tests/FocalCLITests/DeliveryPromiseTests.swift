@@ -17,7 +17,7 @@ struct DeliveryPromiseTests {
 
     @Test("results refused with a 4xx are kept as dead letters, listed, and re-sent")
     func deadLetters() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 12))
         let store = workspace.path + "/o.sqlite"
         let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(randomFaults: [(.status(422), 1)]))
@@ -44,7 +44,7 @@ struct DeliveryPromiseTests {
 
     @Test("two runs sharing one store both deliver everything, with no message id reused")
     func sharedStore() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 400))
         let store = workspace.path + "/shared.sqlite"
         let receiver = try await LoopbackReceiver.start()
@@ -62,7 +62,7 @@ struct DeliveryPromiseTests {
 
     @Test("a 301 is not followed: nothing counts as delivered and the results stay pending")
     func permanentRedirect() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 20))
         let receiver = try await LoopbackReceiver.start(
             behavior: ReceiverBehavior(randomFaults: [(.redirect(status: 301, location: "/elsewhere"), 1)]))
@@ -79,7 +79,7 @@ struct DeliveryPromiseTests {
 
     @Test("a full outbox waits for a healthy collector instead of evicting")
     func backpressure() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 300))
         let receiver = try await LoopbackReceiver.start()
         let run = try await Self.focal(
@@ -103,7 +103,7 @@ struct DeliveryPromiseTests {
 
     @Test("a full disk stops producing, says so, and keeps what is stored", .enabled(if: canMountTmpfs))
     func fullDisk() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 30_000))
         let mountPoint = workspace.path + "/tiny"
         try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)

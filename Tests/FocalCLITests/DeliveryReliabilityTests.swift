@@ -35,7 +35,7 @@ struct DeliveryReliabilityTests {
 
     @Test("a run killed with SIGKILL during delivery, resumed with focal deliver, delivers every result exactly once")
     func killedAndResumed() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 500))
         let store = workspace.path + "/outbox.sqlite"
         let expected = try await Self.focal(["replay", "--tasks", workspace.tasks, log], timeout: .seconds(60)).results
@@ -81,7 +81,7 @@ struct DeliveryReliabilityTests {
 
     @Test("a replay to a flaky endpoint finishes with every result delivered and a summary on standard error")
     func flakyEndpoint() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 120))
         let receiver = try await LoopbackReceiver.start(
             behavior: ReceiverBehavior(
@@ -101,7 +101,7 @@ struct DeliveryReliabilityTests {
 
     @Test("results that cannot be delivered stay pending in the store, and focal deliver sends them later")
     func pendingThenDelivered() async throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let log = try workspace.write("session.oplog", Self.session(count: 30))
         let store = workspace.path + "/o.sqlite"
         let file = workspace.path + "/out.jsonl"

@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Testing
 
 /// The engine's flags accept what the library does: out of range, the library's own check
@@ -20,7 +21,7 @@ struct EngineFlagRangeTests {
             (["serve", "--port", "0", "--max-sessions", "0"], "--max-sessions must be from 1 to 10000000, not 0"),
         ])
     func outOfRange(arguments: [String], message: String) throws {
-        let workspace = try Workspace(tasks: ["index.js": ""])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": ""])
         let run = try runFocal([arguments[0], "--tasks", workspace.tasks] + arguments.dropFirst())
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty)
@@ -34,7 +35,7 @@ struct EngineFlagRangeTests {
             ["--heap-limit", "16384"],
         ])
     func bounds(flags: [String]) throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('/ev', () => 'ok');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('/ev', () => 'ok');"])
         let run = try runFocal(
             ["replay", "--tasks", workspace.tasks] + flags,
             input: log([Line.root, Line.record("1", "ev")]))

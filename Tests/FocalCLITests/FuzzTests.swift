@@ -66,7 +66,7 @@ struct FuzzTests {
     func randomOps(seed: UInt64) throws {
         var random = SeededGenerator(seed: seed)
         let lines = [Line.root] + (0..<3000).map { _ in Self.randomLine(&random) }
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let run = try runFocal(["replay", "--tasks", workspace.tasks, "--time-limit", "200"], input: log(lines), timeout: .seconds(90))
         #expect(!run.timedOut, "seed \(seed)")
         #expect(!run.crashed, "seed \(seed): \(run)")
@@ -81,7 +81,7 @@ struct FuzzTests {
         var bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &random) }
         // Some newlines, so there are many short lines as well as long ones.
         for _ in 0..<3000 { bytes[Int.random(in: 0..<bytes.count, using: &random)] = 0x0A }
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let run = try runFocal(
             ["replay", "--tasks", workspace.tasks], input: Data(log([Line.root, Line.register("2", parent: "1", "a")])) + Data(bytes),
             timeout: .seconds(90))

@@ -10,7 +10,7 @@ let chromiumBinary: String? = {
 }()
 
 /// Loads `url` in headless Chromium with `arguments` (e.g. `--dump-dom`) and returns the run.
-func runChromium(_ arguments: [String], url: String, profile: Workspace) throws -> RunResult {
+func runChromium(_ arguments: [String], url: String, profile: TemporaryDirectory) throws -> RunResult {
     let chromium = try #require(chromiumBinary, "Chromium is needed: apt-get install chromium (./Scripts/test installs it)")
     let options = [
         "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
@@ -45,7 +45,7 @@ struct HTMLSnapshotBrowserTests {
         Line.register("7", parent: "6", "button"),
     ]
 
-    static func page(in workspace: Workspace) throws -> String {
+    static func page(in workspace: TemporaryDirectory) throws -> String {
         let run = try runFocal(["snapshot", "--format", "html", "--tasks", workspace.tasks], input: log(lines))
         #expect(run.status == 0, "\(run)")
         return try workspace.write("snapshot.html", run.stdout)
@@ -53,7 +53,7 @@ struct HTMLSnapshotBrowserTests {
 
     @Test("Chromium renders every node of the tree as an open outline entry")
     func rendersTree() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('cell/did-select', node => node.index);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('cell/did-select', node => node.index);"])
         let page = try Self.page(in: workspace)
         let run = try runChromium(["--dump-dom"], url: "file://\(page)", profile: workspace)
         let nodes = renderedNodes(in: run.stdout)
@@ -68,7 +68,7 @@ struct HTMLSnapshotBrowserTests {
 
     @Test("the search box (filled from the page's #search= fragment) keeps matching nodes and their ancestors")
     func searchFilters() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('cell/did-select', node => node.index);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('cell/did-select', node => node.index);"])
         let page = try Self.page(in: workspace)
         let run = try runChromium(["--dump-dom"], url: "file://\(page)#search=detail", profile: workspace)
         let nodes = renderedNodes(in: run.stdout)
@@ -79,7 +79,7 @@ struct HTMLSnapshotBrowserTests {
 
     @Test("a screenshot of the page is kept for a reviewer in .build/test-artifacts")
     func screenshot() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('cell/did-select', node => node.index);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('cell/did-select', node => node.index);"])
         let page = try Self.page(in: workspace)
         let artifacts = repositoryRoot + "/.build/test-artifacts"
         try FileManager.default.createDirectory(atPath: artifacts, withIntermediateDirectories: true)

@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -20,7 +21,9 @@ struct HTMLSnapshotEscapingTests {
 
     @Test("node names, values, attributes, event properties and results holding <script>, quotes and </textarea> are shown, never run")
     func hostileTextIsInert() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('did-select', node => (\(try Self.json(Self.payload("result")))));"])
+        let workspace = try TemporaryDirectory(tasks: [
+            "index.js": "match('did-select', node => (\(try Self.json(Self.payload("result")))));"
+        ])
         let lines = [
             Line.root,
             Line.register(

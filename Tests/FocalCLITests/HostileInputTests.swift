@@ -19,7 +19,7 @@ struct HostileInputTests {
 
     /// Replays `lines` with `body` as the hostile task; checks the run went on to `after`.
     static func replayHostile(_ body: String, flags: [String] = []) throws -> RunResult {
-        let workspace = try Workspace(tasks: tasks(body))
+        let workspace = try TemporaryDirectory(tasks: tasks(body))
         let run = try runFocal(["replay", "--tasks", workspace.tasks] + flags, input: log(lines), timeout: .seconds(60))
         #expect(!run.timedOut && !run.crashed, "\(run)")
         #expect(run.stdoutLines.last == "\"after\"", "the run goes on after the hostile task: \(run)")
@@ -82,7 +82,7 @@ struct HostileInputTests {
         "an index.js that is a FIFO, a link to /dev/zero or a huge sparse file is an error naming it",
         arguments: ["fifo", "zero", "sparse"])
     func specialTaskFiles(kind: String) throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let index = workspace.tasks + "/index.js"
         switch kind {
         case "fifo": #expect(mkfifo(index, 0o644) == 0)
@@ -101,7 +101,7 @@ struct HostileInputTests {
         "a namespace file that is a FIFO, a link to /dev/zero or a link outside the tasks directory is an error naming it",
         arguments: ["fifo", "zero", "outside"])
     func specialNamespaceFiles(kind: String) throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('*', (node) => node.latestEvent().name);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('*', (node) => node.latestEvent().name);"])
         try FileManager.default.createDirectory(atPath: workspace.tasks + "/Evil", withIntermediateDirectories: true)
         let file = workspace.tasks + "/Evil/Screen.js"
         switch kind {
@@ -123,7 +123,7 @@ struct HostileInputTests {
 
     @Test("a namespace with a NUL is refused instead of loading the file its name would be cut to")
     func namespaceWithNUL() throws {
-        let workspace = try Workspace(tasks: ["index.js": "", "A.js": "match('*', () => 'loaded');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "", "A.js": "match('*', () => 'loaded');"])
         let lines = [Line.root, Line.register("2", parent: "1", "screen", extra: #","namespace":"A\u0000x""#), Line.record("1", "ev")]
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
         #expect(run.status == 1, "\(run)")
@@ -134,14 +134,14 @@ struct HostileInputTests {
 
     @Test("a task file that links outside the tasks directory is refused; a linked root is fine")
     func linkOutside() throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let secret = try workspace.write("secret.js", "match('*', () => 'leaked');")
         try FileManager.default.createSymbolicLink(atPath: workspace.tasks + "/index.js", withDestinationPath: secret)
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]))
         #expect(run.stdout.isEmpty, "\(run)")
         #expect(run.stderr.contains("outside the tasks directory"), "\(run)")
 
-        let linked = try Workspace(tasks: ["index.js": "match('*', () => 'inside');"])
+        let linked = try TemporaryDirectory(tasks: ["index.js": "match('*', () => 'inside');"])
         try FileManager.default.createSymbolicLink(atPath: linked.path + "/link", withDestinationPath: linked.tasks)
         let inside = try runFocal(["replay", "--tasks", linked.path + "/link"], input: log([Line.root, Line.record("1", "ev")]))
         #expect(inside.status == 0 && inside.stdoutLines == ["\"inside\""], "\(inside)")
@@ -151,7 +151,7 @@ struct HostileInputTests {
         "an unreadable tasks directory makes check and replay exit 2",
         .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
     func unreadableDirectory() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('*', () => 1);"])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: workspace.tasks)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: workspace.tasks) }
@@ -168,7 +168,7 @@ struct HostileInputTests {
 
     @Test("standard output that cannot be written is reported and exits 1")
     func fullDevice() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('*', () => 1);"])
         let input = try workspace.write("in.oplog", String(decoding: log([Line.root, Line.record("1", "ev")]), as: UTF8.self))
         let run = try runProgram(
             focalBinary, ["replay", "--tasks", workspace.tasks, input], standardOutput: FileHandle(forWritingAtPath: "/dev/full")!)
@@ -178,7 +178,7 @@ struct HostileInputTests {
 
     @Test("a closed standard output pipe ends quietly with 141")
     func closedPipe() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('*', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('*', () => 1);"])
         let lines = [Line.root] + Array(repeating: Line.record("1", "ev"), count: 50_000)
         let input = try workspace.write("in.oplog", String(decoding: log(lines), as: UTF8.self))
         let pipe = Pipe()
@@ -190,7 +190,9 @@ struct HostileInputTests {
 
     @Test("strings with NUL characters keep every character into and out of JavaScript")
     func nulCharacters() throws {
-        let workspace = try Workspace(tasks: ["index.js": #"match('*', (node) => [node.latestEvent().attributes.text, 'x\u0000y']);"#])
+        let workspace = try TemporaryDirectory(tasks: [
+            "index.js": #"match('*', (node) => [node.latestEvent().attributes.text, 'x\u0000y']);"#
+        ])
         let run = try runFocal(
             ["replay", "--tasks", workspace.tasks],
             input: log([Line.root, Line.record("1", "ev", extra: #","properties":{"text":"a\u0000b"}"#)]))
@@ -202,7 +204,7 @@ struct HostileInputTests {
 
     @Test("console.debug prints, and a console message cannot forge an error line", arguments: lineBreaks)
     func console(lineBreak: String) throws {
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": "match('*', () => { console.debug('quiet'); console.log('one\(lineBreak)error: forged'); });"
         ])
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log([Line.root, Line.record("1", "ev")]))
@@ -217,7 +219,7 @@ struct HostileInputTests {
     func thrownMultilineMessage(lineBreak: String) throws {
         let message = "a\(lineBreak)error: line 9: forged"
         let replayed = try Self.replayHostile("throw new Error('\(message)');")
-        let workspace = try Workspace(tasks: ["index.js": "throw new Error('\(message)');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "throw new Error('\(message)');"])
         let checked = try runFocal(["check", workspace.tasks])
         for run in [replayed, checked] {
             #expect(run.status == 1, "\(run)")
@@ -238,7 +240,7 @@ struct HostileInputTests {
             ["--heap-limit", "15"], ["--heap-limit", "16385"], ["--heap-limit", "inf"],
         ])
     func flagRanges(flag: [String]) throws {
-        let workspace = try Workspace(tasks: ["index.js": ""])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": ""])
         for command in [["replay", "--tasks", workspace.tasks], ["check", workspace.tasks]] {
             let run = try runFocal(command + flag)
             #expect(run.status == 2, "\(run)")

@@ -1,5 +1,6 @@
 import FocalJSON
 import FocalReceiverTestSupport
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ struct MovedCollectorTests {
 
     @Test("results owed to a URL answering 301 are handed to the new URL with their message ids")
     func handOver() async throws {
-        let workspace = try Workspace(tasks: DeliveryReliabilityTests.tasks)
+        let workspace = try TemporaryDirectory(tasks: DeliveryReliabilityTests.tasks)
         let early = try workspace.write("early.oplog", DeliveryReliabilityTests.session(count: 5))
         let late = try workspace.write("late.oplog", DeliveryReliabilityTests.session(count: 15))
         let store = workspace.path + "/o.sqlite"
@@ -88,14 +89,14 @@ struct MovedCollectorTests {
             (["--owed-to", "http://a.example/x", "--deliver", "http://b.example/x", "--resend-dead-letters"], "cannot be combined"),
         ])
     func badFlags(arguments: [String], message: String) async throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let run = try await Self.focal(["deliver", "--store", workspace.path + "/o.sqlite"] + arguments)
         #expect(run.status == 2 && run.stderr.contains(message), "\(run)")
     }
 
     @Test("--pending without a store says so")
     func noStore() async throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let run = try await Self.focal(["deliver", "--store", workspace.path + "/missing.sqlite", "--pending"])
         #expect(run.status == 2 && run.stderr.contains("no outbox at"), "\(run)")
     }

@@ -3,6 +3,7 @@ import FocalDelivery
 import FocalPostgres
 import FocalPostgresTestSupport
 import FocalReceiverTestSupport
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ struct PostgresStoreCLITests {
             timeout: .seconds(60))
         #expect(unreachable.status == 2 && unreachable.stderr.contains("cannot open the store"), "\(unreachable)")
         #expect(!unreachable.stderr.contains("secret"), "the password is never printed")
-        let workspace = try Workspace(tasks: DeliveryReliabilityTests.tasks)
+        let workspace = try TemporaryDirectory(tasks: DeliveryReliabilityTests.tasks)
         let log = try workspace.write("session.oplog", Line.root + "\n")
         let replay = try await DeliveryReliabilityTests.focal(
             ["replay", "--tasks", workspace.tasks, "--store", "postgres://focal@127.0.0.1:5432/focal", "--deliver", "file:/dev/null", log],

@@ -26,7 +26,7 @@ struct ReplayCommandTests {
 
     @Test("standard output carries results only, one compact JSON value per line; console output goes to standard error")
     func resultsOnly() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(Self.session))
         #expect(run.status == 0, "\(run)")
         #expect(run.stdoutLines == [#"{"event":"root ev"}"#, "1", "0"])
@@ -41,7 +41,7 @@ struct ReplayCommandTests {
 
     @Test("the log can come from a file, from '-' or from standard input, with the same results")
     func inputs() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let file = try workspace.write("session.oplog", log(Self.session))
         let fromFile = try runFocal(["replay", "--tasks", workspace.tasks, file])
         let fromDash = try runFocal(["replay", "--tasks", workspace.tasks, "-"], input: log(Self.session))
@@ -54,7 +54,9 @@ struct ReplayCommandTests {
 
     @Test("a task returning undefined prints nothing; null prints null")
     func undefinedAndNull() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('a', () => undefined);\nmatch('b', () => null);\nmatch('c', () => false);"]
+        let workspace = try TemporaryDirectory(tasks: [
+            "index.js": "match('a', () => undefined);\nmatch('b', () => null);\nmatch('c', () => false);"
+        ]
         )
         let run = try runFocal(
             ["replay", "--tasks", workspace.tasks],
@@ -65,7 +67,7 @@ struct ReplayCommandTests {
 
     @Test("a last line without a newline and blank lines are fine")
     func lineEndings() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('ev', () => 'ran');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('ev', () => 'ran');"])
         let text = "\n" + Line.root + "\n\n   \n" + Line.record("1", "ev")
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: Data(text.utf8))
         #expect(run.stdoutLines == [#""ran""#])
@@ -74,7 +76,7 @@ struct ReplayCommandTests {
 
     @Test("JavaScriptCore runs with polling traps, without WebAssembly and without the FTL; --no-optimizing-compilers turns off the DFG")
     func javaScriptCoreOptions() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('ev', () => 'ran');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('ev', () => 'ran');"])
         // (flag given, JSC_useFTLJIT in the environment) → whether the DFG and the FTL are off.
         let cases: [(compilersOff: Bool, ftlFromEnvironment: String?, dfgOff: Bool, ftlOff: Bool)] = [
             (false, nil, false, true),  // the DFG runs, the FTL does not
@@ -109,7 +111,7 @@ struct ReplayCommandTests {
 
     @Test("results appear while input is still arriving")
     func streaming() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('ev', n => n.latestEvent().attributes.n);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('ev', n => n.latestEvent().attributes.n);"])
         let focal = try StreamingFocal(["replay", "--tasks", workspace.tasks])
         focal.send(Line.root, Line.record("1", "ev", extra: #","properties":{"n":1}"#))
         #expect(focal.lines(count: 1) == ["1"], "the first result did not appear before input ended")
@@ -120,7 +122,7 @@ struct ReplayCommandTests {
 
     @Test("--debug reloads an edited task file while the log streams in")
     func debugHotReload() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('ev', () => 'v1');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('ev', () => 'v1');"])
         let focal = try StreamingFocal(["replay", "--tasks", workspace.tasks, "--debug"])
         focal.send(Line.root, Line.record("1", "ev"))
         #expect(focal.lines(count: 1) == [#""v1""#])
@@ -132,7 +134,7 @@ struct ReplayCommandTests {
 
     @Test("without --debug an edited task file is not reloaded")
     func noReloadWithoutDebug() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('ev', () => 'v1');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('ev', () => 'v1');"])
         let focal = try StreamingFocal(["replay", "--tasks", workspace.tasks])
         focal.send(Line.root, Line.record("1", "ev"))
         #expect(focal.lines(count: 1) == [#""v1""#])
@@ -154,7 +156,7 @@ struct ReplayCommandTests {
             ["no-such-command"],
         ])
     func cannotStart(arguments: [String]) throws {
-        let workspace = try Workspace(tasks: ["index.js": ""])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": ""])
         let run = try runFocal(arguments.map { $0 == "TASKS" ? workspace.tasks : $0 }, input: log([Line.root]))
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.isEmpty)
@@ -163,7 +165,7 @@ struct ReplayCommandTests {
 
     @Test("a tasks path that is a file, not a directory, cannot start")
     func tasksIsAFile() throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let file = try workspace.write("not-a-directory", "")
         let run = try runFocal(["replay", "--tasks", file], input: log([Line.root]))
         #expect(run.status == 2, "\(run)")

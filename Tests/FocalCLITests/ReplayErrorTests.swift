@@ -1,4 +1,5 @@
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -84,7 +85,7 @@ struct ReplayErrorTests {
     func errorCase(_ errorCase: ErrorCase) throws {
         var tasks = errorCase.tasks
         tasks["index.js"] = Self.probeTask
-        let workspace = try Workspace(tasks: tasks)
+        let workspace = try TemporaryDirectory(tasks: tasks)
         try workspace.write("outside.js", "module.exports = 'SECRET';")
         var arguments = ["replay", "--tasks", workspace.tasks]
         if let limit = errorCase.timeLimit { arguments += ["--time-limit", String(limit)] }
@@ -102,7 +103,7 @@ struct ReplayErrorTests {
 
     @Test("a line longer than 16 MiB is skipped with an error naming its line; the next lines are processed")
     func hugeLine() throws {
-        let workspace = try Workspace(tasks: ["index.js": Self.probeTask])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": Self.probeTask])
         var input = Data((Line.root + "\n").utf8)
         input.append(Data(#"{"op":"record","node":1,"event":"after","properties":{"pad":""#.utf8))
         input.append(Data(repeating: UInt8(ascii: "x"), count: 17 << 20))
@@ -118,7 +119,7 @@ struct ReplayErrorTests {
 
     @Test("several errors in one run are all reported, each with its line")
     func manyErrors() throws {
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": Self.probeTask + "match('ev', () => { throw new Error('a'); });\nmatch('ev', () => { throw new Error('b'); });\n"
         ])
         let lines = [Line.root, "garbage", Line.record("1", "ev"), Line.record("9", "ev"), Self.probeLine]

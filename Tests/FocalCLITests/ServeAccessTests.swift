@@ -1,4 +1,5 @@
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 struct ServeAccessTests {
     @Test("a non-loopback --host without --keys is refused with exit 2, naming --keys and --no-auth")
     func nonLoopbackNeedsKeys() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('a', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('a', () => 1);"])
         for host in ["0.0.0.0", "::", "192.0.2.1"] {
             let run = try runFocal(["serve", "--tasks", workspace.tasks, "--host", host, "--port", "0"])
             #expect(run.status == 2, "\(run)")
@@ -20,7 +21,7 @@ struct ServeAccessTests {
 
     @Test("a keys file that cannot be used stops the start with exit 2, naming the file and what is wrong")
     func badKeysFile() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('a', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('a', () => 1);"])
         let missing = try runFocal(["serve", "--tasks", workspace.tasks, "--port", "0", "--keys", workspace.path + "/none.json"])
         #expect(missing.status == 2)
         #expect(missing.errorLines.first?.contains("keys file '\(workspace.path)/none.json': cannot read it") == true, "\(missing)")

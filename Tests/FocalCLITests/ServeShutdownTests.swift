@@ -18,7 +18,7 @@ struct ServeShutdownTests {
 
     @Test("GET /readyz answers 503 once SIGTERM arrived while a request is still in flight; that request is answered, exit 0")
     func readinessFailsWhileDraining() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('item/ping', () => 'pong');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('item/ping', () => 'pong');"])
         let server = try ServedFocal(["serve", "--tasks", workspace.tasks, "--port", "0", "--log-level", "debug"])
         defer { server.kill() }
         let connection = try server.connect()
@@ -49,7 +49,7 @@ struct ServeShutdownTests {
 
     @Test("SIGTERM ends the process while a task loops for ever on the only engine thread: exit 1, saying why")
     func sigtermEndsAStuckServer() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('item/ping', () => { console.log('looping'); for (;;) {} });"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('item/ping', () => { console.log('looping'); for (;;) {} });"])
         // One engine thread, which also serves the connections: the loop holds it. The
         // request's deadline and the task's time limit are far away, the drain timeout none.
         let server = try ServedFocal([
@@ -75,7 +75,7 @@ struct ServeShutdownTests {
         arguments: ["--request-timeout", "--store-timeout"],
         ["0", "-1", "-0.5", "3601", "1e300", "nan", "inf", "soon", ""])
     func timeoutFlags(flag: String, value: String) throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('item/ping', () => 'pong');"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('item/ping', () => 'pong');"])
         // `--flag=VALUE`: a negative value is the flag's, not an option of its own.
         let run = try runFocal(["serve", "--tasks", workspace.tasks, "--port", "0", "\(flag)=\(value)"], timeout: .seconds(60))
         #expect(run.status == 2, "\(run)")

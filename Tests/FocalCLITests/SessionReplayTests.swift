@@ -36,7 +36,7 @@ struct SessionReplayTests {
 
     @Test("interleaved sessions each give exactly the results of their ops replayed alone")
     func interleavedSessionsMatchReplayAlone() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let count = 12
         let sessions = (0..<count).map { Self.session($0, rows: 5) }
         var alone: [[JSONValue]] = []
@@ -76,7 +76,7 @@ struct SessionReplayTests {
 
     @Test("'end' releases a session: the same id then starts afresh, with new task state")
     func endReleasesTheSession() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let once = Self.session(0, rows: 2).map { Self.tag($0, "u") }
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(once + [#"{"op":"end","session":"u"}"#] + once))
         let results = try run.results
@@ -87,7 +87,7 @@ struct SessionReplayTests {
 
     @Test("after 'end', the session's ids are gone; ops without a session are unaffected and print bare results")
     func endForgetsNodes() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let lines =
             Self.session(0, rows: 1).map { Self.tag($0, "u") } + [
                 #"{"op":"end","session":"u"}"#,
@@ -103,7 +103,7 @@ struct SessionReplayTests {
 
     @Test("a bad 'end' or session id is an error naming the line; the run goes on")
     func badSessions() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let tooLong = String(repeating: "s", count: 257)
         let run = try runFocal(
             ["replay", "--tasks", workspace.tasks],
@@ -126,7 +126,7 @@ struct SessionReplayTests {
 
     @Test("--max-sessions: a line that would start one session too many is an error naming it; an 'end' makes room")
     func sessionLimit() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let lines =
             ["a", "b", "c"].map { Self.tag(Line.root, $0) } + [
                 #"{"op":"end","session":"a"}"#, Self.tag(Line.root, "c"),
@@ -143,7 +143,7 @@ struct SessionReplayTests {
 
     @Test("--jobs replays several logs at once; each file's results come out whole, in the order given")
     func jobs() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         var files: [String] = []
         var expected: [JSONValue] = []
         for n in 0..<5 {
@@ -163,7 +163,7 @@ struct SessionReplayTests {
 
     @Test("--jobs spools each file's output in $TMPDIR: where no file can be made there, the run exits 2 saying where")
     func spoolInTemporaryDirectory() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let files = try (0..<2).map { try workspace.write("log\($0).oplog", log(Self.session($0, rows: 3))) }
         let missing = workspace.path + "/no-such-directory"
         let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", "2"] + files, environment: ["TMPDIR": missing])
@@ -173,7 +173,7 @@ struct SessionReplayTests {
 
     @Test("--jobs N on one log spreads its sessions over N engines; the output is the same as on one, in input order")
     func oneLogOnSeveralEngines() throws {
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": Self.tasks["index.js"]! + "\nmatch('list/row/ev', n => { console.log('ev ' + n.index); });"
         ])
         var generator = SeededGenerator(seed: 11)
@@ -207,7 +207,7 @@ struct SessionReplayTests {
 
     @Test("long lines end chunks early (1 MiB of input each); the output is still the same on several engines")
     func longLinesOverEngines() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let pad = String(repeating: "x", count: 600_000)
         var lines: [String] = []
         for n in 0..<6 {
@@ -225,7 +225,7 @@ struct SessionReplayTests {
 
     @Test("--max-sessions counts the sessions of all engines of --jobs together")
     func sessionLimitOverEngines() throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let ids = (0..<6).map { "s\($0)" }
         let lines = ids.map { Self.tag(Line.root, $0) } + [#"{"op":"end","session":"s0"}"#, Self.tag(Line.root, "late")]
         let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", "4", "--max-sessions", "5"], input: log(lines))
@@ -239,7 +239,7 @@ struct SessionReplayTests {
 
     @Test("--jobs is range-checked", arguments: ["0", "257", "-1", "x"])
     func jobsRange(value: String) throws {
-        let workspace = try Workspace(tasks: Self.tasks)
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
         let run = try runFocal(["replay", "--tasks", workspace.tasks, "--jobs", value, "-"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("--jobs"))

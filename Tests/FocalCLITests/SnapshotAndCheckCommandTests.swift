@@ -40,7 +40,7 @@ struct SnapshotCommandTests {
 
     @Test("the XML snapshot of the final tree is well-formed and has one element per live node")
     func xml() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('row/ev', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('row/ev', () => 1);"])
         let run = try runFocal(["snapshot", "--tasks", workspace.tasks], input: log(Self.lines))
         #expect(run.status == 0, "\(run)")
         let counter = try #require(SnapshotNodeCounter.count(run.stdout), "not well-formed: \(run.stdout)")
@@ -50,7 +50,7 @@ struct SnapshotCommandTests {
 
     @Test("the JSON snapshot is valid JSON with the same nodes")
     func json() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('row/ev', () => 1);"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('row/ev', () => 1);"])
         let run = try runFocal(["snapshot", "--tasks", workspace.tasks, "--format", "json"], input: log(Self.lines))
         #expect(run.status == 0, "\(run)")
         let snapshot = try JSONValue(parsing: run.stdout)
@@ -66,7 +66,7 @@ struct SnapshotCommandTests {
 
     @Test("an empty log gives a valid, empty snapshot", arguments: ["xml", "json"])
     func empty(format: String) throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let run = try runFocal(["snapshot", "--tasks", workspace.tasks, "--format", format])
         #expect(run.status == 0, "\(run)")
         if format == "xml" {
@@ -78,7 +78,7 @@ struct SnapshotCommandTests {
 
     @Test("errors while replaying are reported and exit 1, and the snapshot is still printed")
     func errorsStillSnapshot() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('row/ev', () => { throw new Error('no'); });"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('row/ev', () => { throw new Error('no'); });"])
         let run = try runFocal(["snapshot", "--tasks", workspace.tasks], input: log(Self.lines + ["garbage"]))
         #expect(run.status == 1, "\(run)")
         #expect(run.errorLines.count == 2)
@@ -87,7 +87,7 @@ struct SnapshotCommandTests {
 
     @Test("an unknown format cannot start")
     func badFormat() throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let run = try runFocal(["snapshot", "--tasks", workspace.tasks, "--format", "yaml"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("yaml") && run.stdout.isEmpty, "\(run)")
@@ -105,7 +105,7 @@ struct SnapshotCommandTests {
 struct CheckCommandTests {
     @Test("a clean tasks directory exits 0", arguments: [true, false])
     func clean(useExamples: Bool) throws {
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": "const h = require('./lib/h');\nmatch(['a/ev', '/b/*/ev'], () => h.x);",
             "lib/h.js": "exports.x = 1;",
             "Screen/Main.js": "match('ev', () => 2);",
@@ -118,7 +118,7 @@ struct CheckCommandTests {
 
     @Test("syntax errors, bad patterns and unloadable modules are reported with file and line; exit 1")
     func problems() throws {
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": "match('fine/ev', () => 1);\n",
             "Syntax.js": "// line 1\n\nlet = = 3;\n",
             "Patterns.js": "match('ok', () => 1);\nmatch('a//b', () => 2);\nmatch('', () => 3);\n",

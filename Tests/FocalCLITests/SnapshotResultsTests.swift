@@ -1,4 +1,5 @@
 import FocalJSON
+import FocalTestSupport
 import Foundation
 import FoundationXML
 import Testing
@@ -48,7 +49,7 @@ struct SnapshotResultsTests {
 
     /// What each event of the row should show, oldest first: its results from the replay (the
     /// first four), how many were left out, and the events' names.
-    static func expected(_ workspace: Workspace) throws -> (names: [String], results: [[Shown]], omitted: [Int]) {
+    static func expected(_ workspace: TemporaryDirectory) throws -> (names: [String], results: [[Shown]], omitted: [Int]) {
         let replay = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
         try #require(replay.status == 0, "\(replay)")
         func location(_ by: String) -> (patterns: [String], source: String) {
@@ -71,7 +72,7 @@ struct SnapshotResultsTests {
         return (["did-select", "ana-appeared", "burst", "big", "did-select"], results, omitted)
     }
 
-    func snapshot(_ format: String, _ workspace: Workspace) throws -> String {
+    func snapshot(_ format: String, _ workspace: TemporaryDirectory) throws -> String {
         let run = try runFocal(["snapshot", "--format", format, "--tasks", workspace.tasks], input: log(Self.lines))
         try #require(run.status == 0, "\(run)")
         return run.stdout
@@ -79,7 +80,7 @@ struct SnapshotResultsTests {
 
     @Test("the JSON snapshot gives each event its results, in replay order, bounded")
     func json() throws {
-        let workspace = try Workspace(tasks: ["index.js": Self.tasks])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": Self.tasks])
         let expected = try Self.expected(workspace)
         #expect(expected.results.map(\.count) == [2, 0, 4, 1, 2], "the log exercises every case")
         #expect(expected.omitted == [0, 0, 2, 0, 0])
@@ -102,7 +103,7 @@ struct SnapshotResultsTests {
 
     @Test("the XML snapshot gives each event its results as elements, in replay order")
     func xml() throws {
-        let workspace = try Workspace(tasks: ["index.js": Self.tasks])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": Self.tasks])
         let expected = try Self.expected(workspace)
         let reader = EventResultsReader()
         let parser = XMLParser(data: Data(try snapshot("xml", workspace).utf8))
@@ -115,7 +116,7 @@ struct SnapshotResultsTests {
 
     @Test("the HTML page lists under each event the results it produced, escaped, in replay order")
     func html() throws {
-        let workspace = try Workspace(tasks: ["index.js": Self.tasks])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": Self.tasks])
         let expected = try Self.expected(workspace)
         let reader = HTMLEventResultsReader()
         let parser = XMLParser(data: Data(try snapshot("html", workspace).utf8))

@@ -13,7 +13,7 @@ struct TaskAuthoringTests {
 
     @Test("focal init writes a tasks directory whose scenario passes focal test, and refuses to write over it")
     func initThenTest() throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         let directory = workspace.path + "/shop"
         let created = try runFocal(["init", directory])
         #expect(created.status == 0, "\(created)")
@@ -36,7 +36,7 @@ struct TaskAuthoringTests {
 
     @Test("focal test --watch runs the scenarios again when a task file changes")
     func watchRunsAgain() throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         #expect(try runFocal(["init", workspace.path + "/shop"]).status == 0)
         let watching = try StreamingFocal(["test", "--watch", workspace.path + "/shop"])
         defer { watching.process.terminate() }
@@ -59,7 +59,7 @@ struct TaskAuthoringTests {
 
     @Test("the focal.d.ts that focal init writes is the repository's tasks/focal.d.ts")
     func declarationsMatch() throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         #expect(try runFocal(["init", workspace.path + "/new"]).status == 0)
         let written = try String(contentsOfFile: workspace.path + "/new/focal.d.ts", encoding: .utf8)
         let repository = try String(contentsOfFile: repositoryRoot + "/tasks/focal.d.ts", encoding: .utf8)
@@ -68,7 +68,7 @@ struct TaskAuthoringTests {
 
     @Test("tsc --checkJs accepts the template, the repository's tasks and the example scenarios' tasks, and rejects a wrong file")
     func typeChecks() throws {
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         #expect(try runFocal(["init", workspace.path + "/shop"]).status == 0)
         let template = try Self.typeCheck(["-p", workspace.path + "/shop/jsconfig.json"])
         #expect(template.status == 0, "\(template)")
@@ -126,7 +126,7 @@ struct TaskAuthoringTests {
                 reference.contains("`\(name)") || reference.contains(" \(name)`") || reference.contains("`\(name)`"),
                 "\(name) is not in Docs/tasks.md")
         }
-        let workspace = try Workspace()
+        let workspace = try TemporaryDirectory(tasks: [:])
         var files: [String] = []
         for (number, block) in reference.components(separatedBy: "```js\n").dropFirst().enumerated() {
             let code = block.components(separatedBy: "```")[0]
@@ -142,13 +142,13 @@ struct TaskAuthoringTests {
 
     @Test("focal check warns about a directory without index.js, and --against lists unmatched patterns and unloaded files")
     func checkWarnings() throws {
-        let empty = try Workspace(tasks: ["Shop/Detail.js": "match('ev', () => 1);"])
+        let empty = try TemporaryDirectory(tasks: ["Shop/Detail.js": "match('ev', () => 1);"])
         let bare = try runFocal(["check", empty.tasks])
         #expect(bare.status == 0, "\(bare)")
         #expect(bare.stderrLines.contains { $0.hasPrefix("warning: ") && $0.contains("no index.js") }, "\(bare)")
         #expect(bare.stdoutLines.last?.hasSuffix("0 errors, 1 warning") == true, "\(bare)")
 
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": """
             match('products/row/did-select', () => 1);
             match('prodcuts/row/did-select', () => 2);
@@ -176,7 +176,7 @@ struct TaskAuthoringTests {
 
     @Test("replay shows a syntax error at the user's line and column with an excerpt and a caret")
     func syntaxErrorExcerpt() throws {
-        let workspace = try Workspace(tasks: ["index.js": "match('ev', n => n.path +);\n"])
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('ev', n => n.path +);\n"])
         let run = try runFocal(
             ["replay", "--tasks", workspace.tasks], input: Data(#"{"op":"register","node":1,"parent":null,"name":"app"}"#.utf8 + [0x0A]))
         #expect(run.status == 1, "\(run)")
@@ -190,7 +190,7 @@ struct TaskAuthoringTests {
 
     @Test("replay warns once about a task that returned a Promise, in input order among errors, and writes {} as before")
     func promiseWarningInOrder() throws {
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": """
             match('/boom', () => { throw new Error('first'); });
             match('/later', async () => ({ a: 1 }));
@@ -210,7 +210,7 @@ struct TaskAuthoringTests {
 
     @Test("the end of input records ana-session-ended on every session, in the same order whatever the number of engines")
     func endOfInputOrder() throws {
-        let workspace = try Workspace(tasks: [
+        let workspace = try TemporaryDirectory(tasks: [
             "index.js": """
             match('/ana-session-ended', n => ({ reason: n.latestEvent().attributes.reason, screen: n.latestValue('screen') }));
             """

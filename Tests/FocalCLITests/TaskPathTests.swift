@@ -1,3 +1,4 @@
+import FocalTestSupport
 import Foundation
 import Testing
 
@@ -35,12 +36,12 @@ struct TaskPathTests {
     }
 
     /// The workspace's directory as given and as the system resolves it (`/tmp` may be a link).
-    static func absolutePaths(_ workspace: Workspace) -> [String] {
+    static func absolutePaths(_ workspace: TemporaryDirectory) -> [String] {
         [workspace.path, URL(fileURLWithPath: workspace.path).resolvingSymlinksInPath().path]
     }
 
-    static func workspace() throws -> Workspace {
-        try Workspace(tasks: ["index.js": index, "lib/price.js": price, "Broken.js": broken, "Missing.js": missing])
+    static func workspace() throws -> TemporaryDirectory {
+        try TemporaryDirectory(tasks: ["index.js": index, "lib/price.js": price, "Broken.js": broken, "Missing.js": missing])
     }
 
     @Test("errors, stack frames and warnings name files relative to the tasks root, with the right line")
