@@ -44,13 +44,18 @@ struct AllowedHosts: Sendable {
         if value.hasPrefix("[") {
             guard let close = value.firstIndex(of: "]") else { return nil }
             let rest = value[value.index(after: close)...]
-            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
+            guard rest.isEmpty || (rest.hasPrefix(":") && isDigits(rest.dropFirst().utf8)) else { return nil }
             return String(value[...close])
         }
         guard let colon = value.utf8.firstIndex(of: UInt8(ascii: ":")) else { return value.isEmpty ? nil : value }
         let port = value.utf8[value.utf8.index(after: colon)...]
-        guard colon > value.startIndex, !port.isEmpty, port.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        guard colon > value.startIndex, !port.isEmpty, isDigits(port) else { return nil }
         return String(value[..<colon])
+    }
+
+    /// Whether a port's text is ASCII digits only (a Unicode digit is no port).
+    private static func isDigits(_ text: Substring.UTF8View) -> Bool {
+        text.allSatisfy { (0x30...0x39).contains($0) }
     }
 
     private static func normalized(_ name: String) -> String {

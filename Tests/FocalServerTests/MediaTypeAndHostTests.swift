@@ -54,7 +54,8 @@ struct MediaTypeAndHostTests {
     func rebinding() async throws {
         try await withServer { client, server in
             let port = try #require(client.port)
-            for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "10.0.0.1"] {
+            // A port of Unicode digits is no port, after a name or an IPv6 address alike.
+            for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "10.0.0.1", "localhost:٨٠", "[::1]:٨٠"] {
                 let connection = try RawConnection(port: port)
                 connection.send(
                     "POST /v1/sessions/r/ops HTTP/1.1\r\nHost: \(host)\r\nOrigin: https://evil.example\r\n"
