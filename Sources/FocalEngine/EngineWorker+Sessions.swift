@@ -27,8 +27,7 @@ extension EngineWorker {
                         collector.outcome.isCancelled = true
                         return
                     }
-                    let rest = UnsafeRawBufferPointer(rebasing: buffer[start...])
-                    let end = rest.firstIndex(of: 0x0A).map { start + $0 } ?? buffer.count
+                    let end = buffer.firstNewline(from: start) ?? buffer.count
                     engine.apply(line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: number, session: session.id)
                     collector.outcome.applied += 1
                     start = end + 1

@@ -100,7 +100,7 @@ public final class LineReader {
     private func scan() -> LineEvent? {
         let base = block.baseAddress!
         let remaining = filled - start
-        guard let hit = memchr(base + start, 0x0A, remaining) else {
+        guard let end = UnsafeRawBufferPointer(start: base, count: filled).firstNewline(from: start) else {
             if skipping {
                 skippedBytes += remaining
             } else if carried + remaining > maximumLineLength {
@@ -113,7 +113,6 @@ public final class LineReader {
             start = filled
             return nil
         }
-        let end = base.distance(to: hit)
         let line = UnsafeRawBufferPointer(start: base + start, count: end - start)
         start = end + 1
         lineNumber += 1

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import FocalOpLog
 
 /// The op-log lines of one request body: lines end at `\n`, and a final newline does not
 /// start another line. Line numbers (1-based) and journal positions count every line,
@@ -23,10 +19,9 @@ struct OpBatch: Sendable {
         var bounds = [0]
         if !isEmpty {
             bytes.withUnsafeBytes { buffer in
-                guard let base = buffer.baseAddress else { return }
                 var offset = 0
-                while let newline = memchr(base + offset, 0x0A, buffer.count - offset) {
-                    offset = base.distance(to: newline) + 1
+                while let newline = buffer.firstNewline(from: offset) {
+                    offset = newline + 1
                     bounds.append(offset)
                 }
             }
