@@ -24,11 +24,14 @@ final class DeadlineQueue: Sendable {
 
     private let state = Mutex(State())
     private let loop: any EventLoop
-    private let timeout: TimeAmount
+    /// How long after it is added a deadline expires.
+    let timeout: Duration
+    private let interval: TimeAmount
 
     /// Deadlines `timeout` after they are added, watched by a timer on `loop`.
-    init(timeout: TimeAmount, loop: any EventLoop) {
+    init(timeout: Duration, loop: any EventLoop) {
         self.timeout = timeout
+        interval = TimeAmount(timeout)
         self.loop = loop
     }
 
@@ -37,7 +40,7 @@ final class DeadlineQueue: Sendable {
     func add(_ expire: @escaping @Sendable () -> Void) -> UInt64 {
         let (ticket, deadline, needsTimer) = state.withLock { state in
             // Read under the lock: deadlines grow with tickets, so the armed timer is never late.
-            let deadline = NIODeadline.now() + timeout
+            let deadline = NIODeadline.now() + interval
             let ticket = state.nextTicket
             state.nextTicket += 1
             state.pending[ticket] = Entry(deadline: deadline, expire: expire)

@@ -51,9 +51,9 @@ public struct FocalServer: Sendable {
     private let httpThreads: any EventLoopGroup
     /// The HTTP threads as a task executor: requests run there (see ``run(onServerRunning:onGracefulShutdown:)``).
     private let executor: EventLoopTaskExecutor
-    /// With the continuous clock, the request deadlines, watched by a timer on an HTTP thread
-    /// (see ``RequestDeadline``); `nil` for any other clock.
-    private let deadlineQueue: DeadlineQueue?
+    /// What watches the request deadlines: with the continuous clock, one timer on an HTTP
+    /// thread (see ``RequestDeadline``).
+    private let deadlineTimers: DeadlineTimers
     /// The open connections, against the connection limits.
     let connections: ConnectionLimiter
 
@@ -88,9 +88,10 @@ public struct FocalServer: Sendable {
         self.clock = PipelineClock(clock)
         self.metrics = metrics
         self.httpThreads = httpThreads ?? EventLoopGroupProvider.singleton.eventLoopGroup
-        deadlineQueue =
+        deadlineTimers =
             clock is ContinuousClock
-            ? DeadlineQueue(timeout: TimeAmount(configuration.requestTimeout), loop: self.httpThreads.next()) : nil
+            ? .queue(DeadlineQueue(timeout: configuration.requestTimeout, loop: self.httpThreads.next()))
+            : .sleepers(self.clock, timeout: configuration.requestTimeout)
         executor = EventLoopTaskExecutor(group: self.httpThreads)
         connections = ConnectionLimiter(
             maxConnections: configuration.maxConnections, maxPerClient: configuration.maxConnectionsPerClient,
@@ -188,8 +189,8 @@ public struct FocalServer: Sendable {
     /// The deadline every request's work runs under.
     var deadline: RequestDeadline {
         RequestDeadline(
-            timeout: configuration.requestTimeout, clock: clock, retryAfterSeconds: configuration.retryAfterSeconds,
-            metrics: metrics, executor: executor, queue: deadlineQueue)
+            timers: deadlineTimers, retryAfterSeconds: configuration.retryAfterSeconds, metrics: metrics,
+            executor: executor)
     }
 }
 

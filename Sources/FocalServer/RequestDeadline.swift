@@ -11,17 +11,14 @@ import Synchronization
 /// it holds (the session's gate), and it leaves the session so that its next request
 /// rebuilds it if needed (see ``SessionHost``).
 struct RequestDeadline: Sendable {
-    let timeout: Duration
-    let clock: PipelineClock
+    /// What watches the deadlines, and the timeout they are set at.
+    let timers: DeadlineTimers
     let retryAfterSeconds: Int
     let metrics: ServerMetrics
     /// Where the work runs: the HTTP threads under `focal serve` (see ``FocalServer/run(onServerRunning:onGracefulShutdown:)``).
     let executor: (any TaskExecutor)?
-    /// With the continuous clock, the queue whose one timer watches every request's deadline:
-    /// it costs no task and no thread, where a task sleeping on the clock costs one of each per
-    /// request (and a timer that fires after it is cancelled). `nil` for any other clock (a
-    /// manual one in tests), which the deadline sleeps on.
-    let queue: DeadlineQueue?
+
+    var timeout: Duration { timers.timeout }
 
     /// Runs `work`, or throws ``ServerError`` 503 when it is not done within the timeout.
     /// Cancelling the calling task (the client went away) cancels the work too.
@@ -37,7 +34,7 @@ struct RequestDeadline: Sendable {
                 task.cancel()
             }
         }
-        let timer = DeadlineTimer(after: timeout, in: queue, clock: clock, expire)
+        let timer = DeadlineTimer(in: timers, expire)
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await answer.value
@@ -55,16 +52,34 @@ struct RequestDeadline: Sendable {
     }
 }
 
-/// The timer of one request's deadline: in the server's queue (see ``RequestDeadline/queue``),
-/// or a task sleeping on the clock.
+/// What watches the request deadlines of a server.
+enum DeadlineTimers: Sendable {
+    /// On the continuous clock, a queue whose one timer watches every request's deadline: it
+    /// costs no task and no thread, where a task sleeping on the clock costs one of each per
+    /// request (and a timer that fires after it is cancelled).
+    case queue(DeadlineQueue)
+    /// On any other clock (a manual one in tests), a task per request sleeping on it.
+    case sleepers(PipelineClock, timeout: Duration)
+
+    /// The time a request's work is given.
+    var timeout: Duration {
+        switch self {
+        case let .queue(queue): queue.timeout
+        case let .sleepers(_, timeout): timeout
+        }
+    }
+}
+
+/// The timer of one request's deadline: in the server's queue, or a task sleeping on the clock.
 private enum DeadlineTimer {
     case queued(DeadlineQueue, ticket: UInt64)
     case sleeper(Task<Void, any Error>)
 
-    init(after timeout: Duration, in queue: DeadlineQueue?, clock: PipelineClock, _ expire: @escaping @Sendable () -> Void) {
-        if let queue {
+    init(in timers: DeadlineTimers, _ expire: @escaping @Sendable () -> Void) {
+        switch timers {
+        case let .queue(queue):
             self = .queued(queue, ticket: queue.add(expire))
-        } else {
+        case let .sleepers(clock, timeout):
             self = .sleeper(
                 Task {
                     try await clock.sleep(until: clock.now + timeout)
