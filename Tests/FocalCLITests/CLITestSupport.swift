@@ -4,27 +4,9 @@ import Foundation
 import Synchronization
 import Testing
 
-/// How a finished `focal` run went.
-struct RunResult: CustomStringConvertible {
-    var status: Int32
-    /// Whether the process was killed by a signal (a crash) rather than exiting.
-    var crashed: Bool
-    var timedOut: Bool
-    var stdout: String
-    var stderr: String
-
-    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
-    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-    var errorLines: [String] { stderrLines.filter { $0.hasPrefix("error:") } }
-    /// The lines of standard output and error as a terminal shows them: split at every
-    /// `\n` and `\r` (`"\r\n"` is one `Character`, which splitting on `"\n"` never finds).
-    var physicalLines: [String] { (stdout + "\n" + stderr).unicodeScalars.split { $0 == "\n" || $0 == "\r" }.map { String($0) } }
+extension RunResult {
     /// The standard output lines parsed as JSON.
     var results: [JSONValue] { get throws { try stdoutLines.map { try JSONValue(parsing: $0) } } }
-
-    var description: String {
-        "status \(status)\(crashed ? " (signal)" : "")\(timedOut ? " (timed out)" : "")\n--- stdout\n\(stdout.prefix(2000))\n--- stderr\n\(stderr.prefix(2000))"
-    }
 }
 
 extension TemporaryDirectory {
@@ -37,36 +19,6 @@ extension TemporaryDirectory {
 
     /// The tasks subdirectory's absolute path.
     var tasks: String { absolute("tasks") }
-}
-
-/// Runs `focal` (or `executable`) with `arguments` and `input` on standard input, killing it
-/// after `timeout`, with `environment` added to this process's. Output goes through files, so
-/// a large output never blocks the child.
-func runFocal(
-    _ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(60), executable: String = focalBinary,
-    environment: [String: String] = [:]
-) throws -> RunResult {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let inURL = scratch.appendingPathComponent("stdin")
-    let outURL = scratch.appendingPathComponent("stdout")
-    let errURL = scratch.appendingPathComponent("stderr")
-    try input.write(to: inURL)
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardInput = try FileHandle(forReadingFrom: inURL)
-    process.standardOutput = try FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
-    let timedOut = try runWaitingForExit(process, timeout: timeout)
-    return RunResult(
-        status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,
-        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
 }
 
 /// A `focal` process fed through a pipe while it runs, for streaming tests.

@@ -158,7 +158,7 @@ struct HostileInputTests {
         // As root every directory is readable: run as nobody.
         let asNobody = ["--reuid=65534", "--regid=65534", "--clear-groups", focalBinary]
         for command in [["check", workspace.tasks], ["replay", "--tasks", workspace.tasks]] {
-            let run = try runProgram("/usr/bin/setpriv", asNobody + command)
+            let run = try runFocal(asNobody + command, executable: "/usr/bin/setpriv")
             #expect(run.status == 2, "\(run)")
             #expect(run.stderr.contains("cannot read the tasks directory"), "\(run)")
         }
@@ -170,8 +170,8 @@ struct HostileInputTests {
     func fullDevice() throws {
         let workspace = try TemporaryDirectory(tasks: ["index.js": "match('*', () => 1);"])
         let input = try workspace.write("in.oplog", String(decoding: log([Line.root, Line.record("1", "ev")]), as: UTF8.self))
-        let run = try runProgram(
-            focalBinary, ["replay", "--tasks", workspace.tasks, input], standardOutput: FileHandle(forWritingAtPath: "/dev/full")!)
+        let run = try runFocal(
+            ["replay", "--tasks", workspace.tasks, input], standardOutput: FileHandle(forWritingAtPath: "/dev/full")!)
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr.contains("error: cannot write standard output"), "\(run)")
     }
@@ -183,7 +183,7 @@ struct HostileInputTests {
         let input = try workspace.write("in.oplog", String(decoding: log(lines), as: UTF8.self))
         let pipe = Pipe()
         try pipe.fileHandleForReading.close()
-        let run = try runProgram(focalBinary, ["replay", "--tasks", workspace.tasks, input], standardOutput: pipe.fileHandleForWriting)
+        let run = try runFocal(["replay", "--tasks", workspace.tasks, input], standardOutput: pipe.fileHandleForWriting)
         #expect(run.status == 141, "\(run)")
         #expect(run.errorLines.isEmpty, "\(run)")
     }
@@ -247,27 +247,4 @@ struct HostileInputTests {
             #expect(run.stderr.contains(flag[0]), "\(run)")
         }
     }
-}
-
-/// Runs `executable` with standard output going to `standardOutput` (a scratch file when `nil`).
-func runProgram(_ executable: String, _ arguments: [String], standardOutput: FileHandle? = nil) throws -> RunResult {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let outURL = scratch.appendingPathComponent("stdout")
-    let errURL = scratch.appendingPathComponent("stderr")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
-    let timedOut = try runWaitingForExit(process, timeout: .seconds(60))
-    try? standardOutput?.close()
-    return RunResult(
-        status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,
-        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
 }

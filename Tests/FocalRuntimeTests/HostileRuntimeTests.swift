@@ -143,7 +143,7 @@ struct HostileRuntimeTests {
         case "fifo": #expect(mkfifo(file, 0o644) == 0)
         case "zero": try directory.link("tasks/bad.js", to: "/dev/zero")
         case "sparse":
-            FileManager.default.createFile(atPath: file, contents: nil)
+            #expect(FileManager.default.createFile(atPath: file, contents: nil))
             #expect(truncate(file, 1 << 40) == 0)
         default:
             let secret = try directory.write("secret.js", "module.exports = 'leaked';")

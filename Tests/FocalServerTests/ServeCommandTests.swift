@@ -250,27 +250,13 @@ struct ServeCommandTests {
     func cannotStart() async throws {
         let tasks = try TemporaryDirectory(index: serverTasks)
         let receiver = try await LoopbackReceiver.start()
-        let inUse = try Self.run(["serve", "--tasks", tasks.path, "--port", String(receiver.port)])
+        let inUse = try runFocal(["serve", "--tasks", tasks.path, "--port", String(receiver.port)])
         #expect(inUse.status == 2)
-        #expect(inUse.errors.contains("error: the server stopped:") && inUse.errors.contains("in use"), "\(inUse.errors)")
+        #expect(inUse.stderr.contains("error: the server stopped:") && inUse.stderr.contains("in use"), "\(inUse.stderr)")
         await receiver.stop()
-        let missing = try Self.run(["serve", "--tasks", tasks.path + "/nowhere", "--port", "0"])
+        let missing = try runFocal(["serve", "--tasks", tasks.path + "/nowhere", "--port", "0"])
         #expect(missing.status == 2)
-        #expect(missing.errors.contains("nowhere"), "\(missing.errors)")
-    }
-
-    /// Runs `focal` to the end; returns its exit status and standard error.
-    static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: focalBinary)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        #expect(missing.stderr.contains("nowhere"), "\(missing.stderr)")
     }
 
     @Test(
@@ -285,8 +271,8 @@ struct ServeCommandTests {
         ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
         let tasks = try TemporaryDirectory(index: serverTasks)
-        let (status, errors) = try Self.run(["serve", "--tasks", tasks.path] + flags)
-        #expect(status == 2)
-        #expect(errors.contains(name), "\(errors)")
+        let run = try runFocal(["serve", "--tasks", tasks.path] + flags)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(name), "\(run)")
     }
 }

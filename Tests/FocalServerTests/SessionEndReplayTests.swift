@@ -45,9 +45,9 @@ struct SessionEndReplayTests {
         for id in ["a", "b"] { log += #"{"op":"end","session":"\#(id)","reason":"deleted"}"# + "\n" }
         let path = tasks.path + "/sessions.oplog"
         try Data(log.utf8).write(to: URL(fileURLWithPath: path))
-        let replay = try await Self.run(["replay", "--tasks", tasks.path, path])
-        #expect(replay.status == 0, "\(replay.errors)")
-        let expected = try replay.output.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
+        let replay = try runFocal(["replay", "--tasks", tasks.path, path])
+        #expect(replay.status == 0, "\(replay)")
+        let expected = try replay.stdout.split(separator: "\n").map { try JSONValue(parsing: String($0)) }
         let delivered = receiver.uniqueMessages()
         for id in ["a", "b"] {
             let want = expected.filter { $0["session"]?.stringValue == id }.compactMap { $0["result"] }
@@ -56,21 +56,5 @@ struct SessionEndReplayTests {
             #expect(want.last?["ended"] == "", "the end's result is the last of session \(id)")
             #expect(got.last?["reason"] == "deleted", "session \(id)")
         }
-    }
-
-    /// Runs `focal` to the end; its exit status, standard output and standard error.
-    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: focalBinary)
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorText = Task.detached { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text, await errorText.value)
     }
 }

@@ -78,9 +78,9 @@ struct EdgeFlagTests {
         ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
         let tasks = try TemporaryDirectory(index: serverTasks)
-        let (status, errors) = try ServeCommandTests.run(["serve", "--tasks", tasks.path] + flags)
-        #expect(status == 2)
-        #expect(errors.contains(name), "\(errors)")
+        let run = try runFocal(["serve", "--tasks", tasks.path] + flags)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains(name), "\(run)")
     }
 
     @Test("the file limit is raised at start and logged with the connection limit it allows")
