@@ -7,7 +7,9 @@
 // - the same function from inside one host call (nested: no VM entry of its own);
 // - the benchmark's exposure task on a fresh node object of a class with static functions
 //   and values, like Focal's node handles: `firstDisplayedEvent()`, `latestEvent()`, `index`,
-//   `latestValue('title')`, its result serialized by `JSON.stringify` and copied out as UTF-8.
+//   `latestValue('title')`, its result serialized by `JSON.stringify` and copied out as UTF-8;
+// - the same, from a JavaScript loop entered once per batch of events (what a task model that
+//   enters the VM once per batch would cost per call).
 import CJavaScriptCore
 
 #if canImport(Glibc)
@@ -132,3 +134,41 @@ for _ in 0..<calls {
 }
 report("the exposure task on a new node handle, result copied out", seconds() - start)
 precondition(bytes > 0, "the task produced no result")
+
+// The same task and handles, with the VM entered once per batch of 64 events: a JavaScript loop
+// takes each node handle from a host function and hands each result to another, so that no call
+// of the batch but the first enters the VM (and arms the watchdog).
+let batch = 64
+nonisolated(unsafe) var batchBytes = 0
+let nextNode = JSObjectMakeFunctionWithCallback(context, nil) { context, _, _, _, _, _ in JSObjectMake(context, nodeClass, nil) }
+let deliver = JSObjectMakeFunctionWithCallback(context, nil) { context, _, _, count, arguments, _ in
+    if count > 0, let text = JSValueToStringCopy(context, arguments![0], nil) {
+        let size = JSStringGetMaximumUTF8CStringSize(text)
+        var buffer = [CChar](repeating: 0, count: size)
+        batchBytes += JSStringGetUTF8CString(text, &buffer, size)
+        JSStringRelease(text)
+    }
+    return JSValueMakeUndefined(context)
+}
+let loop = evaluate(
+    """
+    (function (task, nextNode, deliver) { return function (count) {
+      for (let i = 0; i < count; i++) { const result = task(nextNode()); if (result !== undefined) deliver(result); } }; })
+    """)
+var loopArguments: [JSValueRef?] = [task, nextNode, deliver]
+let batchLoop = JSValueToObject(context, JSObjectCallAsFunction(context, loop, nil, 3, &loopArguments, nil), nil)!
+JSValueProtect(context, batchLoop)
+start = seconds()
+var done = 0
+while done < calls {
+    let count = min(batch, calls - done)
+    var countArgument: [JSValueRef?] = [JSValueMakeNumber(context, Double(count))]
+    _ = JSObjectCallAsFunction(context, batchLoop, nil, 1, &countArgument, nil)
+    if let object = event {
+        JSValueUnprotect(context, object)
+        event = nil
+    }
+    done += count
+}
+report("the same, the VM entered once per \(batch) events", seconds() - start)
+precondition(batchBytes == bytes, "the batched calls produced other results")
