@@ -16,19 +16,27 @@ struct OpBatch: Sendable {
         let isEmpty = body.isEmpty
         var bytes = body
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        var bounds = [0]
-        if !isEmpty {
-            bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while let newline = buffer.firstNewline(from: offset) {
-                    offset = newline + 1
-                    bounds.append(offset)
-                }
-            }
-            bounds.append(bytes.count + 1)
+        var bounds: [Int] = []
+        bytes.withUnsafeBytes { buffer in
+            // Counted first, so that the bounds take one allocation rather than one per doubling.
+            var newlines = 0
+            Self.forEachLineStart(after: buffer) { _ in newlines += 1 }
+            bounds.reserveCapacity(newlines + 2)
+            bounds.append(0)
+            Self.forEachLineStart(after: buffer) { bounds.append($0) }
         }
+        if !isEmpty { bounds.append(bytes.count + 1) }
         self.bytes = bytes
         self.bounds = bounds
+    }
+
+    /// Calls `body` with the offset after each newline in `buffer`.
+    private static func forEachLineStart(after buffer: UnsafeRawBufferPointer, _ body: (Int) -> Void) {
+        var offset = 0
+        while let newline = buffer.firstNewline(from: offset) {
+            offset = newline + 1
+            body(offset)
+        }
     }
 
     /// The number of lines.

@@ -38,11 +38,12 @@ final class SessionRegistry: Sendable {
 
     /// Runs `body` with the session's host, creating the host when `creating` (`nil` is
     /// passed when the session is not hosted and `creating` is false) on behalf of `client`
-    /// (see ``ClientIdentity``). A host ended while `body` waited for it is looked up again.
+    /// (see ``ClientIdentity``; evaluated only to create a host). A host ended while `body`
+    /// waited for it is looked up again.
     /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the
     ///   server's limit, 429 with `Retry-After` when it would exceed the client's.
     func withHost<T: Sendable>(
-        _ key: SessionKey, creating: Bool, client: String = "address:unknown", _ body: (SessionHost?) async throws -> T
+        _ key: SessionKey, creating: Bool, client: @autoclosure () -> String = "address:unknown", _ body: (SessionHost?) async throws -> T
     ) async throws -> T {
         while true {
             let host = try checkOut(key, creating: creating, client: client)
@@ -107,7 +108,7 @@ final class SessionRegistry: Sendable {
 
     /// Counts a request on the session's host. Its last use is set when the request ends
     /// (``checkIn(_:)``): the reaper leaves a session alone while a request uses it.
-    private func checkOut(_ key: SessionKey, creating: Bool, client: String) throws(ServerError) -> SessionHost? {
+    private func checkOut(_ key: SessionKey, creating: Bool, client: () -> String) throws(ServerError) -> SessionHost? {
         let id = key.storageKey
         return try entries.withLock { entries throws(ServerError) -> SessionHost? in
             if let index = entries.index(forKey: id) {
@@ -120,6 +121,8 @@ final class SessionRegistry: Sendable {
                     .serviceUnavailable, "the server hosts its limit of \(maxSessions) sessions (--max-sessions); retry later",
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }
+            // Only a new session needs its client (``ClientIdentity`` costs a string or two).
+            let client = client()
             guard quota.withLock({ $0.admit(client) }) else {
                 let limit = quota.withLock { $0.limit }
                 throw ServerError(

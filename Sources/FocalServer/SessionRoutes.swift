@@ -32,10 +32,9 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         let batch = OpBatch(body)
         // The key's rate limit: one op per line (at least one), paid before anything applies.
         try AuthenticatedKey.current?.charge(ops: max(1, batch.count))
-        let client = ClientIdentity.of(context)
         // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
         let (outcome, host) = try await deadline.run { [registry] in
-            try await registry.withHost(id, creating: true, client: client) { host in
+            try await registry.withHost(id, creating: true, client: ClientIdentity.of(context)) { host in
                 (try await host!.apply(batch, at: position), host!)
             }
         }
@@ -79,9 +78,8 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     /// session stays, and a retried `DELETE` finishes its end.
     func delete(_ request: Request, context: Context) async throws -> Response {
         let id = try Self.session(in: context)
-        let client = ClientIdentity.of(context)
         let ended = try await deadline.run { [registry, services] in
-            try await registry.withHost(id, creating: services.journal != nil, client: client) { host in
+            try await registry.withHost(id, creating: services.journal != nil, client: ClientIdentity.of(context)) { host in
                 guard let host else { return false }
                 return try await host.end(reason: .deleted) { registry.removeEnded(host) }
             }
