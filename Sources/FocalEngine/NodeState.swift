@@ -103,8 +103,10 @@ public struct NodeState {
         // The name is compared with each special event at most once, and an update's properties are read once.
         let isUpdate = event.name == SpecialEvent.updated
         var change: (keyPath: String, value: JSONValue?)?
-        if isUpdate, case .string(let keyPath)? = event.properties[SpecialEvent.keyPath] {
-            let value = event.properties[SpecialEvent.value]
+        // The two members are read from the properties' text in one pass, without building the object.
+        if isUpdate,
+            case (.string(let keyPath)?, let value) = event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value)
+        {
             // An absent value and `null` both mean "no value".
             change = (keyPath, value?.isNull == true ? nil : value)
             if change?.value != nil, values.count >= Self.valueLimit, values[keyPath] == nil { return false }

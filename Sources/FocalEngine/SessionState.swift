@@ -147,7 +147,7 @@ final class SessionState {
         guard !r.event.isEmpty else {
             return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
         }
-        let event = Event(name: r.event, properties: r.properties, time: r.time ?? configuration.clock.now())
+        let event = Event(name: r.event, lazyProperties: r.lazyProperties, time: r.time ?? configuration.clock.now())
         guard tree[index].payload.state.apply(event) else {
             return fail(
                 .invalidOp,

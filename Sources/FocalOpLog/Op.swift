@@ -68,17 +68,34 @@ public struct Registration: Sendable, Equatable {
 }
 
 /// The `record` op.
+///
+/// Equality compares the properties as JSON objects (``FocalJSON/LazyJSONObject``), whether they were kept as
+/// the line's text or built.
 public struct Recording: Sendable, Equatable {
     public var node: NodeID
     public var event: String
-    public var properties: JSONObject
+    /// The properties as the decoder keeps them: the text of the line's `properties`, built into an object only
+    /// where something reads them (most events are only matched by name).
+    public var lazyProperties: LazyJSONObject
     public var time: Int64?
 
     public init(node: NodeID, event: String, properties: JSONObject = JSONObject(), time: Int64? = nil) {
+        self.init(node: node, event: event, lazyProperties: LazyJSONObject(properties), time: time)
+    }
+
+    /// A recording whose properties are kept as they are (as text, when they were kept as text).
+    public init(node: NodeID, event: String, lazyProperties: LazyJSONObject, time: Int64? = nil) {
         self.node = node
         self.event = event
-        self.properties = properties
+        self.lazyProperties = lazyProperties
         self.time = time
+    }
+
+    /// The properties as an object: built from their text on each read when they were kept as text (read
+    /// ``lazyProperties`` where one member, or none, is needed).
+    public var properties: JSONObject {
+        get { lazyProperties.object }
+        set { lazyProperties = LazyJSONObject(newValue) }
     }
 }
 

@@ -21,7 +21,7 @@ extension Op {
             o["op"] = "record"
             o["node"] = r.node.jsonValue
             o["event"] = .string(r.event)
-            if !r.properties.isEmpty { o["properties"] = .object(r.properties) }
+            if !r.lazyProperties.isEmpty { o["properties"] = .object(r.properties) }
             if let time = r.time { o["time"] = .number(Double(time)) }
         case .deregister(let d):
             o["op"] = "deregister"

@@ -32,7 +32,9 @@ enum PlainOpDecoder {
         var namespace: String?
         var index: Int64?
         var time: Int64?
-        var properties: JSONObject?
+        var properties: LazyJSONObject?
+        // The length of the last `key-path` string of `properties` (0 without one), for the limit of `ana-updated`.
+        var keyPathLength = 0
         var attributes: JSONObject?
         var session: String?
         var scanner = JSONScanner(line)
@@ -84,7 +86,7 @@ enum PlainOpDecoder {
                 time = n
             case .properties:
                 if isNull(b, &i) { break }
-                guard let object = self.object(&scanner, at: &i) else { return nil }
+                guard let object = checkedObject(&scanner, at: &i, keyPathLength: &keyPathLength) else { return nil }
                 properties = object
             case .attributes:
                 if isNull(b, &i) { break }
@@ -103,15 +105,11 @@ enum PlainOpDecoder {
         switch kind {
         case .record:
             guard let event else { return nil }
-            let properties = (consume properties) ?? JSONObject()
-            if event == SpecialEvent.updated, case .string(let keyPath)? = properties[SpecialEvent.keyPath],
-                keyPath.utf8.count > OpLogLimits.keyPathLength
-            {
-                return nil
-            }
+            if keyPathLength > OpLogLimits.keyPathLength, event == SpecialEvent.updated { return nil }
+            let properties = (consume properties) ?? LazyJSONObject()
             return OpLogEntry(
                 session: entrySession,
-                op: .record(Recording(node: consume node, event: consume event, properties: consume properties, time: time)))
+                op: .record(Recording(node: consume node, event: consume event, lazyProperties: consume properties, time: time)))
         case .register:
             guard let name, seen & Key.parent.bit != 0 else { return nil }
             return OpLogEntry(
@@ -297,6 +295,63 @@ enum PlainOpDecoder {
 
     /// The most members of an object read here; larger ones take the general path.
     static let flatCapacity = 16
+
+    /// The object at `i` of the form ``object(_:at:)`` reads (the `properties` of most ops), checked as that reads
+    /// it but kept as its text: no key or value is made. `keyPathLength` is set to the length of its last
+    /// `key-path` member when that is a string (0 when it is not); `nil` for any other object (the general
+    /// path reads it).
+    private static func checkedObject(_ s: inout JSONScanner, at i: inout Int, keyPathLength: inout Int) -> LazyJSONObject? {
+        let b = s.bytes
+        guard b[i] == 0x7B else { return nil }
+        let start = i
+        var j = i + 1
+        PlainNodeID.skipWhitespace(b, &j)
+        if j < b.count, b[j] == 0x7D {
+            i = j + 1
+            return LazyJSONObject()
+        }
+        var count = 0
+        // Whether every string is printable ASCII without escapes (then so is the text).
+        var ascii = true
+        while true {
+            PlainNodeID.skipWhitespace(b, &j)
+            guard count < flatCapacity, j < b.count, b[j] == 0x22, let keyEnd = plainStringEnd(b, from: j + 1) else { return nil }
+            let isKeyPath = keyEnd - j == 9 && word(b, j + 1, 8) == 0x6874_6170_2d79_656b
+            j = keyEnd + 1
+            guard beforeValue(b, &j) else { return nil }
+            var stringLength = 0
+            switch b[j] {
+            case 0x22:
+                if let end = plainStringEnd(b, from: j + 1) {
+                    stringLength = end - j - 1
+                    j = end + 1
+                } else {
+                    s.rewind(to: j)
+                    guard let text = try? s.readString() else { return nil }
+                    stringLength = text.utf8.count
+                    ascii = false
+                    j = s.offset
+                }
+            case 0x2D, 0x30...0x39:
+                guard number(&s, at: &j) != nil else { return nil }
+            case 0x6E where isNull(b, &j):
+                break
+            case 0x74 where j + 4 <= b.count && word(b, j, 4) == 0x6575_7274:
+                j += 4
+            case 0x66 where j + 5 <= b.count && word(b, j, 5) == 0x65_736c_6166:
+                j += 5
+            default:
+                return nil
+            }
+            if isKeyPath { keyPathLength = stringLength }
+            count += 1
+            guard let more = afterMember(b, &j) else { return nil }
+            if more { continue }
+            i = j
+            let text = UnsafeRawBufferPointer(rebasing: b[start..<j])
+            return LazyJSONObject(checkedText: ascii ? PlainNodeID.asciiString(text) : String(decoding: text, as: UTF8.self))
+        }
+    }
 
     /// An object at `i` whose members are strings, numbers, `true`, `false` or `null` under keys without
     /// escapes (the `properties` of most ops), gathered on the stack so that its members array is allocated

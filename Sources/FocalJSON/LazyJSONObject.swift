@@ -1,0 +1,145 @@
+/// A JSON object kept as its text until something reads it.
+///
+/// A decoder that has checked an object's text (that it is valid JSON, within the limits it enforces)
+/// keeps the text, one owned string, instead of building a key `String` and a ``JSONValue`` for each member:
+/// most objects an op log carries are only passed along, never read. ``object`` builds the ``JSONObject``
+/// when it is read, on each read (the value is not cached, so it stays a plain `Sendable` value), and
+/// ``subscript(_:)`` reads one member without building the others.
+///
+/// An object made from a ``JSONObject`` (``init(_:)``, a dictionary literal) keeps it as it is.
+///
+/// Equality is the structural equality of ``JSONObject``, whatever the form: two objects whose texts differ
+/// (member order, spacing, escapes, a repeated key) are equal when the objects they hold are.
+public struct LazyJSONObject: Sendable {
+    private enum Storage: Sendable {
+        /// The text of an object of at least one member, checked when it was read.
+        case text(String)
+        case object(JSONObject)
+    }
+
+    private let storage: Storage
+
+    /// The object as it is.
+    public init(_ object: JSONObject) {
+        storage = .object(object)
+    }
+
+    /// An empty object.
+    public init() {
+        storage = .object(JSONObject())
+    }
+
+    /// The object whose text is `text`, which the caller has checked: valid JSON text of an object of at least
+    /// one member, without leading or trailing whitespace. Reading it again (``object``, ``subscript(_:)``)
+    /// relies on that.
+    package init(checkedText text: String) {
+        storage = .text(text)
+    }
+
+    /// The object, built from its text when it was kept as text.
+    public var object: JSONObject {
+        switch storage {
+        case .object(let object): return object
+        case .text(let text):
+            guard case .object(let object)? = try? JSONValue(parsing: text) else {
+                preconditionFailure("LazyJSONObject: the checked text of an object does not parse: \(text)")
+            }
+            return object
+        }
+    }
+
+    /// The text as it was read, when the object was kept as text; `nil` for an object made from a ``JSONObject``.
+    public var text: String? {
+        if case .text(let text) = storage { return text }
+        return nil
+    }
+
+    /// Whether the object has no members (an object kept as text has at least one).
+    public var isEmpty: Bool {
+        switch storage {
+        case .object(let object): object.isEmpty
+        case .text: false
+        }
+    }
+
+    /// The value of the member `key`, read from the text without building the other members; a key that is
+    /// repeated in the text has its last value, as in ``object``.
+    public subscript(key: String) -> JSONValue? {
+        values(of: key, and: key).0
+    }
+
+    /// The values of the members `first` and `second`, read in one pass over the text without building the
+    /// other members (a repeated key has its last value, as in ``object``).
+    public func values(of first: String, and second: String) -> (JSONValue?, JSONValue?) {
+        switch storage {
+        case .object(let object): return (object[first], object[second])
+        case .text(var text):
+            var first = first
+            var second = second
+            return text.withUTF8 { text in
+                first.withUTF8 { first in
+                    second.withUTF8 { second in
+                        Self.members(UnsafeRawBufferPointer(first), UnsafeRawBufferPointer(second), in: UnsafeRawBufferPointer(text))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The last values of the members named by the UTF-8 bytes `first` and `second` in the checked object text
+    /// `text`.
+    private static func members(
+        _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, in text: UnsafeRawBufferPointer
+    ) -> (JSONValue?, JSONValue?) {
+        var scanner = JSONScanner(text)
+        var found: (JSONValue?, JSONValue?)
+        do throws(JSONParseError) {
+            try scanner.expect(0x7B)
+            repeat {
+                let isFirst: Bool
+                let isSecond: Bool
+                if let key = try scanner.readUnescapedStringBytes() {
+                    isFirst = key.elementsEqual(first)
+                    isSecond = key.elementsEqual(second)
+                } else {
+                    let key = try scanner.readString()
+                    isFirst = key.utf8.elementsEqual(first)
+                    isSecond = key.utf8.elementsEqual(second)
+                }
+                try scanner.expect(0x3A)
+                if isFirst || isSecond {
+                    let value = try scanner.readValue()
+                    if isFirst { found.0 = value }
+                    if isSecond { found.1 = value }
+                } else {
+                    scanner.skipValueUnchecked()
+                }
+            } while try scanner.consumeSeparator(closing: 0x7D)
+        } catch {
+            preconditionFailure("LazyJSONObject: the checked text of an object does not parse: \(error)")
+        }
+        return found
+    }
+}
+
+extension LazyJSONObject: Hashable {
+    public static func == (lhs: LazyJSONObject, rhs: LazyJSONObject) -> Bool {
+        if case .text(let l) = lhs.storage, case .text(let r) = rhs.storage, l == r { return true }
+        return lhs.object == rhs.object
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(object)
+    }
+}
+
+extension LazyJSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(JSONObject(elements))
+    }
+}
+
+extension LazyJSONObject: CustomStringConvertible {
+    /// The compact JSON text of the object (written again from the object, as ``JSONObject/jsonString``).
+    public var description: String { object.jsonString }
+}
