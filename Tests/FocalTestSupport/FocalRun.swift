@@ -29,26 +29,21 @@ public func runFocal(
     _ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(60), executable: String = focalBinary,
     environment: [String: String] = [:], standardOutput: FileHandle? = nil
 ) throws -> RunResult {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("focal-run-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let inURL = scratch.appendingPathComponent("stdin")
-    let outURL = scratch.appendingPathComponent("stdout")
-    let errURL = scratch.appendingPathComponent("stderr")
-    try input.write(to: inURL)
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    let scratch = try TemporaryDirectory(prefix: "focal-run-")
+    let inPath = try scratch.write("stdin", input)
+    let outPath = try scratch.write("stdout", Data())
+    let errPath = try scratch.write("stderr", Data())
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.standardInput = try FileHandle(forReadingFrom: inURL)
-    process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
+    process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: inPath))
+    process.standardOutput = try standardOutput ?? FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+    process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
     let timedOut = try runWaitingForExit(process, timeout: timeout)
     try? standardOutput?.close()
     return RunResult(
         status: process.terminationStatus, crashed: process.terminationReason == .uncaughtSignal && !timedOut, timedOut: timedOut,
-        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+        stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
 }
