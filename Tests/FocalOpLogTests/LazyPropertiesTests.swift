@@ -45,6 +45,16 @@ struct LazyPropertiesTests {
         #expect(recording.lazyProperties.isEmpty == expected.isEmpty)
     }
 
+    @Test("sixteen members are kept as text; seventeen, past the fast path's capacity, are built, to the same object")
+    func memberCapacity() throws {
+        for count in [16, 17] {
+            let text = "{" + (0..<count).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}"
+            let recording = try recording(text)
+            #expect((recording.lazyProperties.text != nil) == (count == 16), "\(count) members")
+            #expect(recording.properties == JSONObject((0..<count).map { ("k\($0)", JSONValue.number(Double($0))) }), "\(count) members")
+        }
+    }
+
     @Test("one member, or two, is read from the text without the others; a repeated key has its last value")
     func memberRead() throws {
         let recording = try recording(#"{"key-path":"title","n":1,"value":"caf\u00e9","key-path":"sub"}"#)
