@@ -50,10 +50,12 @@ public struct HostCall {
         return JSObjectGetPrivate(this)
     }
 
-    /// The private data of the runtime's global object (``JSRuntime/globalPrivateData``).
+    /// The private data of the runtime's global object (``JSRuntime/globalPrivateData``):
+    /// the running runtime's copy (``RunningRuntime``), read without the lock.
     @inlinable
     package var globalPrivateData: UnsafeMutableRawPointer? {
         guard let context else { return nil }
+        if let running = RunningRuntime.current, running.context == context { return running.hostGlobalData }
         return JSObjectGetPrivate(JSContextGetGlobalObject(context))
     }
 

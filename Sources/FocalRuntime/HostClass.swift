@@ -106,7 +106,9 @@ extension JSRuntime {
     /// keeps it (setting it on another does nothing).
     package var globalPrivateData: UnsafeMutableRawPointer? {
         get { JSObjectGetPrivate(globalObject) }
-        set { _ = JSObjectSetPrivate(globalObject, newValue) }
+        set {
+            if JSObjectSetPrivate(globalObject, newValue) { hostGlobalData = newValue }
+        }
     }
 
     /// Keeps `value` alive until ``unprotect(_:)``, without the handle of ``protect(_:)``:

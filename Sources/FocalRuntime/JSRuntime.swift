@@ -24,6 +24,8 @@ public final class JSRuntime {
     /// The global context, for the host classes and the tests of ``FocalRuntime``; never let
     /// values escape to another runtime.
     @usableFromInline package let context: JSGlobalContextRef
+    /// ``globalPrivateData`` as it was last set, for host callbacks (``RunningRuntime``).
+    @usableFromInline var hostGlobalData: UnsafeMutableRawPointer?
     let group: JSContextGroupRef
     private let watchdog: Watchdog
     /// Reads a thrown value's name, message and location, under the time limit.
@@ -196,7 +198,7 @@ public final class JSRuntime {
         if entryDepth == 0, !continuingLimit { watchdog.enter() }
         entryDepth += 1
         defer { entryDepth -= 1 }
-        return body()
+        return RunningRuntime.with(self, body)
     }
 
     private func finish(_ result: JSValueRef?, _ exception: JSValueRef?, file: String?) throws(ScriptError) -> JSValueRef {

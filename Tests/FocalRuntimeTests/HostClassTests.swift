@@ -3,9 +3,12 @@ import FocalRuntime
 import Testing
 
 /// Host objects whose private data is a whole number: `value` reads it, and their prototype's
-/// `plus(n)` adds `n` to it. The runtime is the global object's private data.
+/// `plus(n)` adds `n` to it; `limit` is the time limit, in milliseconds, of the runtime the
+/// callback found. The runtime is the global object's private data.
 private enum Counter {
-    static let hostClass = HostClass(name: "Counter", getters: [("value", { c, o, _, x in value(HostCall(c, o, x)) })])
+    static let hostClass = HostClass(
+        name: "Counter",
+        getters: [("value", { c, o, _, x in value(HostCall(c, o, x)) }), ("limit", { c, o, _, x in limit(HostCall(c, o, x)) })])
     static let methods: [(name: String, call: HostClass.Method)] = [("plus", { c, _, t, n, a, x in plus(HostCall(c, t, n, a, x)) })]
 
     static func runtime(_ call: HostCall) -> JSRuntime? {
@@ -17,6 +20,12 @@ private enum Counter {
         return runtime.makeNumber(Double(UInt(bitPattern: data)))
     }
 
+    static func limit(_ call: HostCall) -> ScriptValue? {
+        guard let runtime = runtime(call) else { return nil }
+        return runtime.makeNumber(
+            Double(runtime.timeLimit.components.seconds * 1000 + runtime.timeLimit.components.attoseconds / 1_000_000_000_000_000))
+    }
+
     static func plus(_ call: HostCall) -> ScriptValue? {
         guard let runtime = runtime(call) else { return nil }
         guard let data = call.privateData else { return call.throwing(runtime.makeError("TypeError", "plus needs a counter")) }
@@ -24,11 +33,23 @@ private enum Counter {
     }
 }
 
+/// Host objects whose private data is another runtime: `across` reads `o.limit` there.
+private enum Bridge {
+    static let hostClass = HostClass(name: "Bridge", getters: [("across", { c, o, _, x in across(HostCall(c, o, x)) })])
+
+    static func across(_ call: HostCall) -> ScriptValue? {
+        guard let runtime = Counter.runtime(call), let data = call.privateData else { return nil }
+        let partner = Unmanaged<JSRuntime>.fromOpaque(data).takeUnretainedValue()
+        guard let value = try? partner.evaluate("o.limit"), let number = partner.number(value) else { return nil }
+        return runtime.makeNumber(number)
+    }
+}
+
 @Suite("Host classes")
 struct HostClassTests {
     /// A runtime with `o`, a counter of 21, and `P`, its prototype.
-    private func counter() throws -> (JSRuntime, ProtectedValue) {
-        let runtime = try JSRuntime(globalObjectClass: HostClass.global)
+    private func counter(timeLimit: Duration = .seconds(1)) throws -> (JSRuntime, ProtectedValue) {
+        let runtime = try JSRuntime(timeLimit: timeLimit, globalObjectClass: HostClass.global)
         runtime.globalPrivateData = Unmanaged.passUnretained(runtime).toOpaque()
         let prototype = HostClass.makePrototype(in: runtime, methods: Counter.methods)
         let object = Counter.hostClass.makeObject(
@@ -48,6 +69,22 @@ struct HostClassTests {
         #expect(
             try runtime.evaluateJSON("[Object.prototype.toString.call(P), Object.getOwnPropertyNames(P)]") == ["[object Object]", ["plus"]])
         withExtendedLifetime(prototype) {}
+    }
+
+    @Test("a callback finds its own runtime: inside another runtime's callback, after it, and outside any call")
+    func runningRuntime() throws {
+        let (outer, outerPrototype) = try counter(timeLimit: .seconds(1))
+        let (inner, innerPrototype) = try counter(timeLimit: .milliseconds(500))
+        let bridge = Bridge.hostClass.makeObject(
+            in: outer, privateData: Unmanaged.passUnretained(inner).toOpaque(), prototype: outer.makeObject())
+        outer.setGlobal("bridge", bridge)
+        // `across` runs in the outer runtime and enters the inner one; `o.limit` after it is the outer's again.
+        #expect(try outer.evaluateJSON("[o.limit, bridge.across, o.limit, o.plus(1)]") == [1000, 500, 1000, 22])
+        #expect(try inner.evaluateJSON("o.limit") == 500)
+        // A getter that an API call runs outside any call into JavaScript.
+        let counter = try #require(inner.object(inner.evaluate("o")))
+        #expect(inner.number(inner.property(counter, "limit")) == 500)
+        withExtendedLifetime((outerPrototype, innerPrototype)) {}
     }
 
     @Test("members are read-only and non-configurable, on objects and prototypes")
