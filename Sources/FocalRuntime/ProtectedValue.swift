@@ -21,9 +21,7 @@ public final class ProtectedValue {
         JSGlobalContextRelease(context)
     }
 
-    /// The value as an object, when it is one.
-    public var object: ScriptObject? {
-        guard JSValueIsObject(context, value) else { return nil }
-        return JSValueToObject(context, value, nil)
-    }
+    /// The value as an object, when it is one. Worked out at the first use and kept: a
+    /// task's function is read at every call, and asking JavaScriptCore takes its lock twice.
+    public private(set) lazy var object: ScriptObject? = JSValueIsObject(context, value) ? JSValueToObject(context, value, nil) : nil
 }
