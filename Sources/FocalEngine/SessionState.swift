@@ -182,17 +182,13 @@ final class SessionState {
                 engine.scripts.pendingNote = nil
                 noteResult(note, of: task)
             }
-            if let json = runtime.string(returned) {
-                if path == nil { path = tree.path(of: index) }
-                produce(json, task, r, at: index, path: path!, time: event.time)
-            } else if !runtime.isUndefined(returned), let texts = runtime.object(returned) {
-                // `results([…])`: the wrapper returned an array of JSON texts.
-                if path == nil { path = tree.path(of: index) }
-                let count = Int(runtime.number(runtime.property(texts, "length")) ?? 0)
-                for i in 0..<count {
-                    guard let json = runtime.string(runtime.element(texts, at: i)) else { continue }
-                    produce(json, task, r, at: index, path: path!, time: event.time)
-                }
+            // The wrapper returns the results' JSON texts, one per line (`results([…])` gives several).
+            guard let texts = runtime.string(ofKnownString: returned), !texts.isEmpty else { continue }
+            if path == nil { path = tree.path(of: index) }
+            if texts.utf8.contains(UInt8(ascii: "\n")) {
+                for json in texts.split(separator: "\n") { produce(String(json), task, r, at: index, path: path!, time: event.time) }
+            } else {
+                produce(texts, task, r, at: index, path: path!, time: event.time)
             }
         }
     }

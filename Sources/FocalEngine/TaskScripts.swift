@@ -14,7 +14,7 @@ final class TaskScripts {
     /// `match` is `undefined` at any other time; a saved reference throws when called).
     private(set) var match: ProtectedValue!
     /// Wraps a task function so that one call into JavaScript runs the task and turns
-    /// its result into JSON text (or `undefined`).
+    /// its results into JSON texts, one per line (`''` for none).
     private var jsonWrapper: ProtectedValue!
     /// The task files and modules, compiled once for every session. Without hot reload
     /// the disk is read once per file, so starting a session makes no system call.
@@ -99,8 +99,10 @@ final class TaskScripts {
     }
 
     /// The wrapper's source: a factory that takes `note` and returns `[wrap, results]`.
-    /// `wrap(fn)` is the task function that returns the JSON text of `fn`'s result, or an
-    /// array of texts for `results([…])`; `results` is the global of that name.
+    /// `wrap(fn)` is the task function that returns the JSON text of `fn`'s result, the texts
+    /// of `results([…])` one per line (compact JSON text holds no line break), or `''` for no
+    /// result: always a string, which the engine copies out in one call. `results` is the
+    /// global of that name.
     private static let jsonWrapperSource = """
         (function (stringify, getPrototypeOf, objectPrototype, freeze, isArray) {
           'use strict';
@@ -136,21 +138,21 @@ final class TaskScripts {
             function wrap(fn) {
               return function (node) {
                 const result = fn(node);
-                if (result === undefined) return undefined;
+                if (result === undefined) return '';
                 many = undefined;
                 const text = json(result);
                 if (many !== undefined) {
                   const values = many;
                   many = undefined;
                   if (text !== 'null') fail('results([…]) must be what the task returns, not a part of its result');
-                  const texts = [];
+                  let texts = '';
                   for (let i = 0; i < values.length; i++) {
                     const value = values[i];
                     if (value === undefined) continue;
                     many = undefined;
                     const one = json(value);
                     if (many !== undefined) fail('results([…]) cannot hold results([…])');
-                    texts.push(one);
+                    texts = texts === '' ? one : texts + '\\n' + one;
                   }
                   return texts;
                 }
@@ -164,7 +166,7 @@ final class TaskScripts {
         })(JSON.stringify, Object.getPrototypeOf, Object.prototype, Object.freeze, Array.isArray)
         """
 
-    /// `fn` wrapped so that calling it returns the JSON text of its result.
+    /// `fn` wrapped so that calling it returns the JSON texts of its results, one per line.
     func wrap(_ function: ScriptValue) throws(ScriptError) -> ProtectedValue {
         guard let wrap = jsonWrapper.object else {
             throw ScriptError(name: "Error", message: "the task wrapper is gone")

@@ -368,6 +368,13 @@ public final class JSRuntime {
         return copyString(value)  // a string runs no script to convert
     }
 
+    /// The text of `value`, which host code knows to be a string because its own code made
+    /// it (never a task's value: converting an object would run its code outside the
+    /// limits). One call into JavaScriptCore, where ``string(_:)`` makes two.
+    package func string(ofKnownString value: ScriptValue) -> String? {
+        copyString(value)
+    }
+
     /// The string value, or `nil` unless `value` is a string, when it is at most
     /// `maximumUTF8Count` bytes long in UTF-8.
     ///

@@ -13,10 +13,15 @@ struct MultipleResultsTests {
             match('ev', n => results([{ step: 'view' }, undefined, { step: 'cart' }]));
             match('ev', n => [1, 2]);
             match('ev', n => results([]));
+            match('ev', n => results(['line\\nbreak', { text: 'cr\\r\\nlf\\u2028' }]));
             """
         ])
         harness.apply(registerRoot)
-        #expect(harness.fire(root) == [["step": "view"], ["step": "cart"], [1, 2]])
+        // Line breaks inside a result's strings stay in that result (its JSON text escapes them).
+        #expect(
+            harness.fire(root) == [
+                ["step": "view"], ["step": "cart"], [1, 2], "line\nbreak", ["text": .string("cr\r\nlf\u{2028}")],
+            ])
         #expect(harness.takeErrors().isEmpty)
     }
 
