@@ -55,7 +55,7 @@ public struct HostCall {
     @inlinable
     package var globalPrivateData: UnsafeMutableRawPointer? {
         guard let context else { return nil }
-        if let running = RunningRuntime.current, running.context == context { return running.hostGlobalData }
+        if let running = RunningRuntime.current, running.pointee.context == context { return running.pointee.globalPrivateData }
         return JSObjectGetPrivate(JSContextGetGlobalObject(context))
     }
 

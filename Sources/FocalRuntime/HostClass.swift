@@ -107,7 +107,7 @@ extension JSRuntime {
     package var globalPrivateData: UnsafeMutableRawPointer? {
         get { JSObjectGetPrivate(globalObject) }
         set {
-            if JSObjectSetPrivate(globalObject, newValue) { hostGlobalData = newValue }
+            if JSObjectSetPrivate(globalObject, newValue) { runningEntry.pointee.globalPrivateData = newValue }
         }
     }
 

@@ -24,8 +24,8 @@ public final class JSRuntime {
     /// The global context, for the host classes and the tests of ``FocalRuntime``; never let
     /// values escape to another runtime.
     @usableFromInline package let context: JSGlobalContextRef
-    /// ``globalPrivateData`` as it was last set, for host callbacks (``RunningRuntime``).
-    @usableFromInline var hostGlobalData: UnsafeMutableRawPointer?
+    /// The context and ``globalPrivateData`` for host callbacks (``RunningRuntime``).
+    @usableFromInline let runningEntry: UnsafeMutablePointer<RunningRuntime.Entry>
     let group: JSContextGroupRef
     private let watchdog: Watchdog
     /// Reads a thrown value's name, message and location, under the time limit.
@@ -88,6 +88,8 @@ public final class JSRuntime {
         let options = JavaScriptCoreOptions.start()
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, globalObjectClass?.jsClass)
+        runningEntry = .allocate(capacity: 1)
+        runningEntry.initialize(to: RunningRuntime.Entry(context: context))
         // The runtime's own setup code runs under the lockdown's generous bound, not the
         // caller's limit: a 1 ms limit on a busy machine must not fail the runtime's setup.
         watchdog = Watchdog(
@@ -127,6 +129,8 @@ public final class JSRuntime {
         errorReader = nil
         JSGlobalContextRelease(context)
         JSContextGroupRelease(group)
+        runningEntry.deinitialize(count: 1)
+        runningEntry.deallocate()
     }
 
     /// The global object.
@@ -198,7 +202,7 @@ public final class JSRuntime {
         if entryDepth == 0, !continuingLimit { watchdog.enter() }
         entryDepth += 1
         defer { entryDepth -= 1 }
-        return RunningRuntime.with(self, body)
+        return RunningRuntime.with(runningEntry, body)
     }
 
     private func finish(_ result: JSValueRef?, _ exception: JSValueRef?, file: String?) throws(ScriptError) -> JSValueRef {

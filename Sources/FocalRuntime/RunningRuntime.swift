@@ -1,11 +1,13 @@
+import CJavaScriptCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// The runtime whose JavaScript is running on this thread, so that a host callback finds its
-/// runtime's ``JSRuntime/globalPrivateData`` with a thread-specific load.
+/// What host callbacks need of the runtime whose JavaScript is running on this thread: its
+/// context and ``JSRuntime/globalPrivateData``, found with a thread-specific load.
 ///
 /// The public API's way, `JSObjectGetPrivate(JSContextGetGlobalObject(context))`, takes and
 /// releases the virtual machine's lock, and a callback runs with the lock dropped, so every
@@ -15,9 +17,18 @@ import Darwin
 /// Every entry into JavaScript (``JSRuntime/call(_:argument:)`` and the rest) makes its runtime
 /// the running one and restores the one before when it returns, so a runtime entered from
 /// another's callback is found too. A callback whose context is not the running runtime's
-/// (JavaScript run by an API call outside an entry) falls back to the lock-taking lookup.
+/// (JavaScript run by an API call outside an entry) falls back to the lock-taking lookup. The
+/// thread holds a pointer to the runtime's ``Entry``, not the runtime, so reading it costs no
+/// reference counting.
 @usableFromInline
 enum RunningRuntime {
+    /// A runtime's context and global private data, allocated with the runtime and freed with it.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let context: JSGlobalContextRef
+        @usableFromInline var globalPrivateData: UnsafeMutableRawPointer?
+    }
+
     @usableFromInline
     static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -25,17 +36,16 @@ enum RunningRuntime {
         return key
     }()
 
-    /// The runtime running JavaScript on this thread, if any.
+    /// The entry of the runtime running JavaScript on this thread, if any.
     @inlinable
-    static var current: JSRuntime? {
-        guard let raw = pthread_getspecific(key) else { return nil }
-        return Unmanaged<JSRuntime>.fromOpaque(raw).takeUnretainedValue()
+    static var current: UnsafeMutablePointer<Entry>? {
+        pthread_getspecific(key)?.assumingMemoryBound(to: Entry.self)
     }
 
-    /// Runs `body` with `runtime` as the running runtime.
-    static func with<R>(_ runtime: JSRuntime, _ body: () -> R) -> R {
+    /// Runs `body` with the runtime of `entry` as the running runtime.
+    static func with<R>(_ entry: UnsafeMutablePointer<Entry>, _ body: () -> R) -> R {
         let previous = pthread_getspecific(key)
-        pthread_setspecific(key, Unmanaged.passUnretained(runtime).toOpaque())
+        pthread_setspecific(key, entry)
         defer { pthread_setspecific(key, previous) }
         return body()
     }
