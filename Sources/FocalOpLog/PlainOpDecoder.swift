@@ -296,121 +296,128 @@ enum PlainOpDecoder {
     /// The most members of an object read here; larger ones take the general path.
     static let flatCapacity = 16
 
-    /// The object at `i` of the form ``object(_:at:)`` reads (the `properties` of most ops), checked as that reads
-    /// it but kept as its text: no key or value is made. `keyPathLength` is set to the length of its last
-    /// `key-path` member when that is a string (0 when it is not); `nil` for any other object (the general
-    /// path reads it).
-    private static func checkedObject(_ s: inout JSONScanner, at i: inout Int, keyPathLength: inout Int) -> LazyJSONObject? {
+    /// A member's value in an object of the form ``walkFlatObject(_:at:_:)`` reads.
+    private enum FlatValue {
+        /// A string without escapes, whose text is the bytes `start..<end`.
+        case plainString(start: Int, end: Int)
+        /// A string with escapes, decoded.
+        case escapedString(String)
+        case number(Double)
+        case bool(Bool)
+        case null
+    }
+
+    /// Walks the object at `i` when it is flat: at most ``flatCapacity`` members, keys without escapes, values
+    /// that are strings, numbers, `true`, `false` or `null` (the `properties` and `attributes` of most ops).
+    /// Calls `member` with each key's bytes (`keyStart..<keyEnd`) and its value, moves `i` past the object and
+    /// returns how many members it has; `nil` for any other object (the general path reads it), whose members
+    /// `member` may have seen.
+    @inline(__always)
+    private static func walkFlatObject(
+        _ s: inout JSONScanner, at i: inout Int, _ member: (_ keyStart: Int, _ keyEnd: Int, _ value: FlatValue) -> Void
+    ) -> Int? {
         let b = s.bytes
         guard b[i] == 0x7B else { return nil }
-        let start = i
         var j = i + 1
         PlainNodeID.skipWhitespace(b, &j)
         if j < b.count, b[j] == 0x7D {
             i = j + 1
-            return LazyJSONObject()
+            return 0
         }
         var count = 0
-        // Whether every string is printable ASCII without escapes (then so is the text).
-        var ascii = true
         while true {
             PlainNodeID.skipWhitespace(b, &j)
             guard count < flatCapacity, j < b.count, b[j] == 0x22, let keyEnd = plainStringEnd(b, from: j + 1) else { return nil }
-            let isKeyPath = keyEnd - j == 9 && word(b, j + 1, 8) == 0x6874_6170_2d79_656b
+            let keyStart = j + 1
             j = keyEnd + 1
             guard beforeValue(b, &j) else { return nil }
-            var stringLength = 0
+            let value: FlatValue
             switch b[j] {
             case 0x22:
                 if let end = plainStringEnd(b, from: j + 1) {
-                    stringLength = end - j - 1
+                    value = .plainString(start: j + 1, end: end)
                     j = end + 1
                 } else {
                     s.rewind(to: j)
                     guard let text = try? s.readString() else { return nil }
-                    stringLength = text.utf8.count
-                    ascii = false
+                    value = .escapedString(text)
                     j = s.offset
                 }
             case 0x2D, 0x30...0x39:
-                guard number(&s, at: &j) != nil else { return nil }
+                guard let n = number(&s, at: &j) else { return nil }
+                value = .number(n)
             case 0x6E where isNull(b, &j):
-                break
+                value = .null
             case 0x74 where j + 4 <= b.count && word(b, j, 4) == 0x6575_7274:
+                value = .bool(true)
                 j += 4
             case 0x66 where j + 5 <= b.count && word(b, j, 5) == 0x65_736c_6166:
+                value = .bool(false)
                 j += 5
             default:
                 return nil
             }
-            if isKeyPath { keyPathLength = stringLength }
+            member(keyStart, keyEnd, value)
             count += 1
             guard let more = afterMember(b, &j) else { return nil }
             if more { continue }
             i = j
-            let text = UnsafeRawBufferPointer(rebasing: b[start..<j])
-            return LazyJSONObject(checkedText: ascii ? PlainNodeID.asciiString(text) : String(decoding: text, as: UTF8.self))
+            return count
         }
     }
 
-    /// An object at `i` whose members are strings, numbers, `true`, `false` or `null` under keys without
-    /// escapes (the `properties` of most ops), gathered on the stack so that its members array is allocated
-    /// once at its size; `nil` for any other (the general path reads it).
+    /// The flat object at `i` (see ``walkFlatObject(_:at:_:)``), checked but kept as its text: no key or value is
+    /// made (the `properties` of most ops). `keyPathLength` is set to the length of its last `key-path` member
+    /// when that is a string (0 when it is not); `nil` for any other object (the general path reads it).
+    private static func checkedObject(_ s: inout JSONScanner, at i: inout Int, keyPathLength: inout Int) -> LazyJSONObject? {
+        let b = s.bytes
+        let start = i
+        // Whether every string is printable ASCII without escapes (then so is the text).
+        var ascii = true
+        let members = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
+            let isKeyPath = keyEnd - keyStart == 8 && word(b, keyStart, 8) == 0x6874_6170_2d79_656b
+            var stringLength = 0
+            switch value {
+            case .plainString(let start, let end): stringLength = end - start
+            case .escapedString(let text):
+                stringLength = text.utf8.count
+                ascii = false
+            case .number, .bool, .null: break
+            }
+            if isKeyPath { keyPathLength = stringLength }
+        }
+        guard let members else { return nil }
+        guard members > 0 else { return LazyJSONObject() }
+        let text = UnsafeRawBufferPointer(rebasing: b[start..<i])
+        return LazyJSONObject(checkedText: ascii ? PlainNodeID.asciiString(text) : String(decoding: text, as: UTF8.self))
+    }
+
+    /// The flat object at `i` (see ``walkFlatObject(_:at:_:)``), its members gathered on the stack so that its
+    /// members array is allocated once at its size (the `attributes` of most ops); `nil` for any other object
+    /// (the general path reads it).
     private static func object(_ s: inout JSONScanner, at i: inout Int) -> JSONObject? {
         let b = s.bytes
-        guard b[i] == 0x7B else { return nil }
         return withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: flatCapacity) { members -> JSONObject? in
             var count = 0
             defer { members.baseAddress!.deinitialize(count: count) }
-            var j = i + 1
-            PlainNodeID.skipWhitespace(b, &j)
-            if j < b.count, b[j] == 0x7D {
-                i = j + 1
-                return JSONObject()
-            }
-            while true {
-                PlainNodeID.skipWhitespace(b, &j)
-                guard count < flatCapacity, j < b.count, b[j] == 0x22, let keyEnd = plainStringEnd(b, from: j + 1) else { return nil }
-                let key = string(b, j + 1, keyEnd)
-                j = keyEnd + 1
-                guard beforeValue(b, &j) else { return nil }
-                let value: JSONValue
-                switch b[j] {
-                case 0x22:
-                    if let end = plainStringEnd(b, from: j + 1) {
-                        value = .string(string(b, j + 1, end))
-                        j = end + 1
-                    } else {
-                        s.rewind(to: j)
-                        guard let text = try? s.readString() else { return nil }
-                        value = .string(text)
-                        j = s.offset
+            let flat = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
+                let member: JSONValue =
+                    switch value {
+                    case .plainString(let start, let end): .string(string(b, start, end))
+                    case .escapedString(let text): .string(text)
+                    case .number(let n): .number(n)
+                    case .bool(let flag): .bool(flag)
+                    case .null: .null
                     }
-                case 0x2D, 0x30...0x39:
-                    guard let n = number(&s, at: &j) else { return nil }
-                    value = .number(n)
-                case 0x6E where isNull(b, &j):
-                    value = .null
-                case 0x74 where j + 4 <= b.count && word(b, j, 4) == 0x6575_7274:
-                    value = .bool(true)
-                    j += 4
-                case 0x66 where j + 5 <= b.count && word(b, j, 5) == 0x65_736c_6166:
-                    value = .bool(false)
-                    j += 5
-                default:
-                    return nil
-                }
-                (members.baseAddress! + count).initialize(to: (key, value))
+                (members.baseAddress! + count).initialize(to: (string(b, keyStart, keyEnd), member))
                 count += 1
-                guard let more = afterMember(b, &j) else { return nil }
-                if more { continue }
-                i = j
-                var gathered: [(key: String, value: JSONValue)] = []
-                gathered.reserveCapacity(count)
-                for k in 0..<count { gathered.append((members.baseAddress! + k).move()) }
-                count = 0
-                return JSONObject(members: gathered)
             }
+            guard flat != nil else { return nil }
+            var gathered: [(key: String, value: JSONValue)] = []
+            gathered.reserveCapacity(count)
+            for k in 0..<count { gathered.append((members.baseAddress! + k).move()) }
+            count = 0
+            return JSONObject(members: gathered)
         }
     }
 }
