@@ -26,8 +26,8 @@ final class NodeBinding {
 
     init(runtime: JSRuntime) {
         self.runtime = runtime
-        nodePrototype = HostClass.makePrototype(in: runtime, methods: Self.functions)
-        eventPrototype = HostClass.makePrototype(in: runtime)
+        nodePrototype = Self.nodeClass.makePrototype(in: runtime, methods: Self.functions)
+        eventPrototype = Self.eventClass.makePrototype(in: runtime)
         runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -37,13 +37,11 @@ final class NodeBinding {
     /// The prototypes of node and event objects, which every node and event object of every
     /// session inherits from (frozen by the engine's lockdown): `[node, event]`.
     ///
-    /// They are plain JavaScript objects, not the prototypes JavaScriptCore makes for a C API
-    /// class: the static functions of such a prototype stay configurable whatever
-    /// `Object.freeze` does, so one session could replace `ancestor` for all. Here the node
-    /// methods are ordinary functions held by non-writable, non-configurable properties, so
-    /// frozen they are out of every session's reach. The classes have no automatic
-    /// prototype, and ``makeNode(_:)`` and events set these ones instead (as JavaScriptCore
-    /// would set its own), kept alive for as long as the binding lives.
+    /// They are the prototypes JavaScriptCore makes for the classes, without static functions
+    /// (which stay configurable whatever `Object.freeze` does, so one session could replace
+    /// `ancestor` for all): the node methods are ordinary functions held by non-writable,
+    /// non-configurable properties, so frozen they are out of every session's reach (see
+    /// ``HostClass``). Kept alive for as long as the binding lives.
     var sharedPrototypes: [ScriptObject] { [nodePrototype.value, eventPrototype.value] }
 
     private let nodePrototype: ProtectedValue
@@ -53,8 +51,7 @@ final class NodeBinding {
     func makeNode(_ index: Int32) -> ScriptObject {
         let generation = tree[index].generation
         let bits = (UInt64(generation) << 32 | UInt64(UInt32(bitPattern: index))) &+ 1
-        return Self.nodeClass.makeObject(
-            in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: UInt(bits)), prototype: nodePrototype.value)
+        return Self.nodeClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: UInt(bits)))
     }
 
     /// Forgets the event objects of the dispatch that just ended.
@@ -70,8 +67,7 @@ final class NodeBinding {
     private func makeEvent(_ event: Event?) -> ScriptValue {
         guard let event else { return runtime.null }
         for (cached, object) in eventObjects where cached === event { return object }
-        let object = Self.eventClass.makeObject(
-            in: runtime, privateData: Unmanaged.passRetained(event).toOpaque(), prototype: eventPrototype.value)
+        let object = Self.eventClass.makeObject(in: runtime, privateData: Unmanaged.passRetained(event).toOpaque())
         runtime.protectUnmanaged(object)
         eventObjects.append((event, object))
         return object

@@ -9,13 +9,14 @@ import Darwin
 /// A class of host objects: JavaScript objects whose properties are read by Swift code and
 /// that carry a word of private data (a pointer, or bits packed into one).
 ///
-/// A host class has **no automatic prototype**. JavaScriptCore would make one per class and
-/// context, and the static functions of such a prototype stay configurable whatever
+/// A host class has **no static functions**: JavaScriptCore would put them on the automatic
+/// prototype it makes per class and context, where they stay configurable whatever
 /// `Object.freeze` does, so code of one session could replace a method for every session.
-/// Instead the methods live on a plain object made by ``makePrototype(in:methods:)``, as
+/// Instead ``makePrototype(in:methods:)`` puts the methods on that automatic prototype as
 /// ordinary functions held by non-writable, non-configurable properties, which a lockdown
-/// can freeze for good; ``makeObject(in:privateData:prototype:)`` gives every object that
-/// prototype, as JavaScriptCore would give its own.
+/// can freeze for good. ``makeObject(in:privateData:)`` then makes an object in one call into
+/// JavaScriptCore, which gives it that prototype itself (setting a prototype afterwards took a
+/// second call, each a cycle of the virtual machine's lock, and a structure transition).
 ///
 /// Properties (``Getter``) and methods (``Method``) are C callbacks, one per member, so a
 /// read costs one call and no lookup. A callback wraps its parameters in a ``HostCall``
@@ -48,7 +49,6 @@ public struct HostClass: @unchecked Sendable {
         staticValues.initialize(from: values, count: values.count)
         var definition = kJSClassDefinitionEmpty
         definition.className = UnsafePointer(strdup(name))
-        definition.attributes = JSClassAttributes(kJSClassAttributeNoAutomaticPrototype)
         definition.staticValues = UnsafePointer(staticValues)
         definition.finalize = finalize
         jsClass = JSRuntime.makeClass(&definition)
@@ -70,12 +70,11 @@ public struct HostClass: @unchecked Sendable {
     /// Read-only and non-configurable: what members of host objects and their prototypes are.
     private static let memberAttributes = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
 
-    /// A new object of this class with `privateData`, whose prototype is `prototype`.
+    /// A new object of this class with `privateData`, whose prototype is the class's prototype
+    /// in `runtime` (see ``makePrototype(in:methods:)``).
     @inlinable
-    package func makeObject(in runtime: JSRuntime, privateData: UnsafeMutableRawPointer?, prototype: ScriptObject) -> ScriptObject {
-        let object = JSObjectMake(runtime.context, jsClass, privateData)!
-        JSObjectSetPrototype(runtime.context, object, prototype)
-        return object
+    package func makeObject(in runtime: JSRuntime, privateData: UnsafeMutableRawPointer?) -> ScriptObject {
+        JSObjectMake(runtime.context, jsClass, privateData)!
     }
 
     /// The private data `object` was made with, or `nil` when it is not a host object.
@@ -84,16 +83,24 @@ public struct HostClass: @unchecked Sendable {
         JSObjectGetPrivate(object)
     }
 
-    /// A plain object holding `methods` as functions in read-only, non-configurable
-    /// properties: the prototype to give objects of a host class. Protected for as long as
-    /// the handle lives; freeze it with the runtime's lockdown before any untrusted code runs.
-    package static func makePrototype(in runtime: JSRuntime, methods: [(name: String, call: Method)] = []) -> ProtectedValue {
+    /// The prototype of this class's objects in `runtime` (JavaScriptCore's automatic prototype,
+    /// one per class and context), given `methods` as functions in read-only, non-configurable
+    /// properties. Make it once per runtime, before the first object; it is protected for as long
+    /// as the handle lives (JavaScriptCore keeps it only weakly, and a new one would lack the
+    /// methods), and the runtime's lockdown should freeze it before any untrusted code runs.
+    package func makePrototype(in runtime: JSRuntime, methods: [(name: String, call: Method)] = []) -> ProtectedValue {
         let context = runtime.context
-        let prototype = runtime.makeObject()
+        let probe = JSObjectMake(context, jsClass, nil)!
+        guard let prototype = JSValueToObject(context, JSObjectGetPrototype(context, probe), nil) else {
+            preconditionFailure("a host class without an automatic prototype")
+        }
+        // JavaScriptCore gives the prototype private data of its own; a method called on the
+        // prototype itself must find none, as on any object that is not of the class.
+        JSObjectSetPrivate(prototype, nil)
         for (name, call) in methods {
             withJSString(name) { jsName in
                 JSObjectSetProperty(
-                    context, prototype, jsName, JSObjectMakeFunctionWithCallback(context, jsName, call), memberAttributes, nil)
+                    context, prototype, jsName, JSObjectMakeFunctionWithCallback(context, jsName, call), Self.memberAttributes, nil)
             }
         }
         return runtime.protect(prototype)
