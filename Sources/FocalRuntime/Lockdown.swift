@@ -30,7 +30,8 @@ import CJavaScriptCore
 /// The static functions of a JavaScriptCore C API class (on the prototype JavaScriptCore
 /// makes for a class that has them) stay configurable whatever `Object.freeze` does, so
 /// `Object.defineProperty` could still replace one: objects that every session reaches must
-/// not be such prototypes (FocalEngine's node and event prototypes are plain objects).
+/// not be such prototypes (FocalEngine's host classes have no static functions, and their
+/// methods are ordinary properties of the class's prototype: see ``HostClass``).
 ///
 /// After ``lockDown(alsoFreezing:)`` the runtime's globals cannot change: make every
 /// global (``setGlobal(_:_:)``) before it.
