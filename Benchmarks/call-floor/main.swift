@@ -162,18 +162,22 @@ let loop = evaluate(
 var loopArguments: [JSValueRef?] = [task, nextNode, deliver]
 let batchLoop = JSValueToObject(context, JSObjectCallAsFunction(context, loop, nil, 3, &loopArguments, nil), nil)!
 JSValueProtect(context, batchLoop)
-start = seconds()
-var done = 0
-while done < calls {
-    let count = min(batch, calls - done)
-    var countArgument: [JSValueRef?] = [JSValueMakeNumber(context, Double(count))]
-    _ = JSObjectCallAsFunction(context, batchLoop, nil, 1, &countArgument, nil)
-    if let object = event {
-        JSValueUnprotect(context, object)
-        event = nil
+/// Calls `loop(count, queuing)` once per batch until every call is made.
+func runBatches(_ loop: JSObjectRef, queuing: Bool = false) {
+    var done = 0
+    while done < calls {
+        let count = min(batch, calls - done)
+        var arguments: [JSValueRef?] = [JSValueMakeNumber(context, Double(count)), JSValueMakeBoolean(context, queuing)]
+        _ = JSObjectCallAsFunction(context, loop, nil, 2, &arguments, nil)
+        if let object = event {
+            JSValueUnprotect(context, object)
+            event = nil
+        }
+        done += count
     }
-    done += count
 }
+start = seconds()
+runBatches(batchLoop)
 report("the same, the VM entered once per \(batch) events", seconds() - start)
 precondition(batchBytes == bytes, "the batched calls produced other results")
 
@@ -224,25 +228,12 @@ if lockVM != nil, unlockVM != nil, drainMicrotasks != nil {
     var drainingArguments: [JSValueRef?] = [task, jobDone, drainingNextNode, deliver, late]
     let drainingLoop = JSValueToObject(context, JSObjectCallAsFunction(context, makeLoop, nil, 5, &drainingArguments, nil), nil)!
     JSValueProtect(context, drainingLoop)
-    func runDrainingBatches(queuing: Bool) {
-        done = 0
-        while done < calls {
-            let count = min(batch, calls - done)
-            var arguments: [JSValueRef?] = [JSValueMakeNumber(context, Double(count)), JSValueMakeBoolean(context, queuing)]
-            _ = JSObjectCallAsFunction(context, drainingLoop, nil, 2, &arguments, nil)
-            if let object = event {
-                JSValueUnprotect(context, object)
-                event = nil
-            }
-            done += count
-        }
-    }
     batchBytes = 0
     start = seconds()
-    runDrainingBatches(queuing: false)
+    runBatches(drainingLoop)
     report("the same, the microtask queue drained before each call (lock taken in the loop's host call)", seconds() - start)
     precondition(batchBytes == bytes, "the draining batches produced other results")
-    runDrainingBatches(queuing: true)
+    runBatches(drainingLoop, queuing: true)
     precondition(jobsRun == calls && jobsLate == 0, "\(jobsLate) calls began before the job of the call before had run")
 } else {
     print("the same, the microtask queue drained before each call: skipped (no JSC::VM::drainMicrotasks)")
