@@ -22,8 +22,7 @@ private enum Counter {
 
     static func limit(_ call: HostCall) -> ScriptValue? {
         guard let runtime = runtime(call) else { return nil }
-        return runtime.makeNumber(
-            Double(runtime.timeLimit.components.seconds * 1000 + runtime.timeLimit.components.attoseconds / 1_000_000_000_000_000))
+        return runtime.makeNumber(runtime.timeLimit / .milliseconds(1))
     }
 
     static func plus(_ call: HostCall) -> ScriptValue? {
