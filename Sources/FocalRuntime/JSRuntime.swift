@@ -27,7 +27,7 @@ public final class JSRuntime {
     /// The context and ``globalPrivateData`` for host callbacks (``RunningRuntime``).
     @usableFromInline let runningEntry: UnsafeMutablePointer<RunningRuntime.Entry>
     let group: JSContextGroupRef
-    private let watchdog: Watchdog
+    let watchdog: Watchdog
     /// Reads a thrown value's name, message and location, under the time limit.
     private var errorReader: ProtectedValue?
 
@@ -193,15 +193,28 @@ public final class JSRuntime {
 
     /// How many calls into JavaScript are on the stack: the time limit starts again only
     /// at the outermost, so host code called from a script cannot extend its limit.
-    @exclusivity(unchecked) private var entryDepth = 0
+    @exclusivity(unchecked) var entryDepth = 0
+
+    /// The entry depth of the running ``withOneEntry(_:)`` batch, whose calls count as
+    /// outermost; 0 outside a batch.
+    @exclusivity(unchecked) var batchDepth = 0
+    /// The function whose one VM entry runs a batch's steps, made at the first batch.
+    var batchEntry: ProtectedValue?
+    /// The running batch.
+    @exclusivity(unchecked) var batch = Batch()
 
     /// Runs `body`, which enters JavaScript, under the time and heap limits: a full time
-    /// limit when it is the outermost entry, or with `continuingLimit` what is left of the
-    /// limit of the entry just before it (reading what that entry threw).
+    /// limit when it is an outermost entry, or with `continuingLimit` what is left of the
+    /// limit of the entry just before it (reading what that entry threw). An outermost entry
+    /// inside a batch then runs the promise jobs it queued, as the end of a VM entry does.
     private func entering<R>(continuingLimit: Bool = false, _ body: () -> R) -> R {
-        if entryDepth == 0, !continuingLimit { watchdog.enter() }
+        let outermost = entryDepth == batchDepth
+        if outermost, !continuingLimit { watchdog.enter(midTick: batchDepth > 0) }
         entryDepth += 1
-        defer { entryDepth -= 1 }
+        defer {
+            entryDepth -= 1
+            if outermost, batchDepth > 0 { VMLock.shared?.drainJobs(group) }
+        }
         return RunningRuntime.with(runningEntry, body)
     }
 
@@ -226,7 +239,7 @@ public final class JSRuntime {
     /// stopped one, no exception says so, but the watchdog does.
     private func checkLateTermination(file: String?) throws(ScriptError) {
         let reason = watchdog.lastReason
-        guard reason != .none, entryDepth == 0 else { return }
+        guard reason != .none, entryDepth == batchDepth else { return }
         var error = terminationError(reason, what: "a promise job")
         error.file = file
         throw error
@@ -236,6 +249,10 @@ public final class JSRuntime {
     /// request so that the next call runs normally.
     private func terminationError(_ reason: Watchdog.Reason, what: String) -> ScriptError {
         watchdog.clearReason()
+        // A termination disarms JavaScriptCore's watchdog until the next VM entry, and the VM
+        // stops every later call until the outermost entry ends: a batch leaves its entry.
+        watchdog.arm()
+        if batchDepth > 0 { batch.leavesEntry = true }
         for _ in 0..<3 {
             var exception: JSValueRef?
             _ = withJSString("0") { JSEvaluateScript(context, $0, nil, nil, 1, &exception) }
@@ -353,7 +370,7 @@ public final class JSRuntime {
     public func describe(_ value: ScriptValue) -> String {
         guard JSValueIsObject(context, value) else { return copyString(value) ?? "<value>" }
         let text = entering { copyString(value) }
-        if entryDepth == 0, watchdog.lastReason != .none {
+        if entryDepth == batchDepth, watchdog.lastReason != .none {
             _ = terminationError(watchdog.lastReason, what: "describing a value")
         }
         return text ?? "<value>"

@@ -65,19 +65,27 @@ final class Watchdog {
         arm()
     }
 
-    /// Starts a new entry into JavaScript: the full time limit is available again.
-    func enter() {
-        ticks = 0
+    /// Starts a new entry into JavaScript: the full time limit is available again. With
+    /// `midTick`, the entry starts while a tick runs (a call inside a ``JSRuntime/withOneEntry(_:)``
+    /// batch, whose tick started at the batch's VM entry) and gets one tick more, for its first
+    /// may end at once: such a call runs at least the time limit and at most a tick longer.
+    func enter(midTick: Bool) {
+        ticks = midTick ? -1 : 0
         reason.store(Reason.none.rawValue, ordering: .relaxed)
     }
 
     /// Why the last script was terminated, `.none` when it was not.
     var lastReason: Reason { Reason(rawValue: reason.load(ordering: .relaxed)) ?? .none }
 
+    /// Whether a script was stopped and no error reported it yet (a getter stopped under a host
+    /// read that ignores exceptions, say).
+    var stoppedAScript: Bool { reason.load(ordering: .relaxed) != Reason.none.rawValue }
+
     /// Forgets the reason once the termination was reported.
     func clearReason() { reason.store(Reason.none.rawValue, ordering: .relaxed) }
 
-    private func arm() {
+    /// Arms JavaScriptCore's watchdog for one tick from now (when JavaScript is running).
+    func arm() {
         JSContextGroupSetExecutionTimeLimit(
             group, Self.seconds(tick),
             { context, data in
