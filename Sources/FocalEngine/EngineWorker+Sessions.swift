@@ -4,13 +4,13 @@ extension EngineWorker {
     /// Applies ops to a pool session, collecting what they produce.
     func apply(_ ops: [Op], to session: EngineSession) -> ApplyOutcome {
         collect(for: session) { collector in
-            for op in ops {
-                if collector.outcome.applied & 255 == 0, _Concurrency.Task.isCancelled {
-                    collector.outcome.isCancelled = true
-                    return
-                }
-                engine.apply(op, session: session.id)
+            var next = 0
+            engine.withOneEntry {
+                guard next < ops.count, !isCancelled(collector, at: next) else { return false }
+                engine.apply(ops[next], session: session.id)
+                next += 1
                 collector.outcome.applied += 1
+                return true
             }
         }
     }
@@ -21,19 +21,25 @@ extension EngineWorker {
             bytes.withUnsafeBytes { buffer in
                 var number = 0
                 var start = 0
-                while start <= buffer.count {
+                engine.withOneEntry {
+                    guard start <= buffer.count else { return false }
                     number += 1
-                    if number & 255 == 0, _Concurrency.Task.isCancelled {
-                        collector.outcome.isCancelled = true
-                        return
-                    }
+                    if isCancelled(collector, at: number) { return false }
                     let end = buffer.firstNewline(from: start) ?? buffer.count
                     engine.apply(line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: number, session: session.id)
                     collector.outcome.applied += 1
                     start = end + 1
+                    return true
                 }
             }
         }
+    }
+
+    /// Whether the request was cancelled, looked at every 256th op (`count`), and noted in the outcome.
+    private func isCancelled(_ collector: OutcomeCollector, at count: Int) -> Bool {
+        guard count & 255 == 0, _Concurrency.Task.isCancelled else { return false }
+        collector.outcome.isCancelled = true
+        return true
     }
 
     /// The session's snapshot, or `nil` when it has no state.

@@ -111,8 +111,18 @@ final class SessionState {
         case .refused(let refusal):
             return fail(.invalidOp, refusalMessage(refusal, r))
         }
+        let isRoot = r.parent == nil
+        // Loading evaluates task files: several calls, so not inside a batch's entry (see `record`).
+        if runtime.isBatching, isRoot && !library.hasRequested("index.js") || namespaceFile.map(library.hasRequested) == false {
+            return later { [self] in loadTasks(isRoot: isRoot, namespaceFile: namespaceFile) }
+        }
+        loadTasks(isRoot: isRoot, namespaceFile: namespaceFile)
+    }
+
+    /// Loads the task files a registration asks for: `index.js` for the root, and a namespace's file.
+    private func loadTasks(isRoot: Bool, namespaceFile: String?) {
         var changed = false
-        if r.parent == nil {
+        if isRoot {
             changed = library.loadOnce("index.js", line: currentLine) || changed
             if !library.hasLoaded("index.js"), engine.scripts.firstWarning("index.js") {
                 warn("no index.js in the tasks directory: only namespace files can add tasks (said once)")
@@ -120,6 +130,17 @@ final class SessionState {
         }
         if let namespaceFile { changed = library.loadOnce(namespaceFile, line: currentLine) || changed }
         if changed { rebuildAutomaton() }
+    }
+
+    /// Runs `work`, the rest of the current op, right after the batch's step, outside its entry
+    /// (``FocalRuntime/JSRuntime/afterEntry(_:)``), as part of the same op-log line.
+    private func later(_ work: @escaping () -> Void) {
+        let line = currentLine
+        runtime.afterEntry { [self] in
+            currentLine = line
+            defer { currentLine = nil }
+            work()
+        }
     }
 
     /// Why `r` is refused, in the words of the op log's rules.
@@ -159,6 +180,16 @@ final class SessionState {
         guard automaton.hasTasks(state) else { return }
         let matching = namedOnly ? automaton.tasks(in: state, naming: r.event) : automaton.tasks(in: state, event: r.event)
         guard !matching.isEmpty else { return }
+        // Inside a batch's one VM entry, no call may follow one that was stopped (see
+        // `JSRuntime.withOneEntry`): several tasks run outside it, right after the op's step.
+        guard matching.count == 1 || !runtime.isBatching else {
+            return later { [self] in dispatch(matching, r, at: index, time: event.time) }
+        }
+        dispatch(matching, r, at: index, time: event.time)
+    }
+
+    /// Calls the tasks `matching` (in order) with the node at `index`, for the event of `r` at `time`.
+    private func dispatch(_ matching: [Int32], _ r: Recording, at index: Int32, time: Int64) {
         let binding = engine.binding
         binding.tree = tree
         let node = binding.makeNode(index)
@@ -186,9 +217,9 @@ final class SessionState {
             guard let texts = runtime.string(ofKnownString: returned), !texts.isEmpty else { continue }
             if path == nil { path = tree.path(of: index) }
             if texts.utf8.contains(UInt8(ascii: "\n")) {
-                for json in texts.split(separator: "\n") { produce(String(json), task, r, at: index, path: path!, time: event.time) }
+                for json in texts.split(separator: "\n") { produce(String(json), task, r, at: index, path: path!, time: time) }
             } else {
-                produce(texts, task, r, at: index, path: path!, time: event.time)
+                produce(texts, task, r, at: index, path: path!, time: time)
             }
         }
     }

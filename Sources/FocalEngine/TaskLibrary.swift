@@ -58,6 +58,10 @@ final class TaskLibrary {
         return .success(String(decoding: bytes.map { $0 == dot ? 0x2F : $0 }, as: UTF8.self) + ".js")
     }
 
+    /// Whether `file` (relative to the tasks directory) was asked for, so that ``loadOnce(_:line:)``
+    /// would evaluate nothing.
+    func hasRequested(_ file: String) -> Bool { requested.contains(file) }
+
     /// Evaluates `file` (relative to the tasks directory) unless it was asked for before.
     /// Returns whether the set of tasks changed.
     func loadOnce(_ file: String, line: Int?) -> Bool {

@@ -24,12 +24,15 @@ final class EngineHarness {
     let engine: Engine
     /// The line number of the last op applied.
     private(set) var line = 0
+    /// Whether the ops of each `apply` run in one VM entry (``Engine/withOneEntry(_:)``).
+    let batched: Bool
 
     init(
         _ files: [String: String] = [:], debug: Bool = false, timeLimit: Duration = .seconds(2),
-        maxSessions: Int = EngineConfiguration.defaultMaxSessions, clock: EngineClock = .fixed(1),
+        maxSessions: Int = EngineConfiguration.defaultMaxSessions, clock: EngineClock = .fixed(1), batched: Bool = false,
         configure: (inout EngineConfiguration) -> Void = { _ in }
     ) throws {
+        self.batched = batched
         tasks = try TemporaryDirectory(prefix: "focal-tasks-", files: files)
         var configuration = EngineConfiguration(
             tasksDirectory: tasks.path, debug: debug, timeLimit: timeLimit, clock: clock, maxSessions: maxSessions)
@@ -41,10 +44,15 @@ final class EngineHarness {
     func apply(_ ops: Op...) { apply(ops) }
 
     func apply(_ ops: [Op]) {
-        for op in ops {
-            line += 1
-            engine.apply(op, line: line)
+        var next = ops.startIndex
+        let step = {
+            guard next < ops.endIndex else { return false }
+            self.line += 1
+            self.engine.apply(ops[next], line: self.line)
+            next += 1
+            return true
         }
+        if batched { engine.withOneEntry(step) } else { while step() {} }
     }
 
     /// Applies op-log lines, decoded by the engine, each as the next line of the log.

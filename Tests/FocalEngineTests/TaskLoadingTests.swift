@@ -157,12 +157,12 @@ struct TaskLoadingTests {
         #expect(harness.fire(2) == ["index", "spin registered first"])
     }
 
-    @Test("a promise job that a task file schedules and that loops forever is terminated and reported")
-    func filePromiseJobTimeout() throws {
+    @Test("a promise job that a task file schedules and that loops forever is terminated and reported", arguments: [false, true])
+    func filePromiseJobTimeout(batched: Bool) throws {
         let harness = try EngineHarness(
             [
                 "index.js": "Promise.resolve().then(() => { \(spinForever) });\nmatch('ev', () => 'after');"
-            ], timeLimit: .milliseconds(100))
+            ], timeLimit: .milliseconds(100), batched: batched)
         harness.apply(registerRoot)
         let errors = harness.takeErrors()
         #expect(errors.contains { $0.script?.isTimeout == true && $0.line == 1 }, "no timeout reported: \(errors)")

@@ -19,9 +19,9 @@ struct TaskResultTests {
         match('ev', () => ({ ok: 2, list: [1, 'two', null] }));
         """
 
-    @Test("every failing task is reported, and the other tasks for the same event still run")
-    func mixedOutcomes() throws {
-        let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100))
+    @Test("every failing task is reported, and the other tasks for the same event still run", arguments: [false, true])
+    func mixedOutcomes(batched: Bool) throws {
+        let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100), batched: batched)
         harness.apply(registerRoot, register(2, under: root, "node"))
         harness.apply(record(2, "ev", time: 5))
         #expect(harness.observer.results.map(\.record.resultJSON) == [#""ok-1""#, "null", #"{"ok":2,"list":[1,"two",null]}"#])
@@ -38,9 +38,9 @@ struct TaskResultTests {
         #expect(errors[4].script?.name == "TypeError")
     }
 
-    @Test("after a timeout the engine keeps working and the same tasks run again")
-    func afterTimeout() throws {
-        let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100))
+    @Test("after a timeout the engine keeps working and the same tasks run again", arguments: [false, true])
+    func afterTimeout(batched: Bool) throws {
+        let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100), batched: batched)
         harness.apply(registerRoot)
         for time in [1, 2] as [Int64] {
             #expect(harness.fire(root, time: time) == ["ok-1", nil, ["ok": 2, "list": [1, "two", nil]]])
@@ -48,13 +48,13 @@ struct TaskResultTests {
         }
     }
 
-    @Test("a result whose serialization runs forever (a getter, toJSON) times out and is reported")
-    func serializationTimeout() throws {
+    @Test("a result whose serialization runs forever (a getter, toJSON) times out and is reported", arguments: [false, true])
+    func serializationTimeout(batched: Bool) throws {
         let harness = try EngineHarness(
             [
                 "index.js":
                     "match('ev', () => ({ get x() { \(spinForever) } }));\nmatch('ev', () => ({ toJSON() { \(spinForever) } }));\nmatch('ev', () => 'after');"
-            ], timeLimit: .milliseconds(100))
+            ], timeLimit: .milliseconds(100), batched: batched)
         harness.apply(registerRoot)
         #expect(harness.fire(root) == ["after"])
         let errors = harness.takeErrors()
@@ -62,13 +62,13 @@ struct TaskResultTests {
         #expect(errors.map { $0.task?.line } == [1, 2])
     }
 
-    @Test("a promise job that loops forever is terminated and reported; every result stays JSON")
-    func promiseJobTimeout() throws {
+    @Test("a promise job that loops forever is terminated and reported; every result stays JSON", arguments: [false, true])
+    func promiseJobTimeout(batched: Bool) throws {
         let harness = try EngineHarness(
             [
                 "index.js":
                     "match('ev', () => { Promise.resolve().then(() => { \(spinForever) }); return 'scheduled'; });\nmatch('ev', () => 'after');"
-            ], timeLimit: .milliseconds(100))
+            ], timeLimit: .milliseconds(100), batched: batched)
         harness.apply(registerRoot, record(root, "ev"))
         let results = harness.observer.results.map(\.record.resultJSON)
         #expect(results.allSatisfy { (try? JSONValue(parsing: $0)) != nil }, "results that are not JSON: \(results)")
@@ -76,6 +76,27 @@ struct TaskResultTests {
         #expect(errors.contains { $0.script?.isTimeout == true && $0.line == 2 }, "no timeout reported: \(errors)")
         _ = harness.takeResults()
         #expect(harness.fire(root, time: 2).contains("after"))
+    }
+
+    @Test(
+        "runaway tasks and promise jobs among the ops of a batch: each is stopped, the other ops' results are unchanged",
+        arguments: [false, true])
+    func runawaysAmongOps(batched: Bool) throws {
+        let harness = try EngineHarness(
+            [
+                "index.js": """
+                match('spin', () => { \(spinForever) });
+                match('job', () => { Promise.resolve().then(() => { \(spinForever) }); return 'queued'; });
+                match('ok', node => node.latestEvent().properties.n);
+                """
+            ], timeLimit: .milliseconds(100), batched: batched)
+        harness.apply(
+            [registerRoot]
+                + [("ok", 1), ("spin", 0), ("ok", 2), ("job", 0), ("ok", 3), ("spin", 0), ("spin", 0), ("ok", 4)].map {
+                    record(root, $0.0, ["n": .number(Double($0.1))])
+                })
+        #expect(harness.takeResults() == [1, 2, 3, 4])
+        #expect(harness.takeErrors().map { "\($0.line ?? 0) \($0.script?.isTimeout == true)" } == ["3 true", "5 true", "7 true", "8 true"])
     }
 
     @Test("a task that replaces JSON.stringify or Object.prototype.toJSON cannot change how results are written")
