@@ -16,7 +16,7 @@ final class DecodedOps: @unchecked Sendable {
     private var capacity: Int
     /// The ops appended.
     private(set) var count = 0
-    /// The ops taken by ``takeAll(_:)``: `entries[taken..<count]` are still held here.
+    /// The ops taken by ``takeNext(_:)``: `entries[taken..<count]` are still held here.
     private var taken = 0
 
     init(capacity: Int) {
@@ -40,13 +40,13 @@ final class DecodedOps: @unchecked Sendable {
         count += 1
     }
 
-    /// Calls `body` with every op not taken yet, in order, moving each out.
-    func takeAll(_ body: (consuming OpLogEntry, Int) -> Void) {
-        while taken < count {
-            let index = taken
-            taken += 1
-            body((entries + index).move(), lines[index])
-        }
+    /// Calls `body` with the next op not taken yet, moving it out; `false` when none is left.
+    func takeNext(_ body: (consuming OpLogEntry, Int) -> Void) -> Bool {
+        guard taken < count else { return false }
+        let index = taken
+        taken += 1
+        body((entries + index).move(), lines[index])
+        return true
     }
 
     private func grow() {

@@ -8,14 +8,12 @@ struct OpLogLines: Sendable {
         spans.append((number, bytes.count))
     }
 
-    /// Calls `body` with each line and its number, in order.
-    func forEach(_ body: (UnsafeRawBufferPointer, Int) -> Void) {
-        bytes.withUnsafeBytes { all in
-            var start = 0
-            for span in spans {
-                body(UnsafeRawBufferPointer(rebasing: all[start..<span.end]), span.number)
-                start = span.end
-            }
-        }
+    /// The number of lines.
+    var count: Int { spans.count }
+
+    /// Calls `body` with the line at `index` (from 0) and its number.
+    func withLine(at index: Int, _ body: (UnsafeRawBufferPointer, Int) -> Void) {
+        let start = index == 0 ? 0 : spans[index - 1].end
+        bytes.withUnsafeBytes { all in body(UnsafeRawBufferPointer(rebasing: all[start..<spans[index].end]), spans[index].number) }
     }
 }

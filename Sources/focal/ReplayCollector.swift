@@ -19,14 +19,22 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         engine.observer = self
         switch batch {
         case .decoded(let ops):
-            ops.takeAll { entry, number in
-                line = number
-                engine.apply(entry, line: number)
+            engine.withOneEntry {
+                ops.takeNext { entry, number in
+                    line = number
+                    engine.apply(entry, line: number)
+                }
             }
         case .lines(let lines):
-            lines.forEach { bytes, number in
-                line = number
-                engine.apply(line: bytes, number: number)
+            var next = 0
+            engine.withOneEntry {
+                guard next < lines.count else { return false }
+                lines.withLine(at: next) { bytes, number in
+                    line = number
+                    engine.apply(line: bytes, number: number)
+                }
+                next += 1
+                return true
             }
         }
         defer { items.removeAll(keepingCapacity: true) }
@@ -38,14 +46,20 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
     func endOfInput(_ engine: Engine) -> [SessionEndItems] {
         engine.observer = self
         var ended: [SessionEndItems] = []
-        let sessions: [String?] = [nil] + engine.sessionIDs.map(Optional.some)
-        for session in sessions {
+        var sessions = ([nil] + engine.sessionIDs.map(Optional.some))[...]
+        var ending: String??
+        engine.withOneEntry {
+            // What a session's end produced is complete once its step and the work after it ran.
+            if let session = ending, !items.isEmpty {
+                // Moved out, not copied: keeping the buffer's capacity would make a new buffer
+                // of that size for every session.
+                ended.append(SessionEndItems(session: session, items: items))
+                items = []
+            }
+            guard let session = sessions.popFirst() else { return false }
+            ending = session
             engine.recordSessionEnd(session, reason: .endOfInput)
-            // Moved out, not copied: keeping the buffer's capacity would make a new buffer
-            // of that size for every session.
-            guard !items.isEmpty else { continue }
-            ended.append(SessionEndItems(session: session, items: items))
-            items = []
+            return true
         }
         return ended
     }
