@@ -111,7 +111,7 @@ public final class Engine {
 
     /// Calls `step` until it returns `false`, each step applying at most one op (or ending one
     /// session), with the JavaScript virtual machine entered once for many task calls instead
-    /// of once per call (see ``FocalRuntime/JSRuntime/withOneEntry(_:)``): the same results and
+    /// of once per call (see `JSRuntime.withOneEntry`, package API of FocalRuntime): the same results and
     /// errors in the same order, each call under its own time and heap limits and its promise
     /// jobs run before the next call, for less work per call. A task call may run up to one tick
     /// of the time limit (an eighth of it, 5 to 100 ms) longer than alone. What a step's op

@@ -133,7 +133,7 @@ final class SessionState {
     }
 
     /// Runs `work`, the rest of the current op, right after the batch's step, outside its entry
-    /// (``FocalRuntime/JSRuntime/afterEntry(_:)``), as part of the same op-log line.
+    /// (`JSRuntime.afterEntry`), as part of the same op-log line.
     private func later(_ work: @escaping () -> Void) {
         let line = currentLine
         runtime.afterEntry { [self] in
