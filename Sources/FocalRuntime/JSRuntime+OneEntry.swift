@@ -68,7 +68,9 @@ extension JSRuntime {
             }
             guard let step = batch.step else { return nil }
             lock.holding(group) {
-                while !batch.leavesEntry, !watchdog.stoppedAScript {
+                // A stop that no call reported (a getter stopped under a host read that ignores
+                // exceptions) leaves the reason set: it ends the entry too.
+                while !batch.leavesEntry, watchdog.lastReason == .none {
                     guard step() else {
                         batch.isFinished = true
                         return

@@ -77,10 +77,6 @@ final class Watchdog {
     /// Why the last script was terminated, `.none` when it was not.
     var lastReason: Reason { Reason(rawValue: reason.load(ordering: .relaxed)) ?? .none }
 
-    /// Whether a script was stopped and no error reported it yet (a getter stopped under a host
-    /// read that ignores exceptions, say).
-    var stoppedAScript: Bool { reason.load(ordering: .relaxed) != Reason.none.rawValue }
-
     /// Forgets the reason once the termination was reported.
     func clearReason() { reason.store(Reason.none.rawValue, ordering: .relaxed) }
 
