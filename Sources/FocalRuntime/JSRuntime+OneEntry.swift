@@ -58,29 +58,36 @@ extension JSRuntime {
     }
 
     private func makeBatchEntry(_ lock: VMLock) -> ScriptObject {
+        // The runtime is read once per entry, not at every step (each read of an `unowned`
+        // reference retains and releases it).
         let entry = makeFunction(name: "batch") { [unowned self] _, _ in
-            batchDepth = entryDepth
-            defer {
-                batchDepth = 0
-                batch.leavesEntry = false
-                // A stop no call reported ended the entry; the entry's own call must not report it.
-                watchdog.clearReason()
-            }
-            guard let step = batch.step else { return nil }
-            lock.holding(group) {
-                // A stop that no call reported (a getter stopped under a host read that ignores
-                // exceptions) leaves the reason set: it ends the entry too.
-                while !batch.leavesEntry, watchdog.lastReason == .none {
-                    guard step() else {
-                        batch.isFinished = true
-                        return
-                    }
-                }
-            }
+            runSteps(holding: lock)
             return nil
         }
         batchEntry = protect(entry)
         return entry
+    }
+
+    /// The body of the batch's entry: runs the steps until the last, or until one must leave the entry.
+    private func runSteps(holding lock: VMLock) {
+        batchDepth = entryDepth
+        defer {
+            batchDepth = 0
+            batch.leavesEntry = false
+            // A stop no call reported ended the entry; the entry's own call must not report it.
+            watchdog.clearReason()
+        }
+        guard let step = batch.step else { return }
+        lock.holding(group) {
+            // A stop that no call reported (a getter stopped under a host read that ignores
+            // exceptions) leaves the reason set: it ends the entry too.
+            while !batch.leavesEntry, watchdog.lastReason == .none {
+                guard step() else {
+                    batch.isFinished = true
+                    return
+                }
+            }
+        }
     }
 }
 
