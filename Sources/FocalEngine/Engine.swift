@@ -62,11 +62,12 @@ public final class Engine {
         // under the runtime's setup bound, and the configured limit applies from the first task.
         runtime.applyTimeLimit(max(configuration.timeLimit, JSRuntime.setupTimeLimit))
         runtime.installConsole(logger: configuration.consoleLogger)
-        binding = NodeBinding(runtime: runtime)
         do throws(ScriptError) {
+            binding = try NodeBinding(runtime: runtime)
             // Hot reload looks at the disk at every register; otherwise each task file is
             // read once for every session.
-            scripts = try TaskScripts(runtime: runtime, tasksDirectory: configuration.tasksDirectory, watchesFiles: configuration.debug)
+            scripts = try TaskScripts(
+                runtime: runtime, tasksDirectory: configuration.tasksDirectory, watchesFiles: configuration.debug, enter: binding.enter)
         } catch {
             throw EngineError(.taskFileFailed, error.message, script: error)
         }

@@ -11,6 +11,14 @@ import FocalRuntime
 /// tasks see the same objects (`latestEvent() === firstDisplayedEvent()` holds when
 /// they are the same event).
 ///
+/// The members live on the node prototype as JavaScript functions and accessors (``members``),
+/// so that the reads a task makes most cost no call into host code, which drops and retakes the
+/// virtual machine's lock: a dispatch hands the task's wrapper the handle with its node's
+/// `index`, `latestEvent()`, `firstDisplayedEvent()` and `isVisible()` (``beginDispatch(_:)``),
+/// and the members answer from those while the handle is the one being dispatched. Any other
+/// handle, and every member of a handle once its dispatch has ended (a counter in memory both
+/// sides share, moved by ``endDispatch()``), reads the live tree through host code.
+///
 /// Confined to its engine's thread: the stored properties that every op touches opt out of
 /// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 final class NodeBinding {
@@ -23,11 +31,18 @@ final class NodeBinding {
     @exclusivity(unchecked) private var eventObjects: [(event: Event, object: ScriptObject)] = []
     /// Attribute objects made during the current dispatch, one per event.
     @exclusivity(unchecked) private var attributeObjects: [(event: Event, object: ScriptValue)] = []
+    /// How many dispatches have ended, which the members read: a dispatch's values hold only
+    /// while the count is the one the wrapper entered with.
+    private let dispatches: SharedNumbers
 
-    init(runtime: JSRuntime) {
+    /// - Throws: when the members cannot be defined (setup code that does not fail but under a
+    ///   limit it should not meet).
+    init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
-        nodePrototype = Self.nodeClass.makePrototype(in: runtime, methods: Self.functions)
+        nodePrototype = Self.nodeClass.makePrototype(in: runtime)
         eventPrototype = Self.eventClass.makePrototype(in: runtime)
+        dispatches = try SharedNumbers(count: 1, in: runtime)
+        enter = try Self.defineMembers(on: nodePrototype.value, counter: dispatches.array.value, in: runtime)
         runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -39,13 +54,32 @@ final class NodeBinding {
     ///
     /// They are the prototypes JavaScriptCore makes for the classes, without static functions
     /// (which stay configurable whatever `Object.freeze` does, so one session could replace
-    /// `ancestor` for all): the node methods are ordinary functions held by non-writable,
-    /// non-configurable properties, so frozen they are out of every session's reach (see
-    /// ``HostClass``). Kept alive for as long as the binding lives.
+    /// `ancestor` for all): the members are ordinary functions and accessors held by
+    /// non-writable, non-configurable properties, so frozen they are out of every session's
+    /// reach (see ``HostClass``). Kept alive for as long as the binding lives.
     var sharedPrototypes: [ScriptObject] { [nodePrototype.value, eventPrototype.value] }
 
     private let nodePrototype: ProtectedValue
     private let eventPrototype: ProtectedValue
+    /// `enter(node, index, latestEvent, firstDisplayedEvent, isVisible)`, which the task wrapper
+    /// calls first with the arguments of ``beginDispatch(_:)`` (see ``TaskScripts``).
+    let enter: ProtectedValue
+
+    /// The arguments of a task's wrapper for one dispatch: the node handle and the values that
+    /// its members give while it is dispatched. Kept on the stack, where the collector sees them.
+    typealias DispatchArguments = (
+        node: ScriptValue?, index: ScriptValue?, latest: ScriptValue?, first: ScriptValue?, visible: ScriptValue?
+    )
+
+    /// Starts the dispatch of an event on the node at `index` of ``tree``: the arguments for
+    /// every task it calls. End it with ``endDispatch()``.
+    func beginDispatch(_ index: Int32) -> DispatchArguments {
+        let state = tree[index].payload.state
+        return (
+            makeNode(index), tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
+            makeEvent(state.latestEvent), makeEvent(state.firstDisplayedEvent), runtime.makeBoolean(state.isVisible)
+        )
+    }
 
     /// A handle on the node at `index`.
     func makeNode(_ index: Int32) -> ScriptObject {
@@ -54,8 +88,10 @@ final class NodeBinding {
         return Self.nodeClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: UInt(bits)))
     }
 
-    /// Forgets the event objects of the dispatch that just ended.
+    /// Ends the dispatch: its handle's members read the tree again, and its event objects are
+    /// forgotten.
     func endDispatch() {
+        dispatches[0] += 1
         for (_, object) in eventObjects { runtime.unprotect(object) }
         for (_, object) in attributeObjects { runtime.unprotect(object) }
         eventObjects.removeAll(keepingCapacity: true)
@@ -140,29 +176,30 @@ final class NodeBinding {
         }
     }
 
-    private static let values: [(name: String, get: HostClass.Getter)] = [
-        ("nodeName", { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in b.runtime.makeString(t[i].name) } }),
+    /// The members read from the tree, one host function each, which ``members`` call for any
+    /// handle but the dispatched one (and for the members a dispatch does not hand over).
+    private static let hostMembers: [(name: String, call: HostClass.Method)] = [
+        ("nodeName", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeString(t[i].name) } }),
         (
             "index",
-            { c, o, _, e in
-                withNode(HostCall(c, o, e)) { b, i, t in t[i].payload.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null }
+            { c, _, o, n, a, e in
+                withNode(HostCall(c, o, n, a, e)) { b, i, t in t[i].payload.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null
+                }
             }
         ),
-        ("path", { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in b.runtime.makeString(t.path(of: i)) } }),
+        ("path", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeString(t.path(of: i)) } }),
         (
             "parentNode",
-            { c, o, _, e in
-                withNode(HostCall(c, o, e)) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.makeNode(t[i].parent) }
+            { c, _, o, n, a, e in
+                withNode(HostCall(c, o, n, a, e)) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.makeNode(t[i].parent) }
             }
         ),
         (
             "attributes",
-            { c, o, _, e in withNode(HostCall(c, o, e)) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) } }
+            { c, _, o, n, a, e in
+                withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) }
+            }
         ),
-    ]
-
-    /// The node methods, on ``sharedPrototypes``' node prototype.
-    private static let functions: [(name: String, call: HostClass.Method)] = [
         (
             "ancestor",
             { c, _, o, n, a, e in
@@ -230,5 +267,53 @@ final class NodeBinding {
         return attributes
     }
 
-    static let nodeClass = HostClass(name: "Node", getters: values)
+    static let nodeClass = HostClass(name: "Node")
+
+    /// The node members, defined on the node prototype over the host functions: the properties as
+    /// accessors, the methods as functions, each held by a non-writable (for a function),
+    /// non-configurable, enumerable property. Returns `enter` (see ``enter``). `apply` is
+    /// `Reflect.apply` as the engine starts, before any task code runs.
+    private static let members = """
+        (function (apply, getDescriptors, defineProperty, freeze) {
+          'use strict';
+          return function (prototype, counter, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
+              firstDisplayedEvent, latestValue, valueFirstDisplayedEvent) {
+            const none = freeze([]);
+            // The dispatch the wrapper entered with: its handle, the counter then, and its values.
+            let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false;
+            const members = getDescriptors({
+              get nodeName() { return apply(nodeName, this, none); },
+              get index() { return this === node && counter[0] === at ? nodeIndex : apply(index, this, none); },
+              get path() { return apply(path, this, none); },
+              get parentNode() { return apply(parentNode, this, none); },
+              get attributes() { return apply(attributes, this, none); },
+              ancestor(n) { return apply(ancestor, this, arguments); },
+              latestEvent() { return this === node && counter[0] === at ? latest : apply(latestEvent, this, none); },
+              isVisible() { return this === node && counter[0] === at ? visible : apply(isVisible, this, none); },
+              firstDisplayedEvent() { return this === node && counter[0] === at ? first : apply(firstDisplayedEvent, this, none); },
+              latestValue(keyPath) { return apply(latestValue, this, arguments); },
+              valueFirstDisplayedEvent(keyPath) { return apply(valueFirstDisplayedEvent, this, arguments); },
+            });
+            for (const name in members) {
+              const member = members[name];
+              member.configurable = false;
+              if ('value' in member) member.writable = false;
+              defineProperty(prototype, name, member);
+            }
+            return function enter(dispatched, i, l, f, v) { node = dispatched; at = counter[0]; nodeIndex = i; latest = l; first = f; visible = v; };
+          };
+        })(Reflect.apply, Object.getOwnPropertyDescriptors, Object.defineProperty, Object.freeze)
+        """
+
+    /// Defines ``members`` on `prototype` over ``hostMembers``, reading the count of ended
+    /// dispatches from `counter` (a `Float64Array`); returns `enter`.
+    private static func defineMembers(on prototype: ScriptObject, counter: ScriptValue, in runtime: JSRuntime)
+        throws(ScriptError) -> ProtectedValue
+    {
+        // Protected until the members hold them: an array in Swift memory is out of the collector's sight.
+        let host = hostMembers.map { runtime.protect(HostClass.makeMethod(in: runtime, name: $0.name, $0.call)) }
+        let factory = runtime.protect(try runtime.evaluate(members, sourceURL: "<focal>"))
+        guard let function = factory.object else { throw ScriptError(name: "Error", message: "could not make the node members") }
+        return runtime.protect(try runtime.call(function, arguments: [prototype, counter] + host.map(\.value)))
+    }
 }

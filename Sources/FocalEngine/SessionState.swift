@@ -192,7 +192,7 @@ final class SessionState {
     private func dispatch(_ matching: [Int32], _ r: Recording, at index: Int32, time: Int64) {
         let binding = engine.binding
         binding.tree = tree
-        let node = binding.makeNode(index)
+        var arguments = binding.beginDispatch(index)
         defer { binding.endDispatch() }
         var path: String?
         for taskIndex in matching {
@@ -200,7 +200,9 @@ final class SessionState {
             guard let function = task.function.object else { continue }
             let returned: ScriptValue
             do throws(ScriptError) {
-                returned = try runtime.call(function, argument: node)
+                returned = try withUnsafeBytes(of: &arguments) { bytes throws(ScriptError) in
+                    try runtime.call(function, argumentBuffer: bytes.bindMemory(to: ScriptValue?.self))
+                }
             } catch {
                 let notJSON = error.name == TaskScripts.nonJSONErrorName
                 let what =

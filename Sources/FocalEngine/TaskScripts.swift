@@ -40,9 +40,12 @@ final class TaskScripts {
     /// The name of the error the wrapper throws when a result is not JSON.
     static let nonJSONErrorName = "FocalNonJSONResult"
 
-    /// - Parameter watchesFiles: whether task files are looked up on disk at every use (hot reload).
+    /// - Parameters:
+    ///   - watchesFiles: whether task files are looked up on disk at every use (hot reload).
+    ///   - enter: the function a task's wrapper calls first, with all its arguments
+    ///     (``NodeBinding/enter``); the task function then gets the first, the node.
     /// - Throws: when the tasks directory does not exist.
-    init(runtime: JSRuntime, tasksDirectory: String, watchesFiles: Bool) throws(ScriptError) {
+    init(runtime: JSRuntime, tasksDirectory: String, watchesFiles: Bool, enter: ProtectedValue) throws(ScriptError) {
         self.runtime = runtime
         modules = try CompiledModules(runtime: runtime, root: tasksDirectory, watchesFiles: watchesFiles)
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
@@ -51,7 +54,8 @@ final class TaskScripts {
             self.pendingNote = ResultNote(what: texts.first ?? "", written: texts.count > 1 ? texts[1] : "")
             return nil
         }
-        guard let factory = runtime.object(wrapperFactory), let pair = runtime.object(try runtime.call(factory, arguments: [note])),
+        guard let factory = runtime.object(wrapperFactory),
+            let pair = runtime.object(try runtime.call(factory, arguments: [note, enter.value])),
             let wrap = runtime.object(runtime.element(pair, at: 0)),
             let results = runtime.object(runtime.element(pair, at: 1))
         else { throw ScriptError(name: "Error", message: "could not make the task wrapper") }
@@ -98,8 +102,9 @@ final class TaskScripts {
         return warned.insert(key).inserted
     }
 
-    /// The wrapper's source: a factory that takes `note` and returns `[wrap, results]`.
-    /// `wrap(fn)` is the task function that returns the JSON text of `fn`'s result, the texts
+    /// The wrapper's source: a factory that takes `note` and `enter` and returns `[wrap, results]`.
+    /// `wrap(fn)` is the task function that enters the dispatch its arguments describe
+    /// (``NodeBinding/beginDispatch(_:)``), calls `fn` with the node and returns the JSON text of its result, the texts
     /// of `results([…])` one per line (compact JSON text holds no line break), or `''` for no
     /// result: always a string, which the engine copies out in one call. `results` is the
     /// global of that name.
@@ -107,7 +112,7 @@ final class TaskScripts {
         (function (stringify, getPrototypeOf, objectPrototype, freeze, isArray) {
           'use strict';
           function fail(message) { const e = new TypeError(message); e.name = '\(nonJSONErrorName)'; throw e; }
-          return function (note) {
+          return function (note, enter) {
             // Short texts only: '{}' from a Promise, Map, Set or class instance; 'null' and
             // 'false' from `x && {…}`; 'null' from NaN or Infinity.
             function look(result, text) {
@@ -136,7 +141,8 @@ final class TaskScripts {
               return freeze({ toJSON() { many = copy; return null; } });
             }
             function wrap(fn) {
-              return function (node) {
+              return function (node, index, latestEvent, firstDisplayedEvent, isVisible) {
+                enter(node, index, latestEvent, firstDisplayedEvent, isVisible);
                 const result = fn(node);
                 if (result === undefined) return '';
                 many = undefined;

@@ -12,9 +12,9 @@ import Darwin
 /// A host class has **no static functions**: JavaScriptCore would put them on the automatic
 /// prototype it makes per class and context, where they stay configurable whatever
 /// `Object.freeze` does, so code of one session could replace a method for every session.
-/// Instead ``makePrototype(in:methods:)`` puts the methods on that automatic prototype as
-/// ordinary functions held by non-writable, non-configurable properties, which a lockdown
-/// can freeze for good. ``makeObject(in:privateData:)`` then makes an object in one call into
+/// Instead the host puts its methods on that automatic prototype (``makePrototype(in:)``) as
+/// ordinary functions (``makeMethod(in:name:_:)``) held by non-writable, non-configurable
+/// properties, which a lockdown can freeze for good. ``makeObject(in:privateData:)`` then makes an object in one call into
 /// JavaScriptCore, which gives it that prototype itself (setting a prototype afterwards took a
 /// second call, each a cycle of the virtual machine's lock, and a structure transition).
 ///
@@ -84,11 +84,11 @@ public struct HostClass: @unchecked Sendable {
     }
 
     /// The prototype of this class's objects in `runtime` (JavaScriptCore's automatic prototype,
-    /// one per class and context), given `methods` as functions in read-only, non-configurable
-    /// properties. Make it once per runtime, before the first object; it is protected for as long
-    /// as the handle lives (JavaScriptCore keeps it only weakly, and a new one would lack the
-    /// methods), and the runtime's lockdown should freeze it before any untrusted code runs.
-    package func makePrototype(in runtime: JSRuntime, methods: [(name: String, call: Method)] = []) -> ProtectedValue {
+    /// one per class and context), without properties. Make it once per runtime, before the first
+    /// object, and give it its methods; it is protected for as long as the handle lives
+    /// (JavaScriptCore keeps it only weakly, and a new one would lack the methods), and the
+    /// runtime's lockdown should freeze it before any untrusted code runs.
+    package func makePrototype(in runtime: JSRuntime) -> ProtectedValue {
         let context = runtime.context
         let probe = JSObjectMake(context, jsClass, nil)!
         guard let prototype = JSValueToObject(context, JSObjectGetPrototype(context, probe), nil) else {
@@ -97,13 +97,13 @@ public struct HostClass: @unchecked Sendable {
         // JavaScriptCore gives the prototype private data of its own; a method called on the
         // prototype itself must find none, as on any object that is not of the class.
         JSObjectSetPrivate(prototype, nil)
-        for (name, call) in methods {
-            withJSString(name) { jsName in
-                JSObjectSetProperty(
-                    context, prototype, jsName, JSObjectMakeFunctionWithCallback(context, jsName, call), Self.memberAttributes, nil)
-            }
-        }
         return runtime.protect(prototype)
+    }
+
+    /// A function named `name` that runs `call` with whatever `this` it is called with: a method
+    /// for a prototype (``makePrototype(in:)``), or host code that the host's own JavaScript calls.
+    package static func makeMethod(in runtime: JSRuntime, name: String, _ call: Method) -> ScriptObject {
+        withJSString(name) { JSObjectMakeFunctionWithCallback(runtime.context, $0, call) }
     }
 }
 

@@ -172,12 +172,10 @@ public final class JSRuntime {
         try arguments.withUnsafeBufferPointer { arguments throws(ScriptError) in try call(function, this: this, arguments) }
     }
 
-    /// Calls `function` with one argument: ``call(_:this:arguments:)`` without an array to
-    /// allocate, for host code that calls once per event.
-    public func call(_ function: ScriptObject, argument: ScriptValue) throws(ScriptError) -> ScriptValue {
-        try withUnsafePointer(to: Optional(argument)) { argument throws(ScriptError) in
-            try call(function, this: nil, UnsafeBufferPointer(start: argument, count: 1))
-        }
+    /// Calls `function` with the arguments in `argumentBuffer`: ``call(_:this:arguments:)``
+    /// without an array to allocate, for host code that calls once per event.
+    public func call(_ function: ScriptObject, argumentBuffer: UnsafeBufferPointer<ScriptValue?>) throws(ScriptError) -> ScriptValue {
+        try call(function, this: nil, argumentBuffer)
     }
 
     private func call(_ function: ScriptObject, this: ScriptObject?, _ arguments: UnsafeBufferPointer<ScriptValue?>) throws(ScriptError)

@@ -149,6 +149,66 @@ struct NodeAPITests {
         #expect(harness.fire(root, "check") == ["ReferenceError"])
     }
 
+    @Test(
+        "a node kept past its event reads the node as it is now: in another task's call, and in code that runs outside any",
+        arguments: [false, true])
+    func keptNodeReadsLiveState(batched: Bool) throws {
+        let read = "[k.index, k.isVisible(), k.latestEvent().name, k.firstDisplayedEvent() && k.firstDisplayedEvent().name]"
+        let harness = try EngineHarness(
+            [
+                "store.js": "module.exports = { kept: null };",
+                "index.js": """
+                const store = require('./store');
+                match('keep', n => { store.kept = n; const k = n; return \(read); });
+                match('check', () => { const k = store.kept; return \(read); });
+                """,
+                // Evaluated when a node of namespace `Late` registers: code that no dispatch entered.
+                "Late.js": """
+                const k = require('./store').kept;
+                const seen = \(read);
+                match('late', () => seen);
+                """,
+            ], batched: batched)
+        let row = keyed(70, "row", "1")
+        harness.apply(registerRoot, register(row, under: root, "row", index: 4))
+        #expect(harness.fire(row, "keep") == [[4, false, "keep", nil]])
+        // Ops no task answers change the node without a dispatch (a keyed node registered again takes its new index).
+        harness.apply(record(row, SpecialEvent.appeared, time: 2000), register(row, under: root, "row", index: 9))
+        harness.apply(register(3, under: root, "later", namespace: "Late"))
+        #expect(harness.fire(3, "late") == [[9, true, "ana-appeared", "ana-appeared"]])
+        #expect(harness.fire(root, "check") == [[9, true, "ana-appeared", "ana-appeared"]])
+        #expect(harness.takeErrors().isEmpty)
+    }
+
+    @Test("node members live on the shared prototype: a node has no own properties, and its members cannot be replaced")
+    func membersOnThePrototype() throws {
+        let harness = try probe(
+            """
+            (p => [Object.keys(n), JSON.stringify(n), Object.isFrozen(p), Object.keys(p).sort(),
+              (() => { try { p.latestEvent = () => 'mine'; return 'replaced'; } catch (e) { return e.name; } })(),
+              (() => { try { return p.index; } catch (e) { return e.name; } })(),
+              (() => { try { return p.latestEvent.call({}); } catch (e) { return e.name; } })(),
+              n.latestEvent().name])(Object.getPrototypeOf(n))
+            """)
+        let members: JSONValue = [
+            "ancestor", "attributes", "firstDisplayedEvent", "index", "isVisible", "latestEvent", "latestValue", "nodeName",
+            "parentNode", "path", "valueFirstDisplayedEvent",
+        ]
+        #expect(harness.fire(2, "probe") == [[[], "{}", true, members, "TypeError", "TypeError", "TypeError", "probe"]])
+    }
+
+    @Test("an error a node member raises is placed at the task's line that called it, not in Focal's members")
+    func memberErrorsAtTheCaller() throws {
+        let harness = try EngineHarness(["index.js": "match('probe', n => {\n  const up = n.ancestor(-1);\n  return up;\n});"])
+        harness.apply(registerRoot)
+        #expect(harness.fire(root, "probe").isEmpty)
+        let error = try #require(harness.takeErrors().first)
+        #expect(error.script?.name == "RangeError")
+        #expect(error.script?.file == "index.js")
+        #expect(error.script?.line == 2)
+        #expect(error.script?.frames.map(\.file) == ["index.js"])
+    }
+
     @Test("globals: ECMAScript built-ins and console, but no file system, network or timers")
     func globals() throws {
         let harness = try EngineHarness([

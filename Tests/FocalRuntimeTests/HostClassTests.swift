@@ -9,7 +9,7 @@ private enum Counter {
     static let hostClass = HostClass(
         name: "Counter",
         getters: [("value", { c, o, _, x in value(HostCall(c, o, x)) }), ("limit", { c, o, _, x in limit(HostCall(c, o, x)) })])
-    static let methods: [(name: String, call: HostClass.Method)] = [("plus", { c, _, t, n, a, x in plus(HostCall(c, t, n, a, x)) })]
+    static let plusMethod: HostClass.Method = { c, _, t, n, a, x in plus(HostCall(c, t, n, a, x)) }
 
     static func runtime(_ call: HostCall) -> JSRuntime? {
         call.globalPrivateData.map { Unmanaged<JSRuntime>.fromOpaque($0).takeUnretainedValue() }
@@ -50,7 +50,8 @@ struct HostClassTests {
     private func counter(timeLimit: Duration = .seconds(1)) throws -> (JSRuntime, ProtectedValue) {
         let runtime = try JSRuntime(timeLimit: timeLimit, globalObjectClass: HostClass.global)
         runtime.globalPrivateData = Unmanaged.passUnretained(runtime).toOpaque()
-        let prototype = Counter.hostClass.makePrototype(in: runtime, methods: Counter.methods)
+        let prototype = Counter.hostClass.makePrototype(in: runtime)
+        runtime.setProperty(prototype.value, "plus", HostClass.makeMethod(in: runtime, name: "plus", Counter.plusMethod), readOnly: true)
         let object = Counter.hostClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: 21))
         runtime.setGlobal("o", object)
         runtime.setGlobal("P", prototype.value)
