@@ -218,7 +218,8 @@ final class SessionState {
             // The wrapper returns the results' JSON texts, one per line (`results([…])` gives several).
             guard let texts = runtime.string(ofKnownString: returned), !texts.isEmpty else { continue }
             if path == nil { path = tree.path(of: index) }
-            if texts.utf8.contains(UInt8(ascii: "\n")) {
+            // (Searched in the text's bytes: `utf8.contains` steps through the view one index at a time.)
+            if texts.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "\n")) }) ?? texts.utf8.contains(UInt8(ascii: "\n")) {
                 for json in texts.split(separator: "\n") { produce(String(json), task, r, at: index, path: path!, time: time) }
             } else {
                 produce(texts, task, r, at: index, path: path!, time: time)
