@@ -14,8 +14,9 @@ import FocalRuntime
 /// The members live on the node prototype as JavaScript functions and accessors (``members``),
 /// so that the reads a task makes most cost no call into host code, which drops and retakes the
 /// virtual machine's lock: a dispatch hands the task's wrapper the handle with its node's
-/// `index`, `latestEvent()`, `firstDisplayedEvent()` and `isVisible()` (``beginDispatch(_:)``),
-/// and the members answer from those while the handle is the one being dispatched. Any other
+/// `index`, `latestEvent()`, `firstDisplayedEvent()`, `isVisible()` and its few plain values
+/// (``beginDispatch(_:)``), and the members answer from those while the handle is the one
+/// being dispatched. Any other
 /// handle, and every member of a handle once its dispatch has ended (a counter in memory both
 /// sides share, moved by ``endDispatch()``), reads the live tree through host code.
 ///
@@ -61,14 +62,15 @@ final class NodeBinding {
 
     private let nodePrototype: ProtectedValue
     private let eventPrototype: ProtectedValue
-    /// `enter(node, index, latestEvent, firstDisplayedEvent, isVisible)`, which the task wrapper
-    /// calls first with the arguments of ``beginDispatch(_:)`` (see ``TaskScripts``).
+    /// `enter(node, index, latestEvent, firstDisplayedEvent, isVisible, values)`, which the task
+    /// wrapper calls first with the arguments of ``beginDispatch(_:)`` (see ``TaskScripts``).
     let enter: ProtectedValue
 
     /// The arguments of a task's wrapper for one dispatch: the node handle and the values that
     /// its members give while it is dispatched. Kept on the stack, where the collector sees them.
     typealias DispatchArguments = (
-        node: ScriptValue?, index: ScriptValue?, latest: ScriptValue?, first: ScriptValue?, visible: ScriptValue?
+        node: ScriptValue?, index: ScriptValue?, latest: ScriptValue?, first: ScriptValue?, visible: ScriptValue?,
+        values: ScriptValue?
     )
 
     /// Starts the dispatch of an event on the node at `index` of ``tree``: the arguments for
@@ -77,8 +79,37 @@ final class NodeBinding {
         let state = tree[index].payload.state
         return (
             makeNode(index), tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
-            makeEvent(state.latestEvent), makeEvent(state.firstDisplayedEvent), runtime.makeBoolean(state.isVisible)
+            makeEvent(state.latestEvent), makeEvent(state.firstDisplayedEvent), runtime.makeBoolean(state.isVisible),
+            handedValues(state.values)
         )
+    }
+
+    /// The most values of a node that a dispatch hands over; `latestValue` reads a node with more
+    /// through host code.
+    static let handedValueLimit = 4
+
+    /// `[keyPath, value, …]`: the node's string, number and boolean values (an object or array
+    /// is made afresh at every read, so that a task that changes one cannot change what the next
+    /// read gives), or `null` when it has none or more than ``handedValueLimit``.
+    private func handedValues(_ values: [String: NodeState.Value]) -> ScriptValue {
+        guard !values.isEmpty, values.count <= Self.handedValueLimit else { return runtime.null }
+        // On the stack, where the collector sees the strings made before the array.
+        return withUnsafeTemporaryAllocation(of: ScriptValue?.self, capacity: 2 * Self.handedValueLimit) { elements in
+            var count = 0
+            for (keyPath, holder) in values {
+                let value: ScriptValue
+                switch holder.value {
+                case .string(let text): value = runtime.makeString(text)
+                case .number(let number): value = runtime.makeNumber(number)
+                case .bool(let bool): value = runtime.makeBoolean(bool)
+                case .null, .array, .object: continue
+                }
+                elements[count] = runtime.makeString(keyPath)
+                elements[count + 1] = value
+                count += 2
+            }
+            return runtime.makeArray(UnsafeBufferPointer(rebasing: elements[..<count]))
+        }
     }
 
     /// A handle on the node at `index`.
@@ -280,7 +311,7 @@ final class NodeBinding {
               firstDisplayedEvent, latestValue, valueFirstDisplayedEvent) {
             const none = freeze([]);
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
-            let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false;
+            let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false, values = null;
             const members = getDescriptors({
               get nodeName() { return apply(nodeName, this, none); },
               get index() { return this === node && counter[0] === at ? nodeIndex : apply(index, this, none); },
@@ -291,7 +322,12 @@ final class NodeBinding {
               latestEvent() { return this === node && counter[0] === at ? latest : apply(latestEvent, this, none); },
               isVisible() { return this === node && counter[0] === at ? visible : apply(isVisible, this, none); },
               firstDisplayedEvent() { return this === node && counter[0] === at ? first : apply(firstDisplayedEvent, this, none); },
-              latestValue(keyPath) { return apply(latestValue, this, arguments); },
+              latestValue(keyPath) {
+                if (this === node && counter[0] === at && values !== null) {
+                  for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
+                }
+                return apply(latestValue, this, arguments);
+              },
               valueFirstDisplayedEvent(keyPath) { return apply(valueFirstDisplayedEvent, this, arguments); },
             });
             for (const name in members) {
@@ -300,7 +336,9 @@ final class NodeBinding {
               if ('value' in member) member.writable = false;
               defineProperty(prototype, name, member);
             }
-            return function enter(dispatched, i, l, f, v) { node = dispatched; at = counter[0]; nodeIndex = i; latest = l; first = f; visible = v; };
+            return function enter(dispatched, i, l, f, v, handed) {
+              node = dispatched; at = counter[0]; nodeIndex = i; latest = l; first = f; visible = v; values = handed;
+            };
           };
         })(Reflect.apply, Object.getOwnPropertyDescriptors, Object.defineProperty, Object.freeze)
         """

@@ -141,8 +141,8 @@ final class TaskScripts {
               return freeze({ toJSON() { many = copy; return null; } });
             }
             function wrap(fn) {
-              return function (node, index, latestEvent, firstDisplayedEvent, isVisible) {
-                enter(node, index, latestEvent, firstDisplayedEvent, isVisible);
+              return function (node, index, latestEvent, firstDisplayedEvent, isVisible, values) {
+                enter(node, index, latestEvent, firstDisplayedEvent, isVisible, values);
                 const result = fn(node);
                 if (result === undefined) return '';
                 many = undefined;

@@ -445,6 +445,12 @@ public final class JSRuntime {
     /// A new, empty object.
     public func makeObject() -> ScriptObject { JSObjectMake(context, nil, nil) }
 
+    /// A new array of `elements`, which the caller keeps where the collector sees them (on the
+    /// stack, or protected) until it returns: unlike ``makeValue(_:)``, it roots nothing.
+    package func makeArray(_ elements: UnsafeBufferPointer<ScriptValue?>) -> ScriptValue {
+        JSObjectMakeArray(context, elements.count, elements.baseAddress, nil) ?? null
+    }
+
     /// Builds the JavaScript value of a JSON value.
     public func makeValue(_ json: JSONValue) -> ScriptValue {
         switch json {

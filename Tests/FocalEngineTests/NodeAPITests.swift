@@ -153,7 +153,8 @@ struct NodeAPITests {
         "a node kept past its event reads the node as it is now: in another task's call, and in code that runs outside any",
         arguments: [false, true])
     func keptNodeReadsLiveState(batched: Bool) throws {
-        let read = "[k.index, k.isVisible(), k.latestEvent().name, k.firstDisplayedEvent() && k.firstDisplayedEvent().name]"
+        let read =
+            "[k.index, k.isVisible(), k.latestEvent().name, k.firstDisplayedEvent() && k.firstDisplayedEvent().name, k.latestValue('title')]"
         let harness = try EngineHarness(
             [
                 "store.js": "module.exports = { kept: null };",
@@ -170,14 +171,40 @@ struct NodeAPITests {
                 """,
             ], batched: batched)
         let row = keyed(70, "row", "1")
-        harness.apply(registerRoot, register(row, under: root, "row", index: 4))
-        #expect(harness.fire(row, "keep") == [[4, false, "keep", nil]])
+        harness.apply(registerRoot, register(row, under: root, "row", index: 4), update(row, "title", "Old"))
+        #expect(harness.fire(row, "keep") == [[4, false, "keep", nil, "Old"]])
         // Ops no task answers change the node without a dispatch (a keyed node registered again takes its new index).
-        harness.apply(record(row, SpecialEvent.appeared, time: 2000), register(row, under: root, "row", index: 9))
+        harness.apply(
+            record(row, SpecialEvent.appeared, time: 2000), register(row, under: root, "row", index: 9), update(row, "title", "New"))
         harness.apply(register(3, under: root, "later", namespace: "Late"))
-        #expect(harness.fire(3, "late") == [[9, true, "ana-appeared", "ana-appeared"]])
-        #expect(harness.fire(root, "check") == [[9, true, "ana-appeared", "ana-appeared"]])
+        #expect(harness.fire(3, "late") == [[9, true, "ana-updated", "ana-appeared", "New"]])
+        #expect(harness.fire(root, "check") == [[9, true, "ana-updated", "ana-appeared", "New"]])
         #expect(harness.takeErrors().isEmpty)
+    }
+
+    @Test(
+        "latestValue gives each value, whether the node has few or many, plain or not; an object is new at every read",
+        arguments: [0, 40])
+    func latestValues(count: Int) throws {
+        let harness = try EngineHarness([
+            "index.js": """
+            match('probe', n => {
+              const read = n.latestValue('object');
+              read.changed = true;
+              const keys = ['object', 'text', 'number', 'yes', 'missing'];
+              for (let i = 0; i < \(count); i++) keys.push('v' + i);
+              return [keys.map(k => n.latestValue(k) === undefined ? 'undefined' : n.latestValue(k)), n.latestValue('object').changed];
+            });
+            """
+        ])
+        harness.apply(
+            [
+                registerRoot, update(root, "object", ["a": [1]]), update(root, "text", "x"), update(root, "number", 2.5),
+                update(root, "yes", true),
+            ]
+                + (0..<count).map { update(root, "v\($0)", .number(Double($0))) })
+        let values: [JSONValue] = [["a": [1]], "x", 2.5, true, "undefined"] + (0..<count).map { .number(Double($0)) }
+        #expect(harness.fire(root, "probe") == [[.array(values), nil]])
     }
 
     @Test("node members live on the shared prototype: a node has no own properties, and its members cannot be replaced")
