@@ -4,21 +4,21 @@ import FocalRuntime
 
 /// The JavaScript view of nodes and events that tasks receive.
 ///
-/// A node object is a thin handle: its private data is the node's arena index and
-/// generation packed into one word, and every member reads the live tree when it is
-/// used. A handle kept past its node's deregistration throws instead of reading a
-/// reused slot. Event objects are made once per dispatch, so within one event all
-/// tasks see the same objects (`latestEvent() === firstDisplayedEvent()` holds when
-/// they are the same event).
+/// A node object is a thin handle: an instance of a JavaScript class (``members``) whose private
+/// fields hold the node's arena index and generation, and every member reads the live tree when
+/// it is used. A handle kept past its node's deregistration throws instead of reading a reused
+/// slot. Event objects are made once per dispatch, so within one event all tasks see the same
+/// objects (`latestEvent() === firstDisplayedEvent()` holds when they are the same event).
 ///
-/// The members live on the node prototype as JavaScript functions and accessors (``members``),
-/// so that the reads a task makes most cost no call into host code, which drops and retakes the
-/// virtual machine's lock: a dispatch hands the task's wrapper the handle with its node's
-/// `index`, `latestEvent()`, `firstDisplayedEvent()`, `isVisible()` and its few plain values
-/// (``beginDispatch(_:)``), and the members answer from those while the handle is the one
-/// being dispatched. Any other
-/// handle, and every member of a handle once its dispatch has ended (a counter in memory both
-/// sides share, moved by ``endDispatch()``), reads the live tree through host code.
+/// Handles and their members are JavaScript, so that making a handle and the reads a task makes
+/// most cost no call into JavaScriptCore's C API (a host object is one call to make) nor into
+/// host code (which drops and retakes the virtual machine's lock): a dispatch hands the task's
+/// wrapper its node's index and generation, `index`, `latestEvent()`, `firstDisplayedEvent()`,
+/// `isVisible()` and its few plain values (``beginDispatch(_:)``), and the members answer from
+/// those while the handle is the one being dispatched. Any other handle, and every member of a
+/// handle once its dispatch has ended (a counter in memory both sides share, moved by
+/// ``endDispatch()``), reads the live tree through host functions that take the node's index
+/// and generation.
 ///
 /// Confined to its engine's thread: the stored properties that every op touches opt out of
 /// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
@@ -27,9 +27,10 @@ final class NodeBinding {
     /// The tree of the session whose event is being dispatched. A node handle from
     /// another session fails the generation check instead of reading this tree.
     @exclusivity(unchecked) var tree = NodeTree(generations: GenerationSource())
-    /// Event objects made during the current dispatch (protected until it ends), so a
-    /// task sees one object per event.
-    @exclusivity(unchecked) private var eventObjects: [(event: Event, object: ScriptObject)] = []
+    /// Event objects made during the current dispatch, so a task sees one object per event.
+    /// Those made for the wrapper's arguments are alive while the dispatch runs (on its stack,
+    /// then held by `enter`); the others are protected until it ends.
+    @exclusivity(unchecked) private var eventObjects: [(event: Event, object: ScriptObject, protected: Bool)] = []
     /// Attribute objects made during the current dispatch, one per event.
     @exclusivity(unchecked) private var attributeObjects: [(event: Event, object: ScriptValue)] = []
     /// How many dispatches have ended, which the members read: a dispatch's values hold only
@@ -40,10 +41,9 @@ final class NodeBinding {
     ///   limit it should not meet).
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
-        nodePrototype = Self.nodeClass.makePrototype(in: runtime)
         eventPrototype = Self.eventClass.makePrototype(in: runtime)
         dispatches = try SharedNumbers(count: 1, in: runtime)
-        enter = try Self.defineMembers(on: nodePrototype.value, counter: dispatches.array.value, in: runtime)
+        (enter, nodePrototype) = try Self.defineNodes(counter: dispatches.array.value, in: runtime)
         runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -53,24 +53,26 @@ final class NodeBinding {
     /// The prototypes of node and event objects, which every node and event object of every
     /// session inherits from (frozen by the engine's lockdown): `[node, event]`.
     ///
-    /// They are the prototypes JavaScriptCore makes for the classes, without static functions
-    /// (which stay configurable whatever `Object.freeze` does, so one session could replace
-    /// `ancestor` for all): the members are ordinary functions and accessors held by
-    /// non-writable, non-configurable properties, so frozen they are out of every session's
-    /// reach (see ``HostClass``). Kept alive for as long as the binding lives.
+    /// The node prototype is the JavaScript class's, without its `constructor` (a task cannot make
+    /// a handle); the event prototype is the one JavaScriptCore makes for the host class, without
+    /// static functions (which stay configurable whatever `Object.freeze` does: see
+    /// ``HostClass``). Their members are held by non-writable, non-configurable properties, so
+    /// frozen they are out of every session's reach. Kept alive for as long as the binding lives.
     var sharedPrototypes: [ScriptObject] { [nodePrototype.value, eventPrototype.value] }
 
     private let nodePrototype: ProtectedValue
     private let eventPrototype: ProtectedValue
-    /// `enter(node, index, latestEvent, firstDisplayedEvent, isVisible, values)`, which the task
-    /// wrapper calls first with the arguments of ``beginDispatch(_:)`` (see ``TaskScripts``).
+    /// `enter(slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, values)`, which
+    /// the task wrapper calls first with the arguments of ``beginDispatch(_:)`` (see
+    /// ``TaskScripts``); it returns the dispatch's node handle, the same for every task it calls.
     let enter: ProtectedValue
 
-    /// The arguments of a task's wrapper for one dispatch: the node handle and the values that
-    /// its members give while it is dispatched. Kept on the stack, where the collector sees them.
+    /// The arguments of a task's wrapper for one dispatch: the node's arena index and generation,
+    /// and the values that its handle's members give while it is dispatched. Kept on the stack,
+    /// where the collector sees them.
     typealias DispatchArguments = (
-        node: ScriptValue?, index: ScriptValue?, latest: ScriptValue?, first: ScriptValue?, visible: ScriptValue?,
-        values: ScriptValue?
+        slot: ScriptValue?, generation: ScriptValue?, index: ScriptValue?, latest: ScriptValue?, first: ScriptValue?,
+        visible: ScriptValue?, values: ScriptValue?
     )
 
     /// Starts the dispatch of an event on the node at `index` of ``tree``: the arguments for
@@ -78,9 +80,10 @@ final class NodeBinding {
     func beginDispatch(_ index: Int32) -> DispatchArguments {
         let state = tree[index].payload.state
         return (
-            makeNode(index), tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
-            makeEvent(state.latestEvent), makeEvent(state.firstDisplayedEvent), runtime.makeBoolean(state.isVisible),
-            handedValues(state.values)
+            runtime.makeNumber(Double(index)), runtime.makeNumber(Double(tree[index].generation)),
+            tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
+            makeEvent(state.latestEvent, handed: true), makeEvent(state.firstDisplayedEvent, handed: true),
+            runtime.makeBoolean(state.isVisible), handedValues(state.values)
         )
     }
 
@@ -112,31 +115,34 @@ final class NodeBinding {
         }
     }
 
-    /// A handle on the node at `index`.
-    func makeNode(_ index: Int32) -> ScriptObject {
-        let generation = tree[index].generation
-        let bits = (UInt64(generation) << 32 | UInt64(UInt32(bitPattern: index))) &+ 1
-        return Self.nodeClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: UInt(bits)))
+    /// `[slot, generation]` of the node at `index`, from which ``members`` make its handle.
+    private func handle(_ index: Int32) -> ScriptValue {
+        withUnsafeTemporaryAllocation(of: ScriptValue?.self, capacity: 2) { pair in
+            pair[0] = runtime.makeNumber(Double(index))
+            pair[1] = runtime.makeNumber(Double(tree[index].generation))
+            return runtime.makeArray(UnsafeBufferPointer(pair))
+        }
     }
 
     /// Ends the dispatch: its handle's members read the tree again, and its event objects are
     /// forgotten.
     func endDispatch() {
         dispatches[0] += 1
-        for (_, object) in eventObjects { runtime.unprotect(object) }
+        for (_, object, protected) in eventObjects where protected { runtime.unprotect(object) }
         for (_, object) in attributeObjects { runtime.unprotect(object) }
         eventObjects.removeAll(keepingCapacity: true)
         attributeObjects.removeAll(keepingCapacity: true)
     }
 
-    /// The event's object for this dispatch. Its members are read lazily: most tasks
-    /// only compare events, so the attributes object is built only when asked for.
-    private func makeEvent(_ event: Event?) -> ScriptValue {
+    /// The event's object for this dispatch; `handed` when it is made for the wrapper's arguments.
+    /// Its members are read lazily: most tasks only compare events, so the attributes object is
+    /// built only when asked for.
+    private func makeEvent(_ event: Event?, handed: Bool = false) -> ScriptValue {
         guard let event else { return runtime.null }
-        for (cached, object) in eventObjects where cached === event { return object }
+        for (cached, object, _) in eventObjects where cached === event { return object }
         let object = Self.eventClass.makeObject(in: runtime, privateData: Unmanaged.passRetained(event).toOpaque())
-        runtime.protectUnmanaged(object)
-        eventObjects.append((event, object))
+        if !handed { runtime.protectUnmanaged(object) }
+        eventObjects.append((event, object, !handed))
         return object
     }
 
@@ -169,7 +175,7 @@ final class NodeBinding {
         Unmanaged<Event>.fromOpaque(raw).release()
     }
 
-    // MARK: The node class
+    // MARK: The nodes' host functions
 
     private static func binding(_ call: HostCall) -> NodeBinding? {
         guard let raw = call.globalPrivateData else { return nil }
@@ -177,28 +183,28 @@ final class NodeBinding {
     }
 
     /// Runs `body` with the binding, the live node's index and its tree, or raises a
-    /// TypeError. Members read the record in place (`tree[i].name`): passing a copy of
-    /// the record would retain and release each of its strings, arrays and events.
+    /// ReferenceError. The node is the call's first two arguments, its arena index and
+    /// generation (the handle's private fields, which only ``members`` read). Members read the
+    /// record in place (`tree[i].name`): passing a copy of the record would retain and release
+    /// each of its strings, arrays and events.
     private static func withNode(_ call: HostCall, _ body: (NodeBinding, Int32, NodeTree) -> ScriptValue?) -> ScriptValue? {
         guard let binding = binding(call) else { return nil }
-        guard let raw = call.privateData else {
-            return call.throwing(binding.runtime.makeError("TypeError", "node methods must be called on a node"))
-        }
-        let bits = UInt64(UInt(bitPattern: raw)) &- 1
-        let index = Int32(bitPattern: UInt32(truncatingIfNeeded: bits))
-        let generation = UInt32(truncatingIfNeeded: bits >> 32)
+        guard let slot = call.numberArgument(0), let generation = call.numberArgument(1), slot >= 0, slot < 0x8000_0000,
+            generation >= 0, generation <= Double(UInt32.max), slot.rounded() == slot, generation.rounded() == generation
+        else { return call.throwing(binding.runtime.makeError("TypeError", "not a node")) }
+        let index = Int32(slot)
         let tree = binding.tree
-        guard tree.isLive(index, generation: generation) else {
+        guard tree.isLive(index, generation: UInt32(generation)) else {
             return call.throwing(binding.runtime.makeError("ReferenceError", "this node has been deregistered"))
         }
         return body(binding, index, tree)
     }
 
-    /// The key-path argument of `latestValue(kp)` and `valueFirstDisplayedEvent(kp)`, or
-    /// `nil` when it is not a string. A key path longer than ``OpLogLimits/keyPathLength``
-    /// bytes is `nil` with a `RangeError` thrown by the call.
+    /// The key-path argument of `latestValue(kp)` and `valueFirstDisplayedEvent(kp)` (the third,
+    /// after the node), or `nil` when it is not a string. A key path longer than
+    /// ``OpLogLimits/keyPathLength`` bytes is `nil` with a `RangeError` thrown by the call.
     private static func keyPath(_ binding: NodeBinding, _ call: HostCall) -> String? {
-        guard let value = call.argument(0) else { return nil }
+        guard let value = call.argument(2) else { return nil }
         do throws(ScriptError) {
             return try binding.runtime.string(value, maximumUTF8Count: OpLogLimits.keyPathLength, what: "a key path")
         } catch {
@@ -208,7 +214,8 @@ final class NodeBinding {
     }
 
     /// The members read from the tree, one host function each, which ``members`` call for any
-    /// handle but the dispatched one (and for the members a dispatch does not hand over).
+    /// handle but the dispatched one (and for the members a dispatch does not hand over), with the
+    /// node's index and generation first. `parentNode` and `ancestor` give `[slot, generation]`.
     private static let hostMembers: [(name: String, call: HostClass.Method)] = [
         ("nodeName", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeString(t[i].name) } }),
         (
@@ -222,7 +229,7 @@ final class NodeBinding {
         (
             "parentNode",
             { c, _, o, n, a, e in
-                withNode(HostCall(c, o, n, a, e)) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.makeNode(t[i].parent) }
+                withNode(HostCall(c, o, n, a, e)) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.handle(t[i].parent) }
             }
         ),
         (
@@ -236,7 +243,7 @@ final class NodeBinding {
             { c, _, o, n, a, e in
                 let call = HostCall(c, o, n, a, e)
                 return withNode(call) { b, i, tree in
-                    let steps = call.numberArgument(0) ?? 0
+                    let steps = call.numberArgument(2) ?? 0
                     guard steps >= 0, steps.rounded() == steps else {
                         return call.throwing(b.runtime.makeError("RangeError", "ancestor(n) needs a whole number n ≥ 0"))
                     }
@@ -245,7 +252,7 @@ final class NodeBinding {
                         current = tree[current].parent
                         if current == NodeTree.none { return b.runtime.null }
                     }
-                    return b.makeNode(current)
+                    return b.handle(current)
                 }
             }
         ),
@@ -298,60 +305,73 @@ final class NodeBinding {
         return attributes
     }
 
-    static let nodeClass = HostClass(name: "Node")
-
-    /// The node members, defined on the node prototype over the host functions: the properties as
-    /// accessors, the methods as functions, each held by a non-writable (for a function),
-    /// non-configurable, enumerable property. Returns `enter` (see ``enter``). `apply` is
-    /// `Reflect.apply` as the engine starts, before any task code runs.
+    /// The node class, its members over the host functions: the properties as accessors, the
+    /// methods as functions, each held by a non-writable (for a function), non-configurable,
+    /// enumerable property of the prototype. Returns `[enter, prototype]` (see ``enter``). It runs
+    /// as the engine starts, before any task code.
     private static let members = """
-        (function (apply, getDescriptors, defineProperty, freeze) {
+        (function (getDescriptors, defineProperty, toStringTag) {
           'use strict';
-          return function (prototype, counter, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
+          return function (counter, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
               firstDisplayedEvent, latestValue, valueFirstDisplayedEvent) {
-            const none = freeze([]);
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
             let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false, values = null;
-            const members = getDescriptors({
-              get nodeName() { return apply(nodeName, this, none); },
-              get index() { return this === node && counter[0] === at ? nodeIndex : apply(index, this, none); },
-              get path() { return apply(path, this, none); },
-              get parentNode() { return apply(parentNode, this, none); },
-              get attributes() { return apply(attributes, this, none); },
-              ancestor(n) { return apply(ancestor, this, arguments); },
-              latestEvent() { return this === node && counter[0] === at ? latest : apply(latestEvent, this, none); },
-              isVisible() { return this === node && counter[0] === at ? visible : apply(isVisible, this, none); },
-              firstDisplayedEvent() { return this === node && counter[0] === at ? first : apply(firstDisplayedEvent, this, none); },
+            const handle = pair => pair === null ? null : new Node(pair[0], pair[1]);
+            class Node {
+              #slot; #generation;
+              constructor(slot, generation) { this.#slot = slot; this.#generation = generation; }
+              get nodeName() { return nodeName(this.#slot, this.#generation); }
+              get index() { return this === node && counter[0] === at ? nodeIndex : index(this.#slot, this.#generation); }
+              get path() { return path(this.#slot, this.#generation); }
+              get parentNode() { return handle(parentNode(this.#slot, this.#generation)); }
+              get attributes() { return attributes(this.#slot, this.#generation); }
+              ancestor(n) { return handle(ancestor(this.#slot, this.#generation, n)); }
+              latestEvent() { return this === node && counter[0] === at ? latest : latestEvent(this.#slot, this.#generation); }
+              isVisible() { return this === node && counter[0] === at ? visible : isVisible(this.#slot, this.#generation); }
+              firstDisplayedEvent() {
+                return this === node && counter[0] === at ? first : firstDisplayedEvent(this.#slot, this.#generation);
+              }
               latestValue(keyPath) {
                 if (this === node && counter[0] === at && values !== null) {
                   for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
                 }
-                return apply(latestValue, this, arguments);
-              },
-              valueFirstDisplayedEvent(keyPath) { return apply(valueFirstDisplayedEvent, this, arguments); },
-            });
+                return latestValue(this.#slot, this.#generation, keyPath);
+              }
+              valueFirstDisplayedEvent(keyPath) { return valueFirstDisplayedEvent(this.#slot, this.#generation, keyPath); }
+            }
+            const prototype = Node.prototype;
+            delete prototype.constructor;
+            const members = getDescriptors(prototype);
             for (const name in members) {
               const member = members[name];
               member.configurable = false;
+              member.enumerable = true;
               if ('value' in member) member.writable = false;
               defineProperty(prototype, name, member);
             }
-            return function enter(dispatched, i, l, f, v, handed) {
-              node = dispatched; at = counter[0]; nodeIndex = i; latest = l; first = f; visible = v; values = handed;
-            };
+            defineProperty(prototype, toStringTag, { value: 'Node' });
+            function enter(slot, generation, i, l, f, v, handed) {
+              // One handle per dispatch, the same for each task it calls.
+              if (node === null || counter[0] !== at) node = new Node(slot, generation);
+              at = counter[0]; nodeIndex = i; latest = l; first = f; visible = v; values = handed;
+              return node;
+            }
+            return [enter, prototype];
           };
-        })(Reflect.apply, Object.getOwnPropertyDescriptors, Object.defineProperty, Object.freeze)
+        })(Object.getOwnPropertyDescriptors, Object.defineProperty, Symbol.toStringTag)
         """
 
-    /// Defines ``members`` on `prototype` over ``hostMembers``, reading the count of ended
-    /// dispatches from `counter` (a `Float64Array`); returns `enter`.
-    private static func defineMembers(on prototype: ScriptObject, counter: ScriptValue, in runtime: JSRuntime)
-        throws(ScriptError) -> ProtectedValue
+    /// Makes the node class (``members``) over ``hostMembers``, reading the count of ended
+    /// dispatches from `counter` (a `Float64Array`); returns `enter` and the class's prototype.
+    private static func defineNodes(counter: ScriptValue, in runtime: JSRuntime) throws(ScriptError)
+        -> (enter: ProtectedValue, prototype: ProtectedValue)
     {
         // Protected until the members hold them: an array in Swift memory is out of the collector's sight.
         let host = hostMembers.map { runtime.protect(HostClass.makeMethod(in: runtime, name: $0.name, $0.call)) }
         let factory = runtime.protect(try runtime.evaluate(members, sourceURL: "<focal>"))
-        guard let function = factory.object else { throw ScriptError(name: "Error", message: "could not make the node members") }
-        return runtime.protect(try runtime.call(function, arguments: [prototype, counter] + host.map(\.value)))
+        guard let function = factory.object,
+            let pair = runtime.object(try runtime.call(function, arguments: [counter] + host.map(\.value)))
+        else { throw ScriptError(name: "Error", message: "could not make the node class") }
+        return (runtime.protect(runtime.element(pair, at: 0)), runtime.protect(runtime.element(pair, at: 1)))
     }
 }

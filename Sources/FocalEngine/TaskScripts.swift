@@ -43,7 +43,7 @@ final class TaskScripts {
     /// - Parameters:
     ///   - watchesFiles: whether task files are looked up on disk at every use (hot reload).
     ///   - enter: the function a task's wrapper calls first, with all its arguments
-    ///     (``NodeBinding/enter``); the task function then gets the first, the node.
+    ///     (``NodeBinding/enter``); the task function then gets the node it returns.
     /// - Throws: when the tasks directory does not exist.
     init(runtime: JSRuntime, tasksDirectory: String, watchesFiles: Bool, enter: ProtectedValue) throws(ScriptError) {
         self.runtime = runtime
@@ -141,9 +141,8 @@ final class TaskScripts {
               return freeze({ toJSON() { many = copy; return null; } });
             }
             function wrap(fn) {
-              return function (node, index, latestEvent, firstDisplayedEvent, isVisible, values) {
-                enter(node, index, latestEvent, firstDisplayedEvent, isVisible, values);
-                const result = fn(node);
+              return function (slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, values) {
+                const result = fn(enter(slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, values));
                 if (result === undefined) return '';
                 many = undefined;
                 const text = json(result);

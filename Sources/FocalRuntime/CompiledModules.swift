@@ -173,12 +173,17 @@ public final class CompiledModules {
     /// `error` with its positions in the files as written: the wrapper's opening taken out
     /// of first-line columns, a position in the wrapper's closing moved to the end of the
     /// file, the source line as ``ScriptError/excerpt``, and only the frames that are in
-    /// module files. An `import` or `export` statement is named as what it is.
+    /// module files. An `import` or `export` statement is named as what it is. An error raised
+    /// in code that is not a module file's (the host's own JavaScript, such as a node member the
+    /// task called) is placed where the innermost module frame called it.
     /// Locating an error twice changes nothing.
     public func locate(_ error: ScriptError) -> ScriptError {
         guard !error.isLocated else { return error }
         var error = error
         error.isLocated = true
+        if error.file.map({ sources[$0] == nil }) ?? true, let caller = error.frames.first(where: { sources[$0.file] != nil }) {
+            (error.file, error.line, error.column) = (caller.file, caller.line, caller.column)
+        }
         error.frames = error.frames.compactMap { frame in
             guard let source = sources[frame.file] else { return nil }
             var frame = frame
