@@ -13,7 +13,13 @@
 // - the same, with the promise jobs a call queued run before the next call, as they run now
 //   after each call's own VM entry: the loop's host function takes the VM's lock and drains
 //   the microtask queue (`JSC::VM::drainMicrotasks`, exported by the library but in no public
-//   header, found with dlsym; skipped when it is not there).
+//   header, found with dlsym; skipped when it is not there);
+// - the exposure task as Focal calls it since stop 31: from Swift, nested in one host call that
+//   holds the VM's lock, each call passing the node's index and generation, its index, its event
+//   (a host object made per call, released by a finalizer), its visibility and its values as
+//   `[keyPath, value]`; JavaScript makes the handle (a class instance) and its members answer
+//   from those without a call into Swift; the result serialized and copied out, the microtask
+//   queue drained after each call.
 import CJavaScriptCore
 
 #if canImport(Glibc)
@@ -237,4 +243,80 @@ if lockVM != nil, unlockVM != nil, drainMicrotasks != nil {
     precondition(jobsRun == calls && jobsLate == 0, "\(jobsLate) calls began before the job of the call before had run")
 } else {
     print("the same, the microtask queue drained before each call: skipped (no JSC::VM::drainMicrotasks)")
+}
+
+// Focal's design since stop 31: no host callback in the task's reads, handles made in JavaScript.
+nonisolated(unsafe) var eventDefinition = kJSClassDefinitionEmpty
+eventDefinition.className = UnsafePointer(strdup("Event"))
+eventDefinition.finalize = { _ in }
+nonisolated(unsafe) let eventClass = JSClassCreate(&eventDefinition)
+let makeWrapper = evaluate(
+    """
+    (function (stringify) {
+      let node = null, nodeIndex = null, latest = null, first = null, visible = false, values = null;
+      class Node {
+        #slot; #generation;
+        constructor(slot, generation) { this.#slot = slot; this.#generation = generation; }
+        get index() { return this === node ? nodeIndex : this.#slot; }
+        latestEvent() { return this === node ? latest : null; }
+        firstDisplayedEvent() { return this === node ? first : null; }
+        latestValue(keyPath) {
+          if (this === node && values !== null) for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
+          return undefined;
+        }
+      }
+      return function (fn) {
+        return function (slot, generation, i, l, f, v, handed) {
+          node = new Node(slot, generation); nodeIndex = i; latest = l; first = f; visible = v; values = handed;
+          const result = fn(node); return result === undefined ? '' : stringify(result);
+        };
+      };
+    })(JSON.stringify)
+    """)
+var exposureArguments: [JSValueRef?] = [exposure]
+nonisolated(unsafe) let wrapped = JSValueToObject(
+    context, JSObjectCallAsFunction(context, makeWrapper, nil, 1, &exposureArguments, nil), nil)!
+JSValueProtect(context, wrapped)
+nonisolated(unsafe) var handedBytes = 0
+nonisolated(unsafe) var handedSeconds = 0.0
+let batchEntry = JSObjectMakeFunctionWithCallback(context, nil) { context, _, _, _, _, _ in
+    let vm = JSContextGetGroup(context)!
+    let holder = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+    lockVM!(holder, vm)
+    let start = seconds()
+    let key = JSStringCreateWithUTF8CString("title")
+    let value = JSStringCreateWithUTF8CString("Row 1")
+    for call in 0..<calls {
+        let event = JSObjectMake(context, eventClass, nil)
+        withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 2) { pair in
+            pair[0] = JSValueMakeString(context, key)
+            pair[1] = JSValueMakeString(context, value)
+            var arguments: [JSValueRef?] = [
+                JSValueMakeNumber(context, Double(call)), JSValueMakeNumber(context, 1), JSValueMakeNumber(context, 42), event, event,
+                JSValueMakeBoolean(context, true), JSObjectMakeArray(context, 2, pair.baseAddress, nil),
+            ]
+            if let result = JSObjectCallAsFunction(context, wrapped, nil, arguments.count, &arguments, nil),
+                let text = JSValueToStringCopy(context, result, nil)
+            {
+                let size = JSStringGetMaximumUTF8CStringSize(text)
+                var buffer = [CChar](repeating: 0, count: size)
+                handedBytes += JSStringGetUTF8CString(text, &buffer, size)
+                JSStringRelease(text)
+            }
+        }
+        drainMicrotasks!(vm)
+    }
+    JSStringRelease(key)
+    JSStringRelease(value)
+    handedSeconds = seconds() - start
+    unlockVM!(holder)
+    holder.deallocate()
+    return JSValueMakeUndefined(context)
+}
+if lockVM != nil, unlockVM != nil, drainMicrotasks != nil {
+    _ = JSObjectCallAsFunction(context, batchEntry, nil, 0, nil, nil)
+    report("the exposure task as Focal calls it (handle made in JavaScript, its state passed in, lock held)", handedSeconds)
+    precondition(handedBytes > 0, "the calls with handed state produced no result")
+} else {
+    print("the exposure task as Focal calls it: skipped (no JSC::JSLockHolder or JSC::VM::drainMicrotasks)")
 }
