@@ -13,12 +13,12 @@ import FocalRuntime
 /// Handles and their members are JavaScript, so that making a handle and the reads a task makes
 /// most cost no call into JavaScriptCore's C API (a host object is one call to make) nor into
 /// host code (which drops and retakes the virtual machine's lock): a dispatch hands the task's
-/// wrapper its node's index and generation, `index`, `latestEvent()`, `firstDisplayedEvent()`,
-/// `isVisible()` and its few plain values (``beginDispatch(_:)``), and the members answer from
-/// those while the handle is the one being dispatched. Any other handle, and every member of a
-/// handle once its dispatch has ended (a counter in memory both sides share, moved by
-/// ``endDispatch()``), reads the live tree through host functions that take the node's index
-/// and generation.
+/// wrapper its node's index and generation, `index`, `isVisible()`, and once a task has asked for
+/// them `latestEvent()`, `firstDisplayedEvent()` and the node's few plain values
+/// (``beginDispatch(_:)``), and the members answer from those while the handle is the one being
+/// dispatched. Any other handle, and every member of a handle once its dispatch has ended (a
+/// counter in memory both sides share, moved by ``endDispatch()``), reads the live tree through
+/// host functions that take the node's index and generation.
 ///
 /// Confined to its engine's thread: the stored properties that every op touches opt out of
 /// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
@@ -33,17 +33,20 @@ final class NodeBinding {
     @exclusivity(unchecked) private var eventObjects: [(event: Event, object: ScriptObject, protected: Bool)] = []
     /// Attribute objects made during the current dispatch, one per event.
     @exclusivity(unchecked) private var attributeObjects: [(event: Event, object: ScriptValue)] = []
-    /// How many dispatches have ended, which the members read: a dispatch's values hold only
-    /// while the count is the one the wrapper entered with.
-    private let dispatches: SharedNumbers
+    /// What the members and the binding tell each other without a call: `[0]` how many
+    /// dispatches have ended (a dispatch's values hold only while the count is the one the wrapper
+    /// entered with); `[1]`, `[2]` whether a task has asked for events, for values, which a
+    /// dispatch then hands over (1) or leaves to host code (0: a task that reads neither costs
+    /// no event object and no string).
+    private let shared: SharedNumbers
 
     /// - Throws: when the members cannot be defined (setup code that does not fail but under a
     ///   limit it should not meet).
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
         eventPrototype = Self.eventClass.makePrototype(in: runtime)
-        dispatches = try SharedNumbers(count: 1, in: runtime)
-        (enter, nodePrototype) = try Self.defineNodes(counter: dispatches.array.value, in: runtime)
+        shared = try SharedNumbers(count: 3, in: runtime)
+        (enter, nodePrototype) = try Self.defineNodes(shared: shared.array.value, in: runtime)
         runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -76,14 +79,18 @@ final class NodeBinding {
     )
 
     /// Starts the dispatch of an event on the node at `index` of ``tree``: the arguments for
-    /// every task it calls. End it with ``endDispatch()``.
+    /// every task it calls. End it with ``endDispatch()``. Events and values are handed over once
+    /// a task has asked for them (`undefined` until then, which the members read through host
+    /// code).
     func beginDispatch(_ index: Int32) -> DispatchArguments {
         let state = tree[index].payload.state
+        let wantsEvents = shared[1] != 0
         return (
             runtime.makeNumber(Double(index)), runtime.makeNumber(Double(tree[index].generation)),
             tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
-            makeEvent(state.latestEvent, handed: true), makeEvent(state.firstDisplayedEvent, handed: true),
-            runtime.makeBoolean(state.isVisible), handedValues(state.values)
+            wantsEvents ? makeEvent(state.latestEvent, handed: true) : runtime.undefined,
+            wantsEvents ? makeEvent(state.firstDisplayedEvent, handed: true) : runtime.undefined,
+            runtime.makeBoolean(state.isVisible), shared[2] != 0 ? handedValues(state.values) : runtime.undefined
         )
     }
 
@@ -127,7 +134,7 @@ final class NodeBinding {
     /// Ends the dispatch: its handle's members read the tree again, and its event objects are
     /// forgotten.
     func endDispatch() {
-        dispatches[0] += 1
+        shared[0] += 1
         for (_, object, protected) in eventObjects where protected { runtime.unprotect(object) }
         for (_, object) in attributeObjects { runtime.unprotect(object) }
         eventObjects.removeAll(keepingCapacity: true)
@@ -312,7 +319,7 @@ final class NodeBinding {
     private static let members = """
         (function (getDescriptors, defineProperty, toStringTag) {
           'use strict';
-          return function (counter, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
+          return function (shared, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
               firstDisplayedEvent, latestValue, valueFirstDisplayedEvent) {
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
             let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false, values = null;
@@ -321,19 +328,24 @@ final class NodeBinding {
               #slot; #generation;
               constructor(slot, generation) { this.#slot = slot; this.#generation = generation; }
               get nodeName() { return nodeName(this.#slot, this.#generation); }
-              get index() { return this === node && counter[0] === at ? nodeIndex : index(this.#slot, this.#generation); }
+              get index() { return this === node && shared[0] === at ? nodeIndex : index(this.#slot, this.#generation); }
               get path() { return path(this.#slot, this.#generation); }
               get parentNode() { return handle(parentNode(this.#slot, this.#generation)); }
               get attributes() { return attributes(this.#slot, this.#generation); }
               ancestor(n) { return handle(ancestor(this.#slot, this.#generation, n)); }
-              latestEvent() { return this === node && counter[0] === at ? latest : latestEvent(this.#slot, this.#generation); }
-              isVisible() { return this === node && counter[0] === at ? visible : isVisible(this.#slot, this.#generation); }
+              latestEvent() {
+                if (this === node && shared[0] === at) { if (latest !== undefined) return latest; shared[1] = 1; }
+                return latestEvent(this.#slot, this.#generation);
+              }
+              isVisible() { return this === node && shared[0] === at ? visible : isVisible(this.#slot, this.#generation); }
               firstDisplayedEvent() {
-                return this === node && counter[0] === at ? first : firstDisplayedEvent(this.#slot, this.#generation);
+                if (this === node && shared[0] === at) { if (first !== undefined) return first; shared[1] = 1; }
+                return firstDisplayedEvent(this.#slot, this.#generation);
               }
               latestValue(keyPath) {
-                if (this === node && counter[0] === at && values !== null) {
-                  for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
+                if (this === node && shared[0] === at) {
+                  if (values === undefined) shared[2] = 1;
+                  else if (values !== null) for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
                 }
                 return latestValue(this.#slot, this.#generation, keyPath);
               }
@@ -352,8 +364,8 @@ final class NodeBinding {
             defineProperty(prototype, toStringTag, { value: 'Node' });
             function enter(slot, generation, i, l, f, v, handed) {
               // One handle per dispatch, the same for each task it calls.
-              if (node === null || counter[0] !== at) node = new Node(slot, generation);
-              at = counter[0]; nodeIndex = i; latest = l; first = f; visible = v; values = handed;
+              if (node === null || shared[0] !== at) node = new Node(slot, generation);
+              at = shared[0]; nodeIndex = i; latest = l; first = f; visible = v; values = handed;
               return node;
             }
             return [enter, prototype];
@@ -361,16 +373,16 @@ final class NodeBinding {
         })(Object.getOwnPropertyDescriptors, Object.defineProperty, Symbol.toStringTag)
         """
 
-    /// Makes the node class (``members``) over ``hostMembers``, reading the count of ended
-    /// dispatches from `counter` (a `Float64Array`); returns `enter` and the class's prototype.
-    private static func defineNodes(counter: ScriptValue, in runtime: JSRuntime) throws(ScriptError)
+    /// Makes the node class (``members``) over ``hostMembers``, sharing `shared` (``shared``'s
+    /// `Float64Array`); returns `enter` and the class's prototype.
+    private static func defineNodes(shared: ScriptValue, in runtime: JSRuntime) throws(ScriptError)
         -> (enter: ProtectedValue, prototype: ProtectedValue)
     {
         // Protected until the members hold them: an array in Swift memory is out of the collector's sight.
         let host = hostMembers.map { runtime.protect(HostClass.makeMethod(in: runtime, name: $0.name, $0.call)) }
         let factory = runtime.protect(try runtime.evaluate(members, sourceURL: "<focal>"))
         guard let function = factory.object,
-            let pair = runtime.object(try runtime.call(function, arguments: [counter] + host.map(\.value)))
+            let pair = runtime.object(try runtime.call(function, arguments: [shared] + host.map(\.value)))
         else { throw ScriptError(name: "Error", message: "could not make the node class") }
         return (runtime.protect(runtime.element(pair, at: 0)), runtime.protect(runtime.element(pair, at: 1)))
     }

@@ -125,7 +125,7 @@ struct NodeAPITests {
         #expect(harness.fire(2, "probe") == [[true, false, nil, nil]])
     }
 
-    @Test("within one event, the node's events are the same objects")
+    @Test("within one event, the node's events are the same objects, whether read through host code or handed over")
     func eventIdentity() throws {
         let identity = try EngineHarness([
             "index.js":
@@ -134,6 +134,9 @@ struct NodeAPITests {
         identity.apply(registerRoot, update(root, "v", "x", time: 10))
         #expect(identity.fire(root, SpecialEvent.appeared) == [true])
         #expect(identity.fire(root, SpecialEvent.appeared) == [false])
+        // Now the events are handed over, and the one host code gives for the value is the same object.
+        identity.apply(register(2, under: root, "row"), update(2, "v", "y", time: 20))
+        #expect(identity.fire(2, SpecialEvent.appeared) == [true])
     }
 
     @Test("node members are read-only views of the live tree")
@@ -204,6 +207,8 @@ struct NodeAPITests {
             ]
                 + (0..<count).map { update(root, "v\($0)", .number(Double($0))) })
         let values: [JSONValue] = [["a": [1]], "x", 2.5, true, "undefined"] + (0..<count).map { .number(Double($0)) }
+        // The first read asks host code (and asks for values to be handed over); the second reads what the dispatch handed.
+        #expect(harness.fire(root, "probe") == [[.array(values), nil]])
         #expect(harness.fire(root, "probe") == [[.array(values), nil]])
     }
 
