@@ -98,6 +98,20 @@ final class NodeBinding {
     /// through host code.
     static let handedValueLimit = 4
 
+    /// The key paths handed over, as JavaScript strings made once: the same few key paths (`title`)
+    /// come with every node, and making a string from Swift's takes two copies. Bounded: past
+    /// ``keyPathStringLimit`` it starts afresh.
+    @exclusivity(unchecked) private var keyPathStrings: [String: ProtectedValue] = [:]
+    static let keyPathStringLimit = 256
+
+    private func keyPathString(_ keyPath: String) -> ScriptValue {
+        if let string = keyPathStrings[keyPath] { return string.value }
+        if keyPathStrings.count >= Self.keyPathStringLimit { keyPathStrings.removeAll() }
+        let string = runtime.protect(runtime.makeString(keyPath))
+        keyPathStrings[keyPath] = string
+        return string.value
+    }
+
     /// `[keyPath, value, …]`: the node's string, number and boolean values (an object or array
     /// is made afresh at every read, so that a task that changes one cannot change what the next
     /// read gives), or `null` when it has none or more than ``handedValueLimit``.
@@ -114,7 +128,7 @@ final class NodeBinding {
                 case .bool(let bool): value = runtime.makeBoolean(bool)
                 case .null, .array, .object: continue
                 }
-                elements[count] = runtime.makeString(keyPath)
+                elements[count] = keyPathString(keyPath)
                 elements[count + 1] = value
                 count += 2
             }

@@ -212,6 +212,19 @@ struct NodeAPITests {
         #expect(harness.fire(root, "probe") == [[.array(values), nil]])
     }
 
+    @Test("values under many different key paths, across many nodes, are each read back")
+    func manyKeyPaths() throws {
+        let harness = try EngineHarness(["index.js": "match('probe', n => n.latestValue('k' + n.index));"])
+        let rows = (0..<600).map { NodeID(owner: 2 + Int64($0)) }
+        harness.apply(
+            [registerRoot]
+                + rows.enumerated().flatMap { i, row in
+                    [register(row, under: root, "row", index: i), update(row, "k\(i)", .string("v\(i)"))]
+                })
+        for (i, row) in rows.enumerated() { #expect(harness.fire(row, "probe") == [.string("v\(i)")]) }
+        #expect(harness.takeErrors().isEmpty)
+    }
+
     @Test(
         "node members live on the shared prototype: a node has no own properties, its members cannot be replaced, and no task can make one")
     func membersOnThePrototype() throws {
