@@ -83,14 +83,15 @@ final class NodeBinding {
     /// a task has asked for them (`undefined` until then, which the members read through host
     /// code).
     func beginDispatch(_ index: Int32) -> DispatchArguments {
-        let state = tree[index].payload.state
+        // The record is read in place: a copy of its state would retain and release its history and values.
         let wantsEvents = shared[1] != 0
         return (
             runtime.makeNumber(Double(index)), runtime.makeNumber(Double(tree[index].generation)),
             tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
-            wantsEvents ? makeEvent(state.latestEvent, handed: true) : runtime.undefined,
-            wantsEvents ? makeEvent(state.firstDisplayedEvent, handed: true) : runtime.undefined,
-            runtime.makeBoolean(state.isVisible), shared[2] != 0 ? handedValues(state.values) : runtime.undefined
+            wantsEvents ? makeEvent(tree[index].payload.state.latestEvent, handed: true) : runtime.undefined,
+            wantsEvents ? makeEvent(tree[index].payload.state.firstDisplayedEvent, handed: true) : runtime.undefined,
+            runtime.makeBoolean(tree[index].payload.state.isVisible),
+            shared[2] != 0 ? handedValues(tree[index].payload.state.values) : runtime.undefined
         )
     }
 
@@ -338,26 +339,28 @@ final class NodeBinding {
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
             let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false, values = null;
             const handle = pair => pair === null ? null : new Node(pair[0], pair[1]);
+            // Whether `self` is the dispatched handle and its dispatch has not ended.
+            const dispatched = self => self === node && shared[0] === at;
             class Node {
               #slot; #generation;
               constructor(slot, generation) { this.#slot = slot; this.#generation = generation; }
               get nodeName() { return nodeName(this.#slot, this.#generation); }
-              get index() { return this === node && shared[0] === at ? nodeIndex : index(this.#slot, this.#generation); }
+              get index() { return dispatched(this) ? nodeIndex : index(this.#slot, this.#generation); }
               get path() { return path(this.#slot, this.#generation); }
               get parentNode() { return handle(parentNode(this.#slot, this.#generation)); }
               get attributes() { return attributes(this.#slot, this.#generation); }
               ancestor(n) { return handle(ancestor(this.#slot, this.#generation, n)); }
               latestEvent() {
-                if (this === node && shared[0] === at) { if (latest !== undefined) return latest; shared[1] = 1; }
+                if (dispatched(this)) { if (latest !== undefined) return latest; shared[1] = 1; }
                 return latestEvent(this.#slot, this.#generation);
               }
-              isVisible() { return this === node && shared[0] === at ? visible : isVisible(this.#slot, this.#generation); }
+              isVisible() { return dispatched(this) ? visible : isVisible(this.#slot, this.#generation); }
               firstDisplayedEvent() {
-                if (this === node && shared[0] === at) { if (first !== undefined) return first; shared[1] = 1; }
+                if (dispatched(this)) { if (first !== undefined) return first; shared[1] = 1; }
                 return firstDisplayedEvent(this.#slot, this.#generation);
               }
               latestValue(keyPath) {
-                if (this === node && shared[0] === at) {
+                if (dispatched(this)) {
                   if (values === undefined) shared[2] = 1;
                   else if (values !== null) for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
                 }
