@@ -2,8 +2,9 @@ import FocalOpLog
 
 /// Receives what an ``Engine`` produces, synchronously and in order.
 public protocol EngineObserver: AnyObject {
-    /// A task returned a result.
-    func engine(_ engine: Engine, didProduce result: TaskResult)
+    /// A task returned a result, handed over (`consuming`): an observer that keeps it moves it
+    /// instead of copying its strings.
+    func engine(_ engine: Engine, didProduce result: consuming TaskResult)
     /// Something went wrong; the engine went on with the next op.
     func engine(_ engine: Engine, didReport error: EngineError)
     /// A `snapshot` op of `session` (`nil` for the default session) asked for its tree;

@@ -23,7 +23,9 @@ import FocalRuntime
 /// Confined to its engine's thread: the stored properties that every op touches opt out of
 /// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 final class NodeBinding {
-    unowned let runtime: JSRuntime
+    /// The engine owns the runtime and this binding, and the binding's members run only while the runtime does,
+    /// so the reference cannot dangle; `unowned(unsafe)` spares the reference-count check of every read.
+    unowned(unsafe) let runtime: JSRuntime
     /// The tree of the session whose event is being dispatched. A node handle from
     /// another session fails the generation check instead of reading this tree.
     @exclusivity(unchecked) var tree = NodeTree(generations: GenerationSource())

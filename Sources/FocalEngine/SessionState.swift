@@ -26,6 +26,8 @@ final class SessionState {
     @exclusivity(unchecked) private var currentLine: Int?
     /// The latest `time` an op of the session carried: the time of its end event.
     @exclusivity(unchecked) private var latestTime: Int64?
+    /// Where matched patterns are counted, if anywhere (the engine's, read once: every recorded event asks).
+    private let coverage: PatternCoverage?
 
     init(id: String?, engine: Engine) {
         self.id = id
@@ -33,6 +35,7 @@ final class SessionState {
         tree = NodeTree(generations: engine.generations)
         library = TaskLibrary(scripts: engine.scripts)
         automaton = engine.scripts.automaton(for: [])
+        coverage = engine.scripts.coverage
         library.report = { [unowned self] error in
             var error = error
             error.line = error.line ?? self.currentLine
@@ -176,7 +179,7 @@ final class SessionState {
             )
         }
         let state = tree[index].payload.matchState
-        if let coverage = engine.scripts.coverage { noteCoverage(coverage, at: index, event: r.event, namedOnly: namedOnly) }
+        if let coverage { noteCoverage(coverage, at: index, event: r.event, namedOnly: namedOnly) }
         guard automaton.hasTasks(state) else { return }
         let matching = namedOnly ? automaton.tasks(in: state, naming: r.event) : automaton.tasks(in: state, event: r.event)
         guard !matching.isEmpty else { return }

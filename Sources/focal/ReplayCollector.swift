@@ -64,8 +64,8 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         return ended
     }
 
-    func engine(_ engine: Engine, didProduce result: TaskResult) {
-        items.append(NumberedItem(line: line, item: .result(result)))
+    func engine(_ engine: Engine, didProduce result: consuming TaskResult) {
+        items.append(NumberedItem(line: line, item: .result(consume result)))
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {
