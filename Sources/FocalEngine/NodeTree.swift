@@ -6,16 +6,17 @@ import FocalOpLog
 typealias NodeTree = FocusTree<NodePayload>
 
 /// What the engine keeps for a node besides its id, name and place in the tree.
-/// Its fields are in this order so that they pack without padding.
+/// What every op reads and changes comes first, what only registrations and snapshots read last (see
+/// ``FocalOpLog/FocusTree/Node``).
 struct NodePayload: FocusTreePayload {
-    var namespace: String?
-    var attributes: JSONObject?
-    var createdAt: Int64
     /// Values, visibility and history.
     var state = NodeState()
     var index: Int?
-    /// The state of the pattern automaton at the node's path.
+    /// The state of the pattern automaton at the node's path (after `index`, in the padding of its optional).
     var matchState: MatchAutomaton.State
+    var namespace: String?
+    var attributes: JSONObject?
+    var createdAt: Int64
 
     init(index: Int?, namespace: String?, attributes: JSONObject?, createdAt: Int64, matchState: MatchAutomaton.State) {
         self.namespace = namespace
