@@ -17,7 +17,8 @@
 // - the exposure task as Focal calls it since stop 31: from Swift, nested in one host call that
 //   holds the VM's lock, each call passing the node's index and generation, its index, its event
 //   (a host object made per call, released by a finalizer), its visibility and its values as
-//   `[keyPath, value]`; JavaScript makes the handle (a class instance) and its members answer
+//   a count and key path, value pairs (since stop 32: arguments, not an array made per call);
+//   JavaScript makes the handle (a class instance) and its members answer
 //   from those without a call into Swift; the result serialized and copied out, the microtask
 //   queue drained after each call.
 import CJavaScriptCore
@@ -253,7 +254,7 @@ nonisolated(unsafe) let eventClass = JSClassCreate(&eventDefinition)
 let makeWrapper = evaluate(
     """
     (function (stringify) {
-      let node = null, nodeIndex = null, latest = null, first = null, visible = false, values = null;
+      let node = null, nodeIndex = null, latest = null, first = null, visible = false, count = 0, k0, v0;
       class Node {
         #slot; #generation;
         constructor(slot, generation) { this.#slot = slot; this.#generation = generation; }
@@ -261,13 +262,13 @@ let makeWrapper = evaluate(
         latestEvent() { return this === node ? latest : null; }
         firstDisplayedEvent() { return this === node ? first : null; }
         latestValue(keyPath) {
-          if (this === node && values !== null) for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
+          if (this === node && count > 0 && k0 === keyPath) return v0;
           return undefined;
         }
       }
       return function (fn) {
-        return function (slot, generation, i, l, f, v, handed) {
-          node = new Node(slot, generation); nodeIndex = i; latest = l; first = f; visible = v; values = handed;
+        return function (slot, generation, i, l, f, v, n, a0, b0) {
+          node = new Node(slot, generation); nodeIndex = i; latest = l; first = f; visible = v; count = n; k0 = a0; v0 = b0;
           const result = fn(node); return result === undefined ? '' : stringify(result);
         };
       };
@@ -288,21 +289,18 @@ let batchEntry = JSObjectMakeFunctionWithCallback(context, nil) { context, _, _,
     let value = JSStringCreateWithUTF8CString("Row 1")
     for call in 0..<calls {
         let event = JSObjectMake(context, eventClass, nil)
-        withUnsafeTemporaryAllocation(of: JSValueRef?.self, capacity: 2) { pair in
-            pair[0] = JSValueMakeString(context, key)
-            pair[1] = JSValueMakeString(context, value)
-            var arguments: [JSValueRef?] = [
-                JSValueMakeNumber(context, Double(call)), JSValueMakeNumber(context, 1), JSValueMakeNumber(context, 42), event, event,
-                JSValueMakeBoolean(context, true), JSObjectMakeArray(context, 2, pair.baseAddress, nil),
-            ]
-            if let result = JSObjectCallAsFunction(context, wrapped, nil, arguments.count, &arguments, nil),
-                let text = JSValueToStringCopy(context, result, nil)
-            {
-                let size = JSStringGetMaximumUTF8CStringSize(text)
-                var buffer = [CChar](repeating: 0, count: size)
-                handedBytes += JSStringGetUTF8CString(text, &buffer, size)
-                JSStringRelease(text)
-            }
+        var arguments: [JSValueRef?] = [
+            JSValueMakeNumber(context, Double(call)), JSValueMakeNumber(context, 1), JSValueMakeNumber(context, 42), event, event,
+            JSValueMakeBoolean(context, true), JSValueMakeNumber(context, 1), JSValueMakeString(context, key),
+            JSValueMakeString(context, value),
+        ]
+        if let result = JSObjectCallAsFunction(context, wrapped, nil, arguments.count, &arguments, nil),
+            let text = JSValueToStringCopy(context, result, nil)
+        {
+            let size = JSStringGetMaximumUTF8CStringSize(text)
+            var buffer = [CChar](repeating: 0, count: size)
+            handedBytes += JSStringGetUTF8CString(text, &buffer, size)
+            JSStringRelease(text)
         }
         drainMicrotasks!(vm)
     }

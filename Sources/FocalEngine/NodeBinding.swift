@@ -67,17 +67,19 @@ final class NodeBinding {
 
     private let nodePrototype: ProtectedValue
     private let eventPrototype: ProtectedValue
-    /// `enter(slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, values)`, which
-    /// the task wrapper calls first with the arguments of ``beginDispatch(_:)`` (see
-    /// ``TaskScripts``); it returns the dispatch's node handle, the same for every task it calls.
+    /// `enter(slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, valueCount, k0, v0, …, k3, v3)`,
+    /// which the task wrapper calls first with the arguments of ``beginDispatch(_:)`` (see ``TaskScripts``); it
+    /// returns the dispatch's node handle, the same for every task it calls.
     let enter: ProtectedValue
 
-    /// The arguments of a task's wrapper for one dispatch: the node's arena index and generation,
-    /// and the values that its handle's members give while it is dispatched. Kept on the stack,
-    /// where the collector sees them.
+    /// The arguments of a task's wrapper for one dispatch: the node's arena index and generation, and the values
+    /// that its handle's members give while it is dispatched: its index, events and visibility, and up to
+    /// ``handedValueLimit`` plain values as key path and value pairs after their count. Kept on the stack, where
+    /// the collector sees them.
     typealias DispatchArguments = (
         slot: ScriptValue?, generation: ScriptValue?, index: ScriptValue?, latest: ScriptValue?, first: ScriptValue?,
-        visible: ScriptValue?, values: ScriptValue?
+        visible: ScriptValue?, valueCount: ScriptValue?,
+        pairs: (ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?)
     )
 
     /// Starts the dispatch of an event on the node at `index` of ``tree``: the arguments for
@@ -87,14 +89,19 @@ final class NodeBinding {
     func beginDispatch(_ index: Int32) -> DispatchArguments {
         // The record is read in place: a copy of its state would retain and release its history and values.
         let wantsEvents = shared[1] != 0
-        return (
+        var arguments: DispatchArguments = (
             runtime.makeNumber(Double(index)), runtime.makeNumber(Double(tree[index].generation)),
             tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
             wantsEvents ? makeEvent(tree[index].payload.state.latestEvent, handed: true) : runtime.undefined,
             wantsEvents ? makeEvent(tree[index].payload.state.firstDisplayedEvent, handed: true) : runtime.undefined,
-            runtime.makeBoolean(tree[index].payload.state.isVisible),
-            shared[2] != 0 ? handedValues(tree[index].payload.state.values) : runtime.undefined
+            runtime.makeBoolean(tree[index].payload.state.isVisible), runtime.undefined,
+            (nil, nil, nil, nil, nil, nil, nil, nil)
         )
+        if shared[2] != 0 {
+            let count = withUnsafeMutableBytes(of: &arguments.pairs) { handValues(tree[index].payload.state.values, into: $0) }
+            arguments.valueCount = runtime.makeNumber(Double(count))
+        }
+        return arguments
     }
 
     /// The most values of a node that a dispatch hands over; `latestValue` reads a node with more
@@ -115,28 +122,29 @@ final class NodeBinding {
         return string.value
     }
 
-    /// `[keyPath, value, …]`: the node's string, number and boolean values (an object or array
-    /// is made afresh at every read, so that a task that changes one cannot change what the next
-    /// read gives), or `null` when it has none or more than ``handedValueLimit``.
-    private func handedValues(_ values: [String: NodeState.Value]) -> ScriptValue {
-        guard !values.isEmpty, values.count <= Self.handedValueLimit else { return runtime.null }
-        // On the stack, where the collector sees the strings made before the array.
-        return withUnsafeTemporaryAllocation(of: ScriptValue?.self, capacity: 2 * Self.handedValueLimit) { elements in
-            var count = 0
-            for (keyPath, holder) in values {
-                let value: ScriptValue
-                switch holder.value {
-                case .string(let text): value = runtime.makeString(text)
-                case .number(let number): value = runtime.makeNumber(number)
-                case .bool(let bool): value = runtime.makeBoolean(bool)
-                case .null, .array, .object: continue
-                }
-                elements[count] = keyPathString(keyPath)
-                elements[count + 1] = value
-                count += 2
+    /// Writes the node's string, number and boolean values into `pairs` as key path and value, and
+    /// returns how many it wrote: none when the node has more than ``handedValueLimit``. (An object or
+    /// array is made afresh at every read, so that a task that changes one cannot change what the next
+    /// read gives.) The pairs are arguments of the wrapper, not an array: making one is a call into
+    /// JavaScriptCore and a cell to collect at every dispatch.
+    private func handValues(_ values: [String: NodeState.Value], into pairs: UnsafeMutableRawBufferPointer) -> Int {
+        guard values.count <= Self.handedValueLimit else { return 0 }
+        let elements = pairs.bindMemory(to: ScriptValue?.self)
+        var count = 0
+        for (keyPath, holder) in values {
+            let value: ScriptValue
+            switch holder.value {
+            case .string(let text): value = runtime.makeString(text)
+            case .number(let number): value = runtime.makeNumber(number)
+            case .bool(let bool): value = runtime.makeBoolean(bool)
+            case .null, .array, .object: continue
             }
-            return runtime.makeArray(UnsafeBufferPointer(rebasing: elements[..<count]))
+            // The value is on the stack before the key path's string is made (which may collect).
+            elements[2 * count + 1] = value
+            elements[2 * count] = keyPathString(keyPath)
+            count += 1
         }
+        return count
     }
 
     /// `[slot, generation]` of the node at `index`, from which ``members`` make its handle.
@@ -339,7 +347,9 @@ final class NodeBinding {
           return function (shared, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
               firstDisplayedEvent, latestValue, valueFirstDisplayedEvent) {
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
-            let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false, values = null;
+            let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false;
+            // The values handed over: how many (`undefined`: none asked for yet), then key path and value pairs.
+            let count = 0, k0, v0, k1, v1, k2, v2, k3, v3;
             const handle = pair => pair === null ? null : new Node(pair[0], pair[1]);
             // Whether `self` is the dispatched handle and its dispatch has not ended.
             const dispatched = self => self === node && shared[0] === at;
@@ -363,8 +373,17 @@ final class NodeBinding {
               }
               latestValue(keyPath) {
                 if (dispatched(this)) {
-                  if (values === undefined) shared[2] = 1;
-                  else if (values !== null) for (let i = 0; i < values.length; i += 2) if (values[i] === keyPath) return values[i + 1];
+                  if (count === undefined) shared[2] = 1;
+                  else if (count > 0) {
+                    if (k0 === keyPath) return v0;
+                    if (count > 1) {
+                      if (k1 === keyPath) return v1;
+                      if (count > 2) {
+                        if (k2 === keyPath) return v2;
+                        if (count > 3 && k3 === keyPath) return v3;
+                      }
+                    }
+                  }
                 }
                 return latestValue(this.#slot, this.#generation, keyPath);
               }
@@ -381,10 +400,11 @@ final class NodeBinding {
               defineProperty(prototype, name, member);
             }
             defineProperty(prototype, toStringTag, { value: 'Node' });
-            function enter(slot, generation, i, l, f, v, handed) {
+            function enter(slot, generation, i, l, f, v, n, a0, b0, a1, b1, a2, b2, a3, b3) {
               // One handle per dispatch, the same for each task it calls.
               if (node === null || shared[0] !== at) node = new Node(slot, generation);
-              at = shared[0]; nodeIndex = i; latest = l; first = f; visible = v; values = handed;
+              at = shared[0]; nodeIndex = i; latest = l; first = f; visible = v;
+              count = n; k0 = a0; v0 = b0; k1 = a1; v1 = b1; k2 = a2; v2 = b2; k3 = a3; v3 = b3;
               return node;
             }
             return [enter, prototype];
