@@ -17,7 +17,8 @@
 // - the exposure task as Focal calls it since stop 31: from Swift, nested in one host call that
 //   holds the VM's lock, each call passing the node's index and generation, its index, its event
 //   (a host object made per call, released by a finalizer), its visibility and its values as
-//   a count and key path, value pairs (since stop 32: arguments, not an array made per call);
+//   key path, value pairs (since stop 32: arguments, not an array made per call, and the numbers
+//   in a Float64Array over memory both sides share, so a call has at most eight arguments);
 //   JavaScript makes the handle (a class instance) and its members answer
 //   from those without a call into Swift; the result serialized and copied out, the microtask
 //   queue drained after each call.
@@ -251,9 +252,9 @@ nonisolated(unsafe) var eventDefinition = kJSClassDefinitionEmpty
 eventDefinition.className = UnsafePointer(strdup("Event"))
 eventDefinition.finalize = { _ in }
 nonisolated(unsafe) let eventClass = JSClassCreate(&eventDefinition)
-let makeWrapper = evaluate(
+let makeWrapperFactory = evaluate(
     """
-    (function (stringify) {
+    (function (stringify, shared) {
       let node = null, nodeIndex = null, latest = null, first = null, visible = false, count = 0, k0, v0;
       class Node {
         #slot; #generation;
@@ -267,13 +268,21 @@ let makeWrapper = evaluate(
         }
       }
       return function (fn) {
-        return function (slot, generation, i, l, f, v, n, a0, b0) {
-          node = new Node(slot, generation); nodeIndex = i; latest = l; first = f; visible = v; count = n; k0 = a0; v0 = b0;
+        return function (l, f, a0, b0) {
+          node = new Node(shared[0], shared[1]); nodeIndex = shared[2]; latest = l; first = f; visible = shared[3] !== 0;
+          count = shared[4]; k0 = a0; v0 = b0;
           const result = fn(node); return result === undefined ? '' : stringify(result);
         };
       };
-    })(JSON.stringify)
+    })
     """)
+nonisolated(unsafe) let sharedNumbers = UnsafeMutablePointer<Double>.allocate(capacity: 5)
+var handedWrapperArguments: [JSValueRef?] = [
+    evaluate("JSON.stringify"),
+    JSObjectMakeTypedArrayWithBytesNoCopy(context, kJSTypedArrayTypeFloat64Array, sharedNumbers, 40, nil, nil, nil),
+]
+let makeWrapper = JSValueToObject(context, JSObjectCallAsFunction(context, makeWrapperFactory, nil, 2, &handedWrapperArguments, nil), nil)!
+JSValueProtect(context, makeWrapper)
 var exposureArguments: [JSValueRef?] = [exposure]
 nonisolated(unsafe) let wrapped = JSValueToObject(
     context, JSObjectCallAsFunction(context, makeWrapper, nil, 1, &exposureArguments, nil), nil)!
@@ -289,11 +298,8 @@ let batchEntry = JSObjectMakeFunctionWithCallback(context, nil) { context, _, _,
     let value = JSStringCreateWithUTF8CString("Row 1")
     for call in 0..<calls {
         let event = JSObjectMake(context, eventClass, nil)
-        var arguments: [JSValueRef?] = [
-            JSValueMakeNumber(context, Double(call)), JSValueMakeNumber(context, 1), JSValueMakeNumber(context, 42), event, event,
-            JSValueMakeBoolean(context, true), JSValueMakeNumber(context, 1), JSValueMakeString(context, key),
-            JSValueMakeString(context, value),
-        ]
+        (sharedNumbers[0], sharedNumbers[1], sharedNumbers[2], sharedNumbers[3], sharedNumbers[4]) = (Double(call), 1, 42, 1, 1)
+        var arguments: [JSValueRef?] = [event, event, JSValueMakeString(context, key), JSValueMakeString(context, value)]
         if let result = JSObjectCallAsFunction(context, wrapped, nil, arguments.count, &arguments, nil),
             let text = JSValueToStringCopy(context, result, nil)
         {

@@ -39,7 +39,10 @@ final class NodeBinding {
     /// dispatches have ended (a dispatch's values hold only while the count is the one the wrapper
     /// entered with); `[1]`, `[2]` whether a task has asked for events, for values, which a
     /// dispatch then hands over (1) or leaves to host code (0: a task that reads neither costs
-    /// no event object and no string).
+    /// no event object and no string); `[3]`…`[7]` the dispatched node's arena index and generation,
+    /// its index (NaN: none), whether it is visible (1) and how many values are handed over (NaN:
+    /// none asked for yet). Numbers pass here rather than as arguments: a call with more than eight
+    /// arguments allocates their buffer.
     private let shared: SharedNumbers
 
     /// - Throws: when the members cannot be defined (setup code that does not fail but under a
@@ -47,7 +50,7 @@ final class NodeBinding {
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
         eventPrototype = Self.eventClass.makePrototype(in: runtime)
-        shared = try SharedNumbers(count: 3, in: runtime)
+        shared = try SharedNumbers(count: 8, in: runtime)
         (enter, nodePrototype) = try Self.defineNodes(shared: shared.array.value, in: runtime)
         runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
     }
@@ -67,19 +70,18 @@ final class NodeBinding {
 
     private let nodePrototype: ProtectedValue
     private let eventPrototype: ProtectedValue
-    /// `enter(slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, valueCount, k0, v0, …, k3, v3)`,
-    /// which the task wrapper calls first with the arguments of ``beginDispatch(_:)`` (see ``TaskScripts``); it
+    /// `enter(latestEvent, firstDisplayedEvent, k0, v0, k1, v1, k2, v2)`, which the task wrapper calls first with the
+    /// arguments of ``beginDispatch(_:)`` (see ``TaskScripts``), the rest of the dispatch being in ``shared``; it
     /// returns the dispatch's node handle, the same for every task it calls.
     let enter: ProtectedValue
 
-    /// The arguments of a task's wrapper for one dispatch: the node's arena index and generation, and the values
-    /// that its handle's members give while it is dispatched: its index, events and visibility, and up to
-    /// ``handedValueLimit`` plain values as key path and value pairs after their count. Kept on the stack, where
-    /// the collector sees them.
+    /// The arguments of a task's wrapper for one dispatch (its numbers are in ``shared``): the node's events, and up
+    /// to ``handedValueLimit`` plain values as key path and value pairs. Eight at most: JavaScriptCore keeps that
+    /// many arguments of a call inline and allocates a buffer for more. Kept on the stack, where the collector sees
+    /// them.
     typealias DispatchArguments = (
-        slot: ScriptValue?, generation: ScriptValue?, index: ScriptValue?, latest: ScriptValue?, first: ScriptValue?,
-        visible: ScriptValue?, valueCount: ScriptValue?,
-        pairs: (ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?)
+        latest: ScriptValue?, first: ScriptValue?,
+        pairs: (ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?, ScriptValue?)
     )
 
     /// Starts the dispatch of an event on the node at `index` of ``tree``: the arguments for
@@ -88,25 +90,25 @@ final class NodeBinding {
     /// code).
     func beginDispatch(_ index: Int32) -> DispatchArguments {
         // The record is read in place: a copy of its state would retain and release its history and values.
+        shared[3] = Double(index)
+        shared[4] = Double(tree[index].generation)
+        shared[5] = tree[index].payload.index.map(Double.init) ?? .nan
+        shared[6] = tree[index].payload.state.isVisible ? 1 : 0
         let wantsEvents = shared[1] != 0
         var arguments: DispatchArguments = (
-            runtime.makeNumber(Double(index)), runtime.makeNumber(Double(tree[index].generation)),
-            tree[index].payload.index.map { runtime.makeNumber(Double($0)) } ?? runtime.null,
             wantsEvents ? makeEvent(tree[index].payload.state.latestEvent, handed: true) : runtime.undefined,
             wantsEvents ? makeEvent(tree[index].payload.state.firstDisplayedEvent, handed: true) : runtime.undefined,
-            runtime.makeBoolean(tree[index].payload.state.isVisible), runtime.undefined,
-            (nil, nil, nil, nil, nil, nil, nil, nil)
+            (nil, nil, nil, nil, nil, nil)
         )
-        if shared[2] != 0 {
-            let count = withUnsafeMutableBytes(of: &arguments.pairs) { handValues(tree[index].payload.state.values, into: $0) }
-            arguments.valueCount = runtime.makeNumber(Double(count))
-        }
+        shared[7] =
+            shared[2] != 0
+            ? Double(withUnsafeMutableBytes(of: &arguments.pairs) { handValues(tree[index].payload.state.values, into: $0) }) : .nan
         return arguments
     }
 
     /// The most values of a node that a dispatch hands over; `latestValue` reads a node with more
     /// through host code.
-    static let handedValueLimit = 4
+    static let handedValueLimit = 3
 
     /// The key paths handed over, as JavaScript strings made once: the same few key paths (`title`)
     /// come with every node, and making a string from Swift's takes two copies. Bounded: past
@@ -349,7 +351,7 @@ final class NodeBinding {
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
             let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false;
             // The values handed over: how many (`undefined`: none asked for yet), then key path and value pairs.
-            let count = 0, k0, v0, k1, v1, k2, v2, k3, v3;
+            let count = 0, k0, v0, k1, v1, k2, v2;
             const handle = pair => pair === null ? null : new Node(pair[0], pair[1]);
             // Whether `self` is the dispatched handle and its dispatch has not ended.
             const dispatched = self => self === node && shared[0] === at;
@@ -378,10 +380,7 @@ final class NodeBinding {
                     if (k0 === keyPath) return v0;
                     if (count > 1) {
                       if (k1 === keyPath) return v1;
-                      if (count > 2) {
-                        if (k2 === keyPath) return v2;
-                        if (count > 3 && k3 === keyPath) return v3;
-                      }
+                      if (count > 2 && k2 === keyPath) return v2;
                     }
                   }
                 }
@@ -400,11 +399,13 @@ final class NodeBinding {
               defineProperty(prototype, name, member);
             }
             defineProperty(prototype, toStringTag, { value: 'Node' });
-            function enter(slot, generation, i, l, f, v, n, a0, b0, a1, b1, a2, b2, a3, b3) {
+            function enter(l, f, a0, b0, a1, b1, a2, b2) {
               // One handle per dispatch, the same for each task it calls.
-              if (node === null || shared[0] !== at) node = new Node(slot, generation);
-              at = shared[0]; nodeIndex = i; latest = l; first = f; visible = v;
-              count = n; k0 = a0; v0 = b0; k1 = a1; v1 = b1; k2 = a2; v2 = b2; k3 = a3; v3 = b3;
+              if (node === null || shared[0] !== at) node = new Node(shared[3], shared[4]);
+              at = shared[0]; latest = l; first = f; visible = shared[6] !== 0;
+              nodeIndex = shared[5]; if (nodeIndex !== nodeIndex) nodeIndex = null;
+              count = shared[7]; if (count !== count) count = undefined;
+              k0 = a0; v0 = b0; k1 = a1; v1 = b1; k2 = a2; v2 = b2;
               return node;
             }
             return [enter, prototype];

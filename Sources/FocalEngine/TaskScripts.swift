@@ -141,8 +141,8 @@ final class TaskScripts {
               return freeze({ toJSON() { many = copy; return null; } });
             }
             function wrap(fn) {
-              return function (slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, n, a0, b0, a1, b1, a2, b2, a3, b3) {
-                const result = fn(enter(slot, generation, index, latestEvent, firstDisplayedEvent, isVisible, n, a0, b0, a1, b1, a2, b2, a3, b3));
+              return function (latestEvent, firstDisplayedEvent, a0, b0, a1, b1, a2, b2) {
+                const result = fn(enter(latestEvent, firstDisplayedEvent, a0, b0, a1, b1, a2, b2));
                 if (result === undefined) return '';
                 many = undefined;
                 const text = json(result);
