@@ -26,6 +26,10 @@ final class SessionState {
     @exclusivity(unchecked) private var currentLine: Int?
     /// The latest `time` an op of the session carried: the time of its end event.
     @exclusivity(unchecked) private var latestTime: Int64?
+    /// The focus path of the node a result was last produced on, with that node's parent (arena index and
+    /// generation) and name: results come in runs on siblings (the rows of one table), which share their path, so a
+    /// run works it out once. Forgotten when a node moves or is renamed, which can change the path of its subtree.
+    @exclusivity(unchecked) private var lastResultPath: (parent: Int32, generation: UInt32, name: String, path: String)?
     /// Where matched patterns are counted, if anywhere (the engine's, read once: every recorded event asks).
     private let coverage: PatternCoverage?
 
@@ -110,7 +114,10 @@ final class SessionState {
             // move (its subtree follows) changes which tasks can fire on the moved nodes.
             tree[index].payload.index = r.index
             if r.attributes != nil { tree[index].payload.attributes = r.attributes }
-            if case .moved = outcome { recomputeStates(from: index) }
+            if case .moved = outcome {
+                lastResultPath = nil
+                recomputeStates(from: index)
+            }
         case .refused(let refusal):
             return fail(.invalidOp, refusalMessage(refusal, r))
         }
@@ -220,7 +227,7 @@ final class SessionState {
             }
             // The wrapper returns the results' JSON texts, one per line (`results([…])` gives several).
             guard let texts = runtime.string(ofKnownString: returned), !texts.isEmpty else { continue }
-            if path == nil { path = tree.path(of: index) }
+            if path == nil { path = resultPath(of: index) }
             // (Searched in the text's bytes: `utf8.contains` steps through the view one index at a time.)
             if texts.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "\n")) }) ?? texts.utf8.contains(UInt8(ascii: "\n")) {
                 for json in texts.split(separator: "\n") { produce(String(json), task, r, at: index, path: path!, time: time) }
@@ -228,6 +235,18 @@ final class SessionState {
                 produce(texts, task, r, at: index, path: path!, time: time)
             }
         }
+    }
+
+    /// The focus path of the node at `index`, shared with the last sibling a result was produced on.
+    private func resultPath(of index: Int32) -> String {
+        let parent = tree[index].parent
+        guard parent != NodeTree.none else { return tree.path(of: index) }
+        if let last = lastResultPath, last.parent == parent, last.generation == tree[parent].generation, last.name == tree[index].name {
+            return last.path
+        }
+        let path = tree.path(of: index)
+        lastResultPath = (parent, tree[parent].generation, tree[index].name, path)
+        return path
     }
 
     /// Reports a result and keeps it with its event in the history of the node at `index`.

@@ -19,6 +19,32 @@ struct TaskResultTests {
         match('ev', () => ({ ok: 2, list: [1, 'two', null] }));
         """
 
+    @Test("a result's path is its node's, for siblings in a run and after a parent moves or is renamed")
+    func resultPaths() throws {
+        let harness = try EngineHarness(["index.js": "match('ev', n => n.index);"])
+        let table = keyed(3, "a")
+        let rows = (0..<3).map { keyed(4, "r", String($0)) }
+        harness.apply(
+            [registerRoot, register(2, under: root, "list"), register(table, under: 2, "table")]
+                + rows.enumerated().map { register($1, under: table, "row", index: $0) } + [register(5, under: table, "cell")])
+        func paths(_ nodes: [NodeID]) -> [String] {
+            for node in nodes { harness.apply(record(node, "ev")) }
+            defer { harness.observer.results.removeAll() }
+            return harness.observer.results.map(\.record.path)
+        }
+        #expect(
+            paths(rows + [5, rows[0]]) == ["/list/table/row", "/list/table/row", "/list/table/row", "/list/table/cell", "/list/table/row"])
+        // The table, registered again under another parent and name, moves with its rows.
+        harness.apply(register(table, under: root, "grid"))
+        #expect(paths([rows[1], rows[2], 5]) == ["/grid/row", "/grid/row", "/grid/cell"])
+        harness.apply(register(table, under: root, "sheet"))
+        #expect(paths([rows[0]]) == ["/sheet/row"])
+        // A row removed and its slot reused by a node under another parent.
+        harness.apply(deregister(rows[2]), register(6, under: 2, "row"))
+        #expect(paths([6, rows[0]]) == ["/list/row", "/sheet/row"])
+        #expect(harness.takeErrors().isEmpty)
+    }
+
     @Test("every failing task is reported, and the other tasks for the same event still run", arguments: [false, true])
     func mixedOutcomes(batched: Bool) throws {
         let harness = try EngineHarness(["index.js": Self.mixedTasks], timeLimit: .milliseconds(100), batched: batched)
