@@ -225,8 +225,9 @@ final class SessionState {
                 engine.scripts.pendingNote = nil
                 noteResult(note, of: task)
             }
-            // The wrapper returns the results' JSON texts, one per line (`results([…])` gives several).
-            guard let texts = runtime.string(ofKnownString: returned), !texts.isEmpty else { continue }
+            // The wrapper returns `undefined` for no result (compared without a call), or the results' JSON
+            // texts, one per line (`results([…])` gives several).
+            guard returned != runtime.undefined, let texts = runtime.string(ofKnownString: returned), !texts.isEmpty else { continue }
             if path == nil { path = resultPath(of: index) }
             // (Searched in the text's bytes: `utf8.contains` steps through the view one index at a time.)
             if texts.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "\n")) }) ?? texts.utf8.contains(UInt8(ascii: "\n")) {

@@ -105,8 +105,8 @@ final class TaskScripts {
     /// The wrapper's source: a factory that takes `note` and `enter` and returns `[wrap, results]`.
     /// `wrap(fn)` is the task function that enters the dispatch its arguments describe
     /// (``NodeBinding/beginDispatch(_:)``), calls `fn` with the node and returns the JSON text of its result, the texts
-    /// of `results([…])` one per line (compact JSON text holds no line break), or `''` for no
-    /// result: always a string, which the engine copies out in one call. `results` is the
+    /// of `results([…])` one per line (compact JSON text holds no line break), or `undefined` for no
+    /// result, which the engine tells without a call; a string is copied out in one. `results` is the
     /// global of that name.
     private static let jsonWrapperSource = """
         (function (stringify, getPrototypeOf, objectPrototype, freeze, isArray) {
@@ -143,7 +143,7 @@ final class TaskScripts {
             function wrap(fn) {
               return function (latestEvent, firstDisplayedEvent, a0, b0, a1, b1, a2, b2) {
                 const result = fn(enter(latestEvent, firstDisplayedEvent, a0, b0, a1, b1, a2, b2));
-                if (result === undefined) return '';
+                if (result === undefined) return undefined;
                 many = undefined;
                 const text = json(result);
                 if (many !== undefined) {

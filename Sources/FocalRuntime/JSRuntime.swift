@@ -88,6 +88,8 @@ public final class JSRuntime {
         let options = JavaScriptCoreOptions.start()
         group = JSContextGroupCreate()
         context = JSGlobalContextCreateInGroup(group, globalObjectClass?.jsClass)
+        null = JSValueMakeNull(context)
+        undefined = JSValueMakeUndefined(context)
         runningEntry = .allocate(capacity: 1)
         runningEntry.initialize(to: RunningRuntime.Entry(context: context))
         // The runtime's own setup code runs under the lockdown's generous bound, not the
@@ -439,8 +441,11 @@ public final class JSRuntime {
 
     public func makeNumber(_ number: Double) -> ScriptValue { JSValueMakeNumber(context, number) }
     public func makeBoolean(_ value: Bool) -> ScriptValue { JSValueMakeBoolean(context, value) }
-    public var null: ScriptValue { JSValueMakeNull(context) }
-    public var undefined: ScriptValue { JSValueMakeUndefined(context) }
+    /// `null` and `undefined`: made once, as they are immediates (not cells) in a 64-bit
+    /// JavaScriptCore, the same value for the runtime's life, which the collector never moves
+    /// or frees. Comparing a value with ``undefined`` tells whether it is `undefined` without a call.
+    public let null: ScriptValue
+    public let undefined: ScriptValue
 
     /// A new, empty object.
     public func makeObject() -> ScriptObject { JSObjectMake(context, nil, nil) }
