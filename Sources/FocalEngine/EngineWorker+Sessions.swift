@@ -77,9 +77,9 @@ final class OutcomeCollector: EngineObserver {
         self.session = session
     }
 
-    func engine(_ engine: Engine, didProduce result: TaskResult) {
-        outcome.results.append(result)
+    func engine(_ engine: Engine, didProduce result: consuming TaskResult) {
         session.publish(.result(result))
+        outcome.results.append(consume result)
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {
