@@ -18,14 +18,9 @@ struct NodePayload: FocusTreePayload {
     var attributes: JSONObject?
     var createdAt: Int64
 
-    init(index: Int?, namespace: String?, attributes: JSONObject?, createdAt: Int64, matchState: MatchAutomaton.State) {
-        self.namespace = namespace
-        self.attributes = attributes
-        self.createdAt = createdAt
-        self.index = index
-        self.matchState = matchState
-    }
+    // No initializer of its own: the memberwise one builds the payload in its place, where one written here
+    // built it on the stack and copied it out (a retain of each of its references, and a release of each after).
 
     /// What the slot of a removed node keeps: no storage.
-    static var vacant: NodePayload { NodePayload(index: nil, namespace: nil, attributes: nil, createdAt: 0, matchState: 0) }
+    static var vacant: NodePayload { NodePayload(index: nil, matchState: 0, namespace: nil, attributes: nil, createdAt: 0) }
 }

@@ -100,11 +100,15 @@ final class SessionState {
             case .failure(let error): return fail(error.kind, "node \(r.node): \(error.message)")
             }
         }
-        let outcome = tree.register(r.node, name: r.name, parent: r.parent) { parent in
+        // The payload's closure captures what it reads, not `r`: capturing `r` copied the whole registration.
+        let (name, index, namespace, attributes) = (r.name, r.index, r.namespace, r.attributes)
+        let createdAt = r.time ?? configuration.clock.now()
+        let outcome = tree.register(r.node, name: name, parent: r.parent) { parent in
             NodePayload(
-                index: r.index, namespace: r.namespace, attributes: r.attributes, createdAt: r.time ?? configuration.clock.now(),
+                index: index,
                 matchState: parent == NodeTree.none
-                    ? automaton.rootState : automaton.transition(from: tree[parent].payload.matchState, name: r.name))
+                    ? automaton.rootState : automaton.transition(from: tree[parent].payload.matchState, name: name),
+                namespace: namespace, attributes: attributes, createdAt: createdAt)
         }
         switch outcome {
         case .inserted:
