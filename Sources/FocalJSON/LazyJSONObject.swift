@@ -73,17 +73,20 @@ public struct LazyJSONObject: Sendable {
     public func values(of first: String, and second: String) -> (JSONValue?, JSONValue?) {
         switch storage {
         case .object(let object): return (object[first], object[second])
-        case .text(var text):
-            var first = first
-            var second = second
-            return text.withUTF8 { text in
-                first.withUTF8 { first in
-                    second.withUTF8 { second in
-                        Self.members(UnsafeRawBufferPointer(first), UnsafeRawBufferPointer(second), in: UnsafeRawBufferPointer(text))
-                    }
-                }
+        case .text(let text):
+            return Self.withBytes(text) { text in
+                Self.withBytes(first) { first in Self.withBytes(second) { second in Self.members(first, second, in: text) } }
             }
         }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of `string`, read in place where it is contiguous (native and literal
+    /// strings are): `withUTF8` needs a copy of the string in a `var`, a retain and a release on every read.
+    @inline(__always)
+    private static func withBytes<R>(_ string: String, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let result = string.utf8.withContiguousStorageIfAvailable({ body(UnsafeRawBufferPointer($0)) }) { return result }
+        var string = string
+        return string.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
     /// The last values of the members named by the UTF-8 bytes `first` and `second` in the checked object text
