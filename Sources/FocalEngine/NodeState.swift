@@ -29,7 +29,8 @@ public struct NodeState {
     public static let resultTextLimit = 512
 
     public private(set) var isVisible = false
-    public private(set) var latestEvent: Event?
+    /// The newest event of the history (kept there only: a second reference cost a retain and a release per event).
+    public var latestEvent: Event? { recent.isEmpty ? nil : recent[newestSlot] }
     public private(set) var firstDisplayedEvent: Event?
     public private(set) var values: [String: Value] = [:]
     /// The newest events, oldest first.
@@ -55,6 +56,10 @@ public struct NodeState {
     /// how many more.
     private var omitted: [(slot: Int32, count: Int)] = []
     private var oldest = 0
+    /// The slot of `recent` that holds the latest event, when there is one.
+    private var newestSlot: Int {
+        recent.count < Self.historyLimit ? recent.count - 1 : (oldest + Self.historyLimit - 1) % Self.historyLimit
+    }
 
     /// The current value of a key path and the event that first displayed it.
     public struct Value {
@@ -86,7 +91,7 @@ public struct NodeState {
     /// Keeps a result that `task` produced for the latest event (the one just applied).
     mutating func keepResult(_ json: String, of task: TaskReference) {
         guard !recent.isEmpty else { return }
-        let slot = Int32(recent.count < Self.historyLimit ? recent.count - 1 : (oldest + Self.historyLimit - 1) % Self.historyLimit)
+        let slot = Int32(newestSlot)
         var keptForEvent = 0
         for entry in kept where entry.slot == slot { keptForEvent += 1 }
         guard keptForEvent < Self.resultsPerEventLimit else {
@@ -105,11 +110,12 @@ public struct NodeState {
         var change: (keyPath: String, value: JSONValue?)?
         // The two members are read from the properties' text in one pass, without building the object.
         if isUpdate,
-            case (.string(let keyPath)?, let value) = event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value)
+            case (.string(let keyPath)?, var value) = event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value)
         {
             // An absent value and `null` both mean "no value".
-            change = (keyPath, value?.isNull == true ? nil : value)
-            if change?.value != nil, values.count >= Self.valueLimit, values[keyPath] == nil { return false }
+            if value?.isNull == true { value = nil }
+            if value != nil, values.count >= Self.valueLimit, values[keyPath] == nil { return false }
+            change = (consume keyPath, consume value)
         }
         if recent.count < Self.historyLimit {
             // The ring's whole size at once: growing it one event at a time would reallocate it at the 2nd, 3rd
@@ -123,7 +129,6 @@ public struct NodeState {
             if !omitted.isEmpty { omitted.removeAll { $0.slot == Int32(oldest) } }
             oldest = (oldest + 1) % Self.historyLimit
         }
-        latestEvent = event
         if isUpdate {
             guard let change else { return true }
             // A missing holder and a holder without a value both mean "no value". One lookup of the key path, new
