@@ -44,6 +44,9 @@ public final class Engine {
     let generations = GenerationSource()
     /// Made in `init`, once every other member exists; never `nil` afterwards.
     private(set) var defaultSession: SessionState!
+    /// ``defaultSession`` for the ops applied to it, each without a retain and a release of it: the engine holds it
+    /// as long as the engine lives.
+    private var unretainedDefaultSession: Unmanaged<SessionState>?
     @exclusivity(unchecked) private var sessions: [String: SessionState] = [:]
     /// Creates an engine for the tasks in `configuration.tasksDirectory`.
     /// - Throws: ``EngineError`` of kind ``EngineError/Kind/invalidConfiguration`` when a setting
@@ -81,6 +84,7 @@ public final class Engine {
         scripts.coverage = configuration.patternCoverage
         runtime.applyTimeLimit(configuration.timeLimit)
         defaultSession = SessionState(id: nil, engine: self)
+        unretainedDefaultSession = Unmanaged.passUnretained(defaultSession)
     }
 
     /// The number of live nodes of the default session.
@@ -103,8 +107,9 @@ public final class Engine {
             observer?.engine(self, didReport: error)
             return
         }
+        guard let session else { return unretainedDefaultSession!._withUnsafeGuaranteedRef { $0.apply(op, line: line) } }
         guard let state = state(of: session) else {
-            observer?.engine(self, didReport: .sessionLimitReached(session: session ?? "", live: sessions.count, line: line))
+            observer?.engine(self, didReport: .sessionLimitReached(session: session, live: sessions.count, line: line))
             return
         }
         state.apply(op, line: line)
