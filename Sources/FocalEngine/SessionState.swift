@@ -32,6 +32,8 @@ final class SessionState {
     @exclusivity(unchecked) private var lastResultPath: (parent: Int32, generation: UInt32, name: String, path: String)?
     /// Where matched patterns are counted, if anywhere (the engine's, read once: every recorded event asks).
     private let coverage: PatternCoverage?
+    /// Where the task wrapper hands short results (the engine's, read once: every result with one asks).
+    private let handedText: SharedText
 
     init(id: String?, engine: Engine) {
         self.id = id
@@ -40,6 +42,7 @@ final class SessionState {
         library = TaskLibrary(scripts: engine.scripts)
         automaton = engine.scripts.automaton(for: [])
         coverage = engine.scripts.coverage
+        handedText = engine.scripts.handedText
         library.report = { [unowned self] error in
             var error = error
             error.line = error.line ?? self.currentLine
@@ -229,9 +232,13 @@ final class SessionState {
                 engine.scripts.pendingNote = nil
                 noteResult(note, of: task)
             }
-            // The wrapper returns `undefined` for no result (compared without a call), or the results' JSON
-            // texts, one per line (`results([…])` gives several).
-            guard returned != runtime.undefined, let texts = runtime.string(ofKnownString: returned), !texts.isEmpty else { continue }
+            // The wrapper returns `undefined` for no result, or the results' JSON texts, one per line (`results([…])`
+            // gives several): handed in shared memory when it returns `null` (both compared without a call), as a
+            // string otherwise.
+            guard returned != runtime.undefined,
+                let texts = returned == runtime.null ? handedText.text : runtime.string(ofKnownString: returned),
+                !texts.isEmpty
+            else { continue }
             if path == nil { path = resultPath(of: index) }
             // (Searched in the text's bytes: `utf8.contains` steps through the view one index at a time.)
             if texts.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "\n")) }) ?? texts.utf8.contains(UInt8(ascii: "\n")) {

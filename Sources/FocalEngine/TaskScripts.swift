@@ -37,6 +37,12 @@ final class TaskScripts {
     private var namespaceFiles: [String: Result<String, EngineError>] = [:]
     static let parseCacheLimit = 4096
 
+    /// Where the wrapper hands a result's text when it is short and ASCII (returning `null`): read without a
+    /// call into JavaScriptCore (see ``FocalRuntime/SharedText``).
+    let handedText: SharedText
+    /// The longest text handed through ``handedText``, in bytes; a longer one is returned as a string.
+    static let handedTextCapacity = 1024
+
     /// The name of the error the wrapper throws when a result is not JSON.
     static let nonJSONErrorName = "FocalNonJSONResult"
 
@@ -48,6 +54,7 @@ final class TaskScripts {
     init(runtime: JSRuntime, tasksDirectory: String, watchesFiles: Bool, enter: ProtectedValue) throws(ScriptError) {
         self.runtime = runtime
         modules = try CompiledModules(runtime: runtime, root: tasksDirectory, watchesFiles: watchesFiles)
+        handedText = try SharedText(capacity: Self.handedTextCapacity, in: runtime)
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
         let note = runtime.makeFunction(name: "note") { [unowned self] _, arguments throws(ScriptError) in
             let texts = arguments.map { self.runtime.string($0) ?? "" }
@@ -55,7 +62,8 @@ final class TaskScripts {
             return nil
         }
         guard let factory = runtime.object(wrapperFactory),
-            let pair = runtime.object(try runtime.call(factory, arguments: [note, enter.value])),
+            let pair = runtime.object(
+                try runtime.call(factory, arguments: [note, enter.value, handedText.bytes.value, handedText.length.array.value])),
             let wrap = runtime.object(runtime.element(pair, at: 0)),
             let results = runtime.object(runtime.element(pair, at: 1))
         else { throw ScriptError(name: "Error", message: "could not make the task wrapper") }
@@ -102,17 +110,31 @@ final class TaskScripts {
         return warned.insert(key).inserted
     }
 
-    /// The wrapper's source: a factory that takes `note` and `enter` and returns `[wrap, results]`.
-    /// `wrap(fn)` is the task function that enters the dispatch its arguments describe
-    /// (``NodeBinding/beginDispatch(_:)``), calls `fn` with the node and returns the JSON text of its result, the texts
-    /// of `results([…])` one per line (compact JSON text holds no line break), or `undefined` for no
-    /// result, which the engine tells without a call; a string is copied out in one. `results` is the
-    /// global of that name.
+    /// The wrapper's source: a factory that takes `note`, `enter` and the arrays of ``handedText`` and returns
+    /// `[wrap, results]`. `wrap(fn)` is the task function that enters the dispatch its arguments describe
+    /// (``NodeBinding/beginDispatch(_:)``), calls `fn` with the node and gives the JSON text of its result, the texts
+    /// of `results([…])` one per line (compact JSON text holds no line break): written to ``handedText`` when it is
+    /// ASCII and fits, returning `null`, or returned as a string (copied out in a call). It returns `undefined` for
+    /// no result. The engine tells `null` and `undefined` without a call. `results` is the global of that name.
     private static let jsonWrapperSource = """
         (function (stringify, getPrototypeOf, objectPrototype, freeze, isArray) {
           'use strict';
           function fail(message) { const e = new TypeError(message); e.name = '\(nonJSONErrorName)'; throw e; }
-          return function (note, enter) {
+          return function (note, enter, bytes, length) {
+            const capacity = bytes.length;
+            // The text in `bytes` (returning null) when every character is one byte of UTF-8 and it fits;
+            // otherwise the text itself.
+            function hand(text) {
+              const count = text.length;
+              if (count > capacity) return text;
+              for (let i = 0; i < count; i++) {
+                const c = text.charCodeAt(i);
+                if (c > 0x7f) return text;
+                bytes[i] = c;
+              }
+              length[0] = count;
+              return null;
+            }
             // Short texts only: '{}' from a Promise, Map, Set or class instance; 'null' and
             // 'false' from `x && {…}`; 'null' from NaN or Infinity.
             function look(result, text) {
@@ -159,11 +181,11 @@ final class TaskScripts {
                     if (many !== undefined) fail('results([…]) cannot hold results([…])');
                     texts = texts === '' ? one : texts + '\\n' + one;
                   }
-                  return texts;
+                  return hand(texts);
                 }
                 // A warning never fails a result (a Proxy's getPrototypeOf trap may throw).
                 if (text.length < 6) { try { look(result, text); } catch (_) {} }
-                return text;
+                return hand(text);
               };
             }
             return [wrap, results];

@@ -22,16 +22,9 @@ package struct SharedNumbers {
 
     /// `count` numbers, all 0.
     package init(count: Int, in runtime: JSRuntime) throws(ScriptError) {
-        let size = MemoryLayout<Double>.stride * max(count, 1)
-        guard let memory = calloc(1, size) else { throw ScriptError(name: "RangeError", message: "out of memory") }
-        guard
-            let array = JSObjectMakeTypedArrayWithBytesNoCopy(
-                runtime.context, kJSTypedArrayTypeFloat64Array, memory, size, { bytes, _ in free(bytes) }, nil, nil)
-        else {
-            free(memory)
-            throw ScriptError(name: "Error", message: "could not make a Float64Array")
-        }
-        self.array = runtime.protect(array)
+        let (array, memory) = try runtime.makeHostTypedArray(
+            kJSTypedArrayTypeFloat64Array, byteCount: MemoryLayout<Double>.stride * max(count, 1), named: "Float64Array")
+        self.array = array
         numbers = memory.bindMemory(to: Double.self, capacity: max(count, 1))
     }
 
@@ -40,5 +33,21 @@ package struct SharedNumbers {
     package subscript(index: Int) -> Double {
         get { numbers[index] }
         nonmutating set { numbers[index] = newValue }
+    }
+}
+
+extension JSRuntime {
+    /// A typed array of `type` over `byteCount` bytes of host memory, all 0, protected, and the memory; the memory
+    /// belongs to the array and is freed when the collector takes it.
+    func makeHostTypedArray(
+        _ type: JSTypedArrayType, byteCount: Int, named name: String
+    ) throws(ScriptError) -> (ProtectedValue, UnsafeMutableRawPointer) {
+        guard let memory = calloc(1, byteCount) else { throw ScriptError(name: "RangeError", message: "out of memory") }
+        guard let array = JSObjectMakeTypedArrayWithBytesNoCopy(context, type, memory, byteCount, { bytes, _ in free(bytes) }, nil, nil)
+        else {
+            free(memory)
+            throw ScriptError(name: "Error", message: "could not make a \(name)")
+        }
+        return (protect(array), memory)
     }
 }

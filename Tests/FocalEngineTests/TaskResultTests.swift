@@ -156,6 +156,31 @@ struct TaskResultTests {
         #expect(harness.takeErrors().isEmpty)
     }
 
+    @Test("a result's text arrives whole whatever its length and characters, handed in shared memory or as a string")
+    func resultTexts() throws {
+        // The wrapper hands a text of at most 1,024 bytes whose characters are all below U+0080 in shared memory, any
+        // other as a string: texts on both sides of each limit, and short ones after long ones (nothing left over).
+        let texts = [
+            "", "ab", String(repeating: "x", count: 1022), "c", String(repeating: "y", count: 1023), "\u{7F}", "\u{80}",
+            String(repeating: "z", count: 1000) + "é", "d", String(repeating: "w", count: 5000), "e\u{1F600}",
+        ]
+        let list = texts.map { JSONValue.string($0).jsonString }.joined(separator: ", ")
+        let harness = try EngineHarness([
+            "index.js": """
+            const texts = [\(list)];
+            let next = 0;
+            match('ev', () => texts[next++]);
+            match('many', () => results([texts[2], 'f', texts[5], texts[4]]));
+            """
+        ])
+        harness.apply(registerRoot)
+        for _ in texts { harness.apply(record(root, "ev")) }
+        harness.apply(record(root, "many"))
+        let values = try harness.observer.results.map { try JSONValue(parsing: $0.record.resultJSON) }
+        #expect(values == (texts + [texts[2], "f", texts[5], texts[4]]).map { JSONValue.string($0) })
+        #expect(harness.takeErrors().isEmpty)
+    }
+
     @Test("a result names its event, node, path, time, task and line")
     func resultMetadata() throws {
         let harness = try EngineHarness(["index.js": "\nmatch('list/cell/tap', n => n.index);"])
