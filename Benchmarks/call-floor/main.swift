@@ -20,8 +20,9 @@
 //   key path, value pairs (since stop 32: arguments, not an array made per call, and the numbers
 //   in a Float64Array over memory both sides share, so a call has at most eight arguments);
 //   JavaScript makes the handle (a class instance) and its members answer
-//   from those without a call into Swift; the result serialized and copied out, the microtask
-//   queue drained after each call.
+//   from those without a call into Swift; the result serialized and (since stop 33) written as
+//   bytes into a Uint8Array over memory both sides share when it is short and ASCII, the call
+//   returning null, or copied out; the microtask queue drained after each call.
 import CJavaScriptCore
 
 #if canImport(Glibc)
@@ -254,7 +255,7 @@ eventDefinition.finalize = { _ in }
 nonisolated(unsafe) let eventClass = JSClassCreate(&eventDefinition)
 let makeWrapperFactory = evaluate(
     """
-    (function (stringify, shared) {
+    (function (stringify, shared, bytes) {
       let node = null, nodeIndex = null, latest = null, first = null, visible = false, count = 0, k0, v0;
       class Node {
         #slot; #generation;
@@ -267,21 +268,31 @@ let makeWrapperFactory = evaluate(
           return undefined;
         }
       }
+      function hand(text) {
+        const count = text.length;
+        if (count > bytes.length) return text;
+        for (let i = 0; i < count; i++) { const c = text.charCodeAt(i); if (c > 0x7f) return text; bytes[i] = c; }
+        shared[5] = count;
+        return null;
+      }
       return function (fn) {
         return function (l, f, a0, b0) {
           node = new Node(shared[0], shared[1]); nodeIndex = shared[2]; latest = l; first = f; visible = shared[3] !== 0;
           count = shared[4]; k0 = a0; v0 = b0;
-          const result = fn(node); return result === undefined ? '' : stringify(result);
+          const result = fn(node); return result === undefined ? undefined : hand(stringify(result));
         };
       };
     })
     """)
-nonisolated(unsafe) let sharedNumbers = UnsafeMutablePointer<Double>.allocate(capacity: 5)
+nonisolated(unsafe) let sharedNumbers = UnsafeMutablePointer<Double>.allocate(capacity: 6)
+nonisolated(unsafe) let sharedBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
 var handedWrapperArguments: [JSValueRef?] = [
     evaluate("JSON.stringify"),
-    JSObjectMakeTypedArrayWithBytesNoCopy(context, kJSTypedArrayTypeFloat64Array, sharedNumbers, 40, nil, nil, nil),
+    JSObjectMakeTypedArrayWithBytesNoCopy(context, kJSTypedArrayTypeFloat64Array, sharedNumbers, 48, nil, nil, nil),
+    JSObjectMakeTypedArrayWithBytesNoCopy(context, kJSTypedArrayTypeUint8Array, sharedBytes, 1024, nil, nil, nil),
 ]
-let makeWrapper = JSValueToObject(context, JSObjectCallAsFunction(context, makeWrapperFactory, nil, 2, &handedWrapperArguments, nil), nil)!
+let makeWrapper = JSValueToObject(context, JSObjectCallAsFunction(context, makeWrapperFactory, nil, 3, &handedWrapperArguments, nil), nil)!
+nonisolated(unsafe) let null = JSValueMakeNull(context)
 JSValueProtect(context, makeWrapper)
 var exposureArguments: [JSValueRef?] = [exposure]
 nonisolated(unsafe) let wrapped = JSValueToObject(
@@ -300,9 +311,11 @@ let batchEntry = JSObjectMakeFunctionWithCallback(context, nil) { context, _, _,
         let event = JSObjectMake(context, eventClass, nil)
         (sharedNumbers[0], sharedNumbers[1], sharedNumbers[2], sharedNumbers[3], sharedNumbers[4]) = (Double(call), 1, 42, 1, 1)
         var arguments: [JSValueRef?] = [event, event, JSValueMakeString(context, key), JSValueMakeString(context, value)]
-        if let result = JSObjectCallAsFunction(context, wrapped, nil, arguments.count, &arguments, nil),
-            let text = JSValueToStringCopy(context, result, nil)
-        {
+        let result = JSObjectCallAsFunction(context, wrapped, nil, arguments.count, &arguments, nil)
+        if result == null {
+            let count = Int(sharedNumbers[5])
+            handedBytes += String(decoding: UnsafeBufferPointer(start: sharedBytes, count: count), as: UTF8.self).utf8.count
+        } else if let result, let text = JSValueToStringCopy(context, result, nil) {
             let size = JSStringGetMaximumUTF8CStringSize(text)
             var buffer = [CChar](repeating: 0, count: size)
             handedBytes += JSStringGetUTF8CString(text, &buffer, size)
