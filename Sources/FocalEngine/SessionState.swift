@@ -104,14 +104,13 @@ final class SessionState {
             }
         }
         // The payload's closure captures what it reads, not `r`: capturing `r` copied the whole registration.
-        let (name, index, namespace, attributes) = (r.name, r.index, r.namespace, r.attributes)
-        let createdAt = r.time ?? configuration.clock.now()
+        let (name, index, namespace, attributes, time) = (r.name, r.index, r.namespace, r.attributes, r.time)
         let outcome = tree.register(r.node, name: name, parent: r.parent) { parent in
             NodePayload(
                 index: index,
                 matchState: parent == NodeTree.none
                     ? automaton.rootState : automaton.transition(from: tree[parent].payload.matchState, name: name),
-                namespace: namespace, attributes: attributes, createdAt: createdAt)
+                namespace: namespace, attributes: attributes, createdAt: time ?? configuration.clock.now())
         }
         switch outcome {
         case .inserted:
