@@ -14,7 +14,7 @@ final class TaskScripts {
     /// `match` is `undefined` at any other time; a saved reference throws when called).
     private(set) var match: ProtectedValue!
     /// Wraps a task function so that one call into JavaScript runs the task and turns
-    /// its results into JSON texts, one per line (`''` for none).
+    /// its results into JSON texts, one per line (`undefined` for none; see ``jsonWrapperSource``).
     private var jsonWrapper: ProtectedValue!
     /// The task files and modules, compiled once for every session. Without hot reload
     /// the disk is read once per file, so starting a session makes no system call.
