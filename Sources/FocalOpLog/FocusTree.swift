@@ -91,8 +91,12 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @exclusivity(unchecked) @usableFromInline var freeSlots: [Index] = []
     @exclusivity(unchecked) @usableFromInline var ids: [NodeID: Index] = [:]
     /// For every proper prefix of a live keyed id (`70` and `[70, "a"]` for `[70, "a", "b"]`), the nodes whose
-    /// ids extend it.
+    /// ids extend it; kept only once ``isIndexingExtensions`` (see ``indexExtensions()``).
     @exclusivity(unchecked) @usableFromInline var extensions: [NodeID: Set<Index>] = [:]
+    /// Whether `extensions` is built and kept as nodes come and go: from the first question about the ids that extend
+    /// a prefix when some may, for the rest of the tree's life. Until then a keyed node costs no lookups in it (four on
+    /// every registration and removal of a row), and most trees never ask: a row's `deregister` names the longest ids.
+    @exclusivity(unchecked) @usableFromInline var isIndexingExtensions = false
     /// How many live ids have each number of keys (at index `k`, those with `k` keys): an id that no live id has more
     /// keys than is extended by none, so a `deregister` of a row (the longest ids of its tree) skips `extensions`.
     @exclusivity(unchecked) @usableFromInline var liveIDsByKeyCount: [Int] = []
@@ -145,7 +149,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// Whether some live node's id is `prefix` or starts with it.
     @inlinable
     public func containsPrefix(_ prefix: NodeID) -> Bool {
-        ids[prefix] != nil || (hasLongerIDs(than: prefix) && extensions[prefix] != nil)
+        ids[prefix] != nil || extensions(of: prefix) != nil
     }
 
     /// Whether some live id has more keys than `prefix`: only such an id can extend it.
@@ -178,7 +182,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
             records.append(consume node)
         }
         ids[id] = index
-        id.forEachProperPrefix { extensions[$0, default: []].insert(index) }
+        if isIndexingExtensions { id.forEachProperPrefix { extensions[$0, default: []].insert(index) } }
         if id.keyCount >= liveIDsByKeyCount.count {
             liveIDsByKeyCount.append(contentsOf: repeatElement(0, count: id.keyCount + 1 - liveIDsByKeyCount.count))
         }
@@ -271,8 +275,27 @@ public final class FocusTree<Payload: FocusTreePayload> {
     public func nodes(withPrefix id: NodeID) -> [Index] {
         var found: [Index] = []
         if let exact = ids[id] { found.append(exact) }
-        if hasLongerIDs(than: id), let extending = extensions[id] { found.append(contentsOf: extending) }
+        if let extending = extensions(of: id) { found.append(contentsOf: extending) }
         return found
+    }
+
+    /// The live nodes whose ids extend `prefix` (not `prefix` itself), or `nil` when none does.
+    @inlinable
+    func extensions(of prefix: NodeID) -> Set<Index>? {
+        guard hasLongerIDs(than: prefix) else { return nil }
+        indexExtensions()
+        return extensions[prefix]
+    }
+
+    /// Builds ``extensions`` from the live nodes, once; from then on ``insert(_:name:payload:under:)`` and removals
+    /// keep it. One pass over the arena, at most once per tree, so no sequence of ops makes it quadratic.
+    @inlinable
+    func indexExtensions() {
+        guard !isIndexingExtensions else { return }
+        isIndexingExtensions = true
+        for slot in records.indices where records[slot].isLive {
+            records[slot].id.forEachProperPrefix { extensions[$0, default: []].insert(Index(slot)) }
+        }
     }
 
     /// Removes `index` and its whole subtree, without recursion. Returns how many nodes were removed: none when
@@ -314,15 +337,21 @@ public final class FocusTree<Payload: FocusTreePayload> {
         let id = self[index].id
         if !idForgotten { ids[id] = nil }
         liveIDsByKeyCount[id.keyCount] -= 1
+        if isIndexingExtensions { forgetExtension(index, of: id) }
+        records[Int(index)] = Node(
+            id: NodeID(owner: 0, packedKeys: "", keyCount: 0), name: "", payload: .vacant, generation: 0, isLive: false)
+        freeSlots.append(index)
+    }
+
+    /// Takes `index`, whose id is `id`, out of ``extensions``.
+    @inlinable
+    func forgetExtension(_ index: Index, of id: NodeID) {
         id.forEachProperPrefix { prefix in
             // One lookup per prefix: the set is changed and dropped through its index.
             guard let slot = extensions.index(forKey: prefix) else { return }
             extensions.values[slot].remove(index)
             if extensions.values[slot].isEmpty { extensions.remove(at: slot) }
         }
-        records[Int(index)] = Node(
-            id: NodeID(owner: 0, packedKeys: "", keyCount: 0), name: "", payload: .vacant, generation: 0, isLive: false)
-        freeSlots.append(index)
     }
 
     /// Removes every live node whose id is `prefix` or starts with it, with their subtrees: what a `deregister`
@@ -335,7 +364,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
         if let exact = ids.removeValue(forKey: prefix) { removed += removeSubtree(exact, idForgotten: true) }
         // Iterates a copy of the set: removing the nodes changes the one in `extensions`. A node found there that
         // was in a subtree removed before is not live any more and counts nothing.
-        if hasLongerIDs(than: prefix), let extending = extensions[prefix] {
+        if let extending = extensions(of: prefix) {
             for target in extending { removed += removeSubtree(target) }
         }
         return removed

@@ -156,6 +156,28 @@ struct FocusTreeTests {
         #expect(tree.removeSubtrees(withPrefix: 80) == 1 && tree.count == 1)
     }
 
+    @Test("the ids that extend a prefix are found among the live nodes when first asked for, and kept after")
+    func extensionsFoundWhenFirstAskedFor() throws {
+        let tree = Tree()
+        let root = tree.insert(1, name: "root", payload: "", under: none)
+        let rows = (0..<6).map { tree.insert(NodeID(owner: 4, keys: ["0", String($0)]), name: "cell", payload: "", under: root) }
+        // Rows come and go before any question about a prefix: removed ones must not be found later, nor their slots.
+        #expect(tree.removeSubtrees(withPrefix: NodeID(owner: 4, keys: ["0", "1"])) == 1)
+        tree.removeSubtree(rows[4])
+        let reused = tree.insert(NodeID(owner: 4, keys: ["1", "0"]), name: "cell", payload: "", under: root)
+        #expect(Set(tree.nodes(withPrefix: NodeID(owner: 4, keys: ["0"]))) == [rows[0], rows[2], rows[3], rows[5]])
+        #expect(tree.nodes(withPrefix: NodeID(owner: 4, keys: ["1"])) == [reused])
+        #expect(tree.nodes(withPrefix: 4).count == 5)
+
+        // From here on the nodes are kept track of as they come and go.
+        tree.removeSubtree(rows[0])
+        let added = tree.insert(NodeID(owner: 4, keys: ["0", "9"]), name: "cell", payload: "", under: root)
+        #expect(Set(tree.nodes(withPrefix: NodeID(owner: 4, keys: ["0"]))) == [rows[2], rows[3], rows[5], added])
+        #expect(tree.removeSubtrees(withPrefix: NodeID(owner: 4, keys: ["0"])) == 4)
+        #expect(tree.nodes(withPrefix: 4) == [reused])
+        #expect(tree.removeSubtrees(withPrefix: 4) == 1 && tree.count == 1 && !tree.containsPrefix(4))
+    }
+
     @Test("move takes a node and its subtree to the end of another parent's children")
     func move() throws {
         let tree = Tree()
