@@ -19,10 +19,24 @@ final class MatchAutomaton {
     private struct EventTable {
         /// Task indices (ascending, unique) for each exact event name.
         let byEvent: [String: [Int32]]
+        /// The same as `byEvent` where it has at most ``fewEvents`` names (almost every state: patterns name one or
+        /// two events for a node), searched in order: comparing a short name costs less than hashing it, which
+        /// every recorded event did. Empty where `byEvent` is larger.
+        let few: [(event: String, tasks: [Int32])]
         /// Task indices (ascending) of patterns whose event is `*`.
         let anyEvent: [Int32]
         /// Whether some pattern matches at this state, for any event.
         let hasTasks: Bool
+
+        /// The tasks of the patterns that name `event` exactly.
+        @inline(__always)
+        func exactTasks(_ event: String) -> [Int32] {
+            guard byEvent.count <= MatchAutomaton.fewEvents else { return byEvent[event] ?? [] }
+            // The length first: most names differ in it, and then no comparison of their text is needed.
+            let length = event.utf8.count
+            for entry in few where entry.event.utf8.count == length && entry.event == event { return entry.tasks }
+            return []
+        }
     }
 
     private let core: PatternAutomaton
@@ -62,7 +76,7 @@ final class MatchAutomaton {
     func tasks(in state: State, event: String) -> [Int32] {
         // Fields are read in place: copying the whole table would retain and release
         // its array and dictionary on every recorded event.
-        let exact = tables[Int(state)].byEvent[event] ?? []
+        let exact = tables[Int(state)].exactTasks(event)
         let anyEvent = tables[Int(state)].anyEvent
         if anyEvent.isEmpty { return exact }
         if exact.isEmpty { return anyEvent }
@@ -72,7 +86,7 @@ final class MatchAutomaton {
     /// The indices (ascending) of the tasks with a pattern that names `event` itself in
     /// `state`: `*` as the event does not count (see ``sessionEndedEvent``).
     func tasks(in state: State, naming event: String) -> [Int32] {
-        tables[Int(state)].byEvent[event] ?? []
+        tables[Int(state)].exactTasks(event)
     }
 
     /// The patterns that can fire in `state`, with the index of their task.
@@ -94,9 +108,14 @@ final class MatchAutomaton {
                     byEvent[pattern.event, default: []].insert(taskIndex)
                 }
             }
+            let sorted = byEvent.mapValues { $0.sorted() }
             tables.append(
                 EventTable(
-                    byEvent: byEvent.mapValues { $0.sorted() }, anyEvent: anyEvent.sorted(), hasTasks: !finals.isEmpty))
+                    byEvent: sorted, few: sorted.count <= Self.fewEvents ? sorted.map { ($0.key, $0.value) } : [],
+                    anyEvent: anyEvent.sorted(), hasTasks: !finals.isEmpty))
         }
     }
+
+    /// The most event names a state's table searches in order rather than through its dictionary.
+    private static let fewEvents = 4
 }

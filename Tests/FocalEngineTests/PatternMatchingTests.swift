@@ -73,6 +73,19 @@ struct PatternMatchingTests {
         #expect(harness.fire(root, "other").isEmpty)
     }
 
+    @Test("a node's tasks are found by event name, for a few names or many, of the same length or not", arguments: [2, 4, 5, 12])
+    func manyEventNames(count: Int) throws {
+        // Names of one length (`ev-00`…) and of others (`e`, `longer-event`), each with a task of its own, and `*`.
+        let names = (0..<count).map { "ev-" + ($0 < 10 ? "0" : "") + String($0) } + ["e", "longer-event"]
+        let tasks = names.map { "match('/a/\($0)', () => '\($0)');" }.joined() + "match('/a/*', n => 'any:' + n.latestEvent().name);"
+        let harness = try EngineHarness(["index.js": tasks])
+        harness.apply(Self.treeOps)
+        for name in names { #expect(harness.fire(10, name) == [.string(name), .string("any:\(name)")]) }
+        #expect(harness.fire(10, "ev-99") == ["any:ev-99"])
+        #expect(harness.fire(10, "ev-0x") == ["any:ev-0x"])  // the length of a name, not its text
+        #expect(harness.fire(11, names[0]).isEmpty)
+    }
+
     @Test("the same function matched twice is two tasks")
     func twoMatchCalls() throws {
         let harness = try EngineHarness(["index.js": "const f = node => node.path; match('b/ev', f); match('/a/b/ev', f);"])
