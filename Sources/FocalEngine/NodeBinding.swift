@@ -115,12 +115,22 @@ final class NodeBinding {
     /// ``keyPathStringLimit`` it starts afresh.
     @exclusivity(unchecked) private var keyPathStrings: [String: ProtectedValue] = [:]
     static let keyPathStringLimit = 256
+    /// The first few of ``keyPathStrings`` (those made first are those every node has), searched in order before
+    /// it: comparing a short key path costs less than hashing it, which every value handed over did.
+    @exclusivity(unchecked) private var firstKeyPathStrings: [(keyPath: String, string: ScriptValue)] = []
+    private static let firstKeyPathLimit = 4
 
     private func keyPathString(_ keyPath: String) -> ScriptValue {
+        let length = keyPath.utf8.count
+        for first in firstKeyPathStrings where first.keyPath.utf8.count == length && first.keyPath == keyPath { return first.string }
         if let string = keyPathStrings[keyPath] { return string.value }
-        if keyPathStrings.count >= Self.keyPathStringLimit { keyPathStrings.removeAll() }
+        if keyPathStrings.count >= Self.keyPathStringLimit {
+            firstKeyPathStrings.removeAll()
+            keyPathStrings.removeAll()
+        }
         let string = runtime.protect(runtime.makeString(keyPath))
         keyPathStrings[keyPath] = string
+        if firstKeyPathStrings.count < Self.firstKeyPathLimit { firstKeyPathStrings.append((keyPath, string.value)) }
         return string.value
     }
 
