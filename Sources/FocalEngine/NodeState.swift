@@ -105,13 +105,23 @@ public struct NodeState {
     /// Applies `event` to the state. Returns `false`, changing nothing, when `event` is an
     /// `ana-updated` that would give the node a value for one key path more than ``valueLimit``.
     public mutating func apply(_ event: Event) -> Bool {
+        apply(event, updateMembers: .unread)
+    }
+
+    /// ``apply(_:)`` with the members of the event's properties that an `ana-updated` reads, when the decoder read
+    /// them (see ``FocalOpLog/UpdateMembers``).
+    mutating func apply(_ event: Event, updateMembers: consuming UpdateMembers) -> Bool {
         // The name is compared with each special event at most once, and an update's properties are read once.
         let isUpdate = event.name == SpecialEvent.updated
         var change: (keyPath: String, value: JSONValue?)?
-        // The two members are read from the properties' text in one pass, without building the object.
-        if isUpdate,
-            case (.string(let keyPath)?, var value) = event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value)
-        {
+        if isUpdate, case .unread = updateMembers {
+            // The two members are read from the properties' text in one pass, without building the object.
+            switch event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value) {
+            case (.string(let keyPath)?, let value): updateMembers = .keyPath(keyPath, value: value)
+            default: updateMembers = .noKeyPath
+            }
+        }
+        if isUpdate, case .keyPath(let keyPath, var value) = consume updateMembers {
             // An absent value and `null` both mean "no value".
             if value?.isNull == true { value = nil }
             if value != nil, values.count >= Self.valueLimit, values[keyPath] == nil { return false }

@@ -185,7 +185,7 @@ final class SessionState {
             return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
         }
         let event = Event(name: r.event, lazyProperties: r.lazyProperties, time: r.time ?? configuration.clock.now())
-        guard tree[index].payload.state.apply(event) else {
+        guard tree[index].payload.state.apply(event, updateMembers: r.updateMembers) else {
             return fail(
                 .invalidOp,
                 "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path"

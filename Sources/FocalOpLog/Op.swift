@@ -76,26 +76,37 @@ public struct Recording: Sendable, Equatable {
     public var event: String
     /// The properties as the decoder keeps them: the text of the line's `properties`, built into an object only
     /// where something reads them (most events are only matched by name).
-    public var lazyProperties: LazyJSONObject
+    public var lazyProperties: LazyJSONObject {
+        didSet { updateMembers = .unread }
+    }
     public var time: Int64?
-
-    public init(node: NodeID, event: String, properties: JSONObject = JSONObject(), time: Int64? = nil) {
-        self.init(node: node, event: event, lazyProperties: LazyJSONObject(properties), time: time)
-    }
-
-    /// A recording whose properties are kept as they are (as text, when they were kept as text).
-    public init(node: NodeID, event: String, lazyProperties: LazyJSONObject, time: Int64? = nil) {
-        self.node = node
-        self.event = event
-        self.lazyProperties = lazyProperties
-        self.time = time
-    }
+    /// The members of ``lazyProperties`` that an `ana-updated` reads, when the decoder read them; any change to the
+    /// properties forgets them.
+    package var updateMembers = UpdateMembers.unread
 
     /// The properties as an object: built from their text on each read when they were kept as text (read
     /// ``lazyProperties`` where one member, or none, is needed).
     public var properties: JSONObject {
         get { lazyProperties.object }
         set { lazyProperties = LazyJSONObject(newValue) }
+    }
+
+    /// Whether the two are the same op: what the decoder read of the properties on its way is not part of it.
+    public static func == (lhs: Recording, rhs: Recording) -> Bool {
+        lhs.node == rhs.node && lhs.event == rhs.event && lhs.lazyProperties == rhs.lazyProperties && lhs.time == rhs.time
+    }
+}
+
+// The public initialisers are in an extension so that the type keeps its memberwise initialiser, which the decoder
+// uses: that builds the value in place (see ``OpLogEntry``).
+extension Recording {
+    public init(node: NodeID, event: String, properties: JSONObject = JSONObject(), time: Int64? = nil) {
+        self.init(node: node, event: event, lazyProperties: LazyJSONObject(properties), time: time)
+    }
+
+    /// A recording whose properties are kept as they are (as text, when they were kept as text).
+    public init(node: NodeID, event: String, lazyProperties: LazyJSONObject, time: Int64? = nil) {
+        self.init(node: node, event: event, lazyProperties: lazyProperties, time: time, updateMembers: .unread)
     }
 }
 

@@ -35,6 +35,7 @@ enum PlainOpDecoder {
         var properties: LazyJSONObject?
         // The length of the last `key-path` string of `properties` (0 without one), for the limit of `ana-updated`.
         var keyPathLength = 0
+        var updateMembers = UpdateMembers.noKeyPath
         var attributes: JSONObject?
         var session: String?
         var scanner = JSONScanner(line)
@@ -86,7 +87,8 @@ enum PlainOpDecoder {
                 time = n
             case .properties:
                 if isNull(b, &i) { break }
-                guard let object = checkedObject(&scanner, at: &i, keyPathLength: &keyPathLength) else { return nil }
+                guard let object = checkedObject(&scanner, at: &i, keyPathLength: &keyPathLength, updateMembers: &updateMembers)
+                else { return nil }
                 properties = object
             case .attributes:
                 if isNull(b, &i) { break }
@@ -109,7 +111,10 @@ enum PlainOpDecoder {
             let properties = (consume properties) ?? LazyJSONObject()
             return OpLogEntry(
                 session: entrySession,
-                op: .record(Recording(node: consume node, event: consume event, lazyProperties: consume properties, time: time)))
+                op: .record(
+                    Recording(
+                        node: consume node, event: consume event, lazyProperties: consume properties, time: time,
+                        updateMembers: consume updateMembers)))
         case .register:
             guard let name, seen & Key.parent.bit != 0 else { return nil }
             return OpLogEntry(
@@ -239,7 +244,7 @@ enum PlainOpDecoder {
     /// special events and the members of `ana-updated`), the engine's own constant, matched on the bytes;
     /// for any other, a new string.
     @inline(__always)
-    private static func string(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
+    fileprivate static func string(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
         switch end - start {
         case 5 where word(b, start, 5) == 0x65_756c_6176: return SpecialEvent.value
         case 8 where word(b, start, 8) == 0x6874_6170_2d79_656b: return SpecialEvent.keyPath
@@ -305,6 +310,26 @@ enum PlainOpDecoder {
         case number(Double)
         case bool(Bool)
         case null
+
+        /// The value, whose text is in `b`.
+        func json(in b: UnsafeRawBufferPointer) -> JSONValue {
+            switch self {
+            case .plainString(let start, let end): .string(PlainOpDecoder.string(b, start, end))
+            case .escapedString(let text): .string(text)
+            case .number(let n): .number(n)
+            case .bool(let bool): .bool(bool)
+            case .null: .null
+            }
+        }
+
+        /// The string, whose text is in `b`; `nil` for a value of another type.
+        func string(in b: UnsafeRawBufferPointer) -> String? {
+            switch self {
+            case .plainString(let start, let end): PlainOpDecoder.string(b, start, end)
+            case .escapedString(let text): text
+            case .number, .bool, .null: nil
+            }
+        }
     }
 
     /// Walks the object at `i` when it is flat: at most ``flatCapacity`` members, keys without escapes, values
@@ -366,16 +391,24 @@ enum PlainOpDecoder {
         }
     }
 
-    /// The flat object at `i` (see ``walkFlatObject(_:at:_:)``), checked but kept as its text: no key or value is
-    /// made (the `properties` of most ops). `keyPathLength` is set to the length of its last `key-path` member
-    /// when that is a string (0 when it is not); `nil` for any other object (the general path reads it).
-    private static func checkedObject(_ s: inout JSONScanner, at i: inout Int, keyPathLength: inout Int) -> LazyJSONObject? {
+    /// The flat object at `i` (see ``walkFlatObject(_:at:_:)``), checked but kept as its text: no other key or value
+    /// is made (the `properties` of most ops). `keyPathLength` is set to the length of its last `key-path` member
+    /// when that is a string (0 when it is not), and `updateMembers` to its last `key-path` and `value` members (the
+    /// two that an `ana-updated` reads: made here, on the reader's thread, while the engine's thread is the busier
+    /// one); `nil` for any other object (the general path reads it).
+    private static func checkedObject(
+        _ s: inout JSONScanner, at i: inout Int, keyPathLength: inout Int, updateMembers: inout UpdateMembers
+    ) -> LazyJSONObject? {
         let b = s.bytes
         let start = i
         // Whether every string is printable ASCII without escapes (then so is the text).
         var ascii = true
+        // The last `key-path` and `value` members, made into values once the walk is done.
+        var keyPath: FlatValue?
+        var updateValue: FlatValue?
         let members = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
             let isKeyPath = keyEnd - keyStart == 8 && word(b, keyStart, 8) == 0x6874_6170_2d79_656b
+            let isValue = keyEnd - keyStart == 5 && word(b, keyStart, 5) == 0x65_756c_6176
             var stringLength = 0
             switch value {
             case .plainString(let start, let end): stringLength = end - start
@@ -384,9 +417,15 @@ enum PlainOpDecoder {
                 ascii = false
             case .number, .bool, .null: break
             }
-            if isKeyPath { keyPathLength = stringLength }
+            if isKeyPath {
+                keyPathLength = stringLength
+                keyPath = value
+            } else if isValue {
+                updateValue = value
+            }
         }
         guard let members else { return nil }
+        if let keyPath = keyPath?.string(in: b) { updateMembers = .keyPath(keyPath, value: updateValue?.json(in: b)) }
         guard members > 0 else { return LazyJSONObject() }
         let text = UnsafeRawBufferPointer(rebasing: b[start..<i])
         return LazyJSONObject(checkedText: ascii ? PlainNodeID.asciiString(text) : String(decoding: text, as: UTF8.self))
@@ -401,15 +440,7 @@ enum PlainOpDecoder {
             var count = 0
             defer { members.baseAddress!.deinitialize(count: count) }
             let flat = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
-                let member: JSONValue =
-                    switch value {
-                    case .plainString(let start, let end): .string(string(b, start, end))
-                    case .escapedString(let text): .string(text)
-                    case .number(let n): .number(n)
-                    case .bool(let flag): .bool(flag)
-                    case .null: .null
-                    }
-                (members.baseAddress! + count).initialize(to: (string(b, keyStart, keyEnd), member))
+                (members.baseAddress! + count).initialize(to: (string(b, keyStart, keyEnd), value.json(in: b)))
                 count += 1
             }
             guard flat != nil else { return nil }

@@ -153,6 +153,32 @@ struct NodeStateTests {
         #expect(state["value"] == "none")
     }
 
+    /// The `properties` of `ana-updated` lines whose `key-path` and `value` members the decoder reads as it walks them.
+    static let updateProperties = [
+        #"{"key-path":"v","value":"x"}"#, #"{"value":3,"key-path":"v"}"#, #"{"key-path":"v","value":null}"#,
+        #"{"key-path":"v","value":"x","other":[1]}"#, #"{"key-path":"v"}"#, #"{"key-path":"w","key-path":"v","value":true}"#,
+        #"{"key-path":"v","key-path":7,"value":1}"#, #"{"key-path":"v","value":"a","value":"b"}"#,
+        #"{"key-path":"vA","value":"é"}"#, #"{"value":"x"}"#, #"{"key-path":"v","value":{"a":1}}"#,
+        #"{ "key-path" : "v" , "value" : -0 }"#, #"{"key-path":"v","value":1e3}"#, #"{"key-path":"","value":false}"#, "{}",
+    ]
+
+    @Test("an update read from the line's text and the same update built as an object leave the same state")
+    func updateMembersAsReadOrBuilt() throws {
+        let task = "match('ana-updated', n => [n.latestValue('v'), n.latestValue('vA'), n.latestValue('w'), n.latestValue('')]);"
+        let (read, built) = (try EngineHarness(["index.js": task]), try EngineHarness(["index.js": task]))
+        for harness in [read, built] { harness.apply(registerRoot, register(2, under: root, "cell"), appear(2, time: 1)) }
+        for (offset, properties) in Self.updateProperties.enumerated() {
+            let time = Int64(10 + offset)
+            read.apply(lines: #"{"op":"record","node":2,"event":"ana-updated","properties":\#(properties),"time":\#(time)}"#)
+            built.apply(record(2, SpecialEvent.updated, try #require(JSONValue(parsing: properties).objectValue), time: time))
+            #expect(read.takeResults() == built.takeResults(), "after \(properties)")
+            #expect(try read.jsonSnapshot() == built.jsonSnapshot(), "after \(properties)")
+        }
+        #expect(read.takeErrors().isEmpty && built.takeErrors().isEmpty)
+        // The values the updates left: the same in both, and what the rules say.
+        #expect(read.fire(2, "ana-updated") == [[1000, "é", .null, false]])
+    }
+
     @Test("values are per key path")
     func perKeyPath() throws {
         let harness = try EngineHarness([

@@ -108,6 +108,24 @@ struct LazyPropertiesTests {
         #expect(recording.properties == ["y": 15, "z": 2])
     }
 
+    @Test("the members an update reads are read on the way, as the text says them; a change to the properties forgets them")
+    func updateMembersReadOnTheWay() throws {
+        #expect(
+            try recording(#"{"key-path":"title","n":1,"value":"caf\u00e9","key-path":"sub"}"#).updateMembers
+                == .keyPath("sub", value: "café"))
+        #expect(try recording(#"{"value":false,"key-path":"t\"","value":2.5}"#).updateMembers == .keyPath(#"t""#, value: 2.5))
+        #expect(try recording(#"{"key-path":"","value":null}"#).updateMembers == .keyPath("", value: .null))
+        #expect(try recording(#"{"key-path":"k"}"#).updateMembers == .keyPath("k", value: nil))
+        for properties in [#"{"key-path":"k","key-path":7,"value":1}"#, #"{"value":1}"#, "{}"] {
+            #expect(try recording(properties).updateMembers == .noKeyPath, "\(properties)")
+        }
+        // The general path (here, for a nested value) leaves them to be read where the event is applied.
+        #expect(try recording(#"{"key-path":"k","value":{"a":1}}"#).updateMembers == .unread)
+        var changed = try recording(#"{"key-path":"k","value":1}"#)
+        changed.properties["value"] = 2
+        #expect(changed.updateMembers == .unread)
+    }
+
     @Test("the key-path limit of ana-updated counts the last key-path, as the object does")
     func keyPathLimitCountsLastMember() throws {
         let long = String(repeating: "p", count: OpLogLimits.keyPathLength + 1)
