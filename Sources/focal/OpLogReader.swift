@@ -56,11 +56,11 @@ final class OpLogReader: Sendable {
     /// Starts reading `fileDescriptor` on a new thread; returns the chunks in input order.
     /// The thread closes the descriptor when it is done with it, unless it is standard input.
     /// - Throws: ``ThreadStartError`` when no thread could be started (the descriptor is closed then too).
-    func start(fileDescriptor: Int32) throws(ThreadStartError) -> AsyncStream<ReplayChunk> {
-        let (chunks, continuation) = AsyncStream.makeStream(of: ReplayChunk.self)
+    func start(fileDescriptor: Int32) throws(ThreadStartError) -> HandOff<ReplayChunk> {
+        let chunks = HandOff<ReplayChunk>()
         let failure = DetachedThread.start { [self] in
-            read(fileDescriptor, into: continuation)
-            continuation.finish()
+            read(fileDescriptor, into: chunks)
+            chunks.finish()
             if fileDescriptor != 0 { close(fileDescriptor) }
         }
         if let failure {
@@ -88,7 +88,7 @@ final class OpLogReader: Sendable {
 
     private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
-    private func read(_ fileDescriptor: Int32, into chunks: AsyncStream<ReplayChunk>.Continuation) {
+    private func read(_ fileDescriptor: Int32, into chunks: HandOff<ReplayChunk>) {
         let reader = LineReader(fileDescriptor: fileDescriptor)
         var chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
         var lines = 0

@@ -80,7 +80,7 @@ struct OpLogReplay: Sendable {
         }
         let progress = label == nil ? path.flatMap { Progress(path: $0, fileDescriptor: fd) } : nil
         let reader = OpLogReader(engineCount: workers.count, maxSessions: maxSessions)
-        let chunks: AsyncStream<ReplayChunk>
+        let chunks: HandOff<ReplayChunk>
         do {
             chunks = try reader.start(fileDescriptor: fd)
         } catch {
@@ -90,19 +90,19 @@ struct OpLogReplay: Sendable {
         // Engines take their parts through streams, except that without a driver the first applies its own where
         // the chunks arrive.
         let streamed = driver == nil ? Array(workers.indices.dropFirst()) : Array(workers.indices)
-        let inputs = streamed.map { _ in AsyncStream.makeStream(of: EngineBatch.self) }
-        let outputs = streamed.map { _ in AsyncStream.makeStream(of: EnginePart.self) }
+        let inputs = streamed.map { _ in HandOff<EngineBatch>() }
+        let outputs = streamed.map { _ in HandOff<EnginePart>() }
         let (label, diagnostics, workers, collectors, driver, endsSessions) = (
             label, diagnostics, workers, collectors, driver, endsSessions
         )
         return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
             for (position, index) in streamed.enumerated() {
                 let (worker, input, output, collector) = (
-                    workers[index], inputs[position].stream, outputs[position].continuation, collectors[index]
+                    workers[index], inputs[position], outputs[position], collectors[index]
                 )
                 group.addTask {
                     await worker.run { worker in
-                        for await batch in input {
+                        while let batch = await input.next() {
                             output.yield(.items(collector.apply(batch, to: worker.engine)))
                             reader.recycle(batch)
                         }
@@ -112,7 +112,6 @@ struct OpLogReplay: Sendable {
                     return nil
                 }
             }
-            let (engineInputs, engineOutputs) = (inputs.map(\.continuation), outputs.map(\.stream))
             // The loop: hands out each chunk's batches, applies the first engine's (without a driver), and writes.
             @Sendable func drive(
                 isolation: isolated (any Actor), applyingFirst applyFirst: ((EngineBatch) -> [NumberedItem])?,
@@ -120,17 +119,17 @@ struct OpLogReplay: Sendable {
             ) async throws -> ExitCode {
                 defer {
                     reader.stop()
-                    for input in engineInputs { input.finish() }
+                    for input in inputs { input.finish() }
                 }
                 var writer = ChunkWriter(
                     output: ReplayOutput(sink: await makeSink(), diagnostics: diagnostics, label: label),
-                    engineOutputs: engineOutputs.map { $0.makeAsyncIterator() }, reader: reader, progress: progress)
-                for await var chunk in chunks {
+                    engineOutputs: outputs, reader: reader, progress: progress)
+                while var chunk = await chunks.next() {
                     // The batches are moved, not copied, so that the reader releases them (`recycle`).
                     var batches = chunk.batches
                     chunk.batches = []
                     let own = applyFirst == nil ? nil : batches.removeFirst()
-                    for input in engineInputs { input.yield(batches.removeFirst()) }
+                    for input in inputs { input.yield(batches.removeFirst()) }
                     var firstItems: [NumberedItem] = []
                     if let own, let applyFirst {
                         firstItems = applyFirst(own)
@@ -139,7 +138,7 @@ struct OpLogReplay: Sendable {
                     guard try await writer.take(chunk, firstEngineItems: firstItems) else { break }
                 }
                 // The other engines end their sessions once their input is finished.
-                for input in engineInputs { input.finish() }
+                for input in inputs { input.finish() }
                 return try await writer.finish(firstEngineEnds: endFirst)
             }
             group.addTask {
@@ -166,14 +165,14 @@ struct OpLogReplay: Sendable {
 /// oldest is written.
 private struct ChunkWriter {
     let output: ReplayOutput
-    var engineOutputs: [AsyncStream<EnginePart>.Iterator]
+    let engineOutputs: [HandOff<EnginePart>]
     let reader: OpLogReader
     var progress: Progress?
     /// Chunks handed to the engines and not yet written (without their batches), with what the first engine made
     /// of them.
     private var pending: [(chunk: ReplayChunk, firstEngineItems: [NumberedItem])] = []
 
-    init(output: ReplayOutput, engineOutputs: [AsyncStream<EnginePart>.Iterator], reader: OpLogReader, progress: Progress?) {
+    init(output: ReplayOutput, engineOutputs: [HandOff<EnginePart>], reader: OpLogReader, progress: Progress?) {
         self.output = output
         self.engineOutputs = engineOutputs
         self.reader = reader
@@ -208,7 +207,7 @@ private struct ChunkWriter {
         if completed, !StandardStream.output.isClosed {
             var parts = [firstEngineEnds?() ?? []]
             for index in engineOutputs.indices {
-                if case .ends(let ends)? = await engineOutputs[index].next(isolation: #isolation) { parts.append(ends) }
+                if case .ends(let ends)? = await engineOutputs[index].next() { parts.append(ends) }
             }
             for end in SessionEndItems.merged(parts) {
                 for item in end.items {
@@ -228,7 +227,7 @@ private struct ChunkWriter {
         let (chunk, firstEngineItems) = pending.removeFirst()
         var sources = [chunk.problems, firstEngineItems]
         for index in engineOutputs.indices {
-            if case .items(let items)? = await engineOutputs[index].next(isolation: #isolation) { sources.append(items) }
+            if case .items(let items)? = await engineOutputs[index].next() { sources.append(items) }
         }
         guard !StandardStream.output.isClosed else {
             reader.stop()
