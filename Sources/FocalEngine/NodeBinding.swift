@@ -139,7 +139,7 @@ final class NodeBinding {
     /// array is made afresh at every read, so that a task that changes one cannot change what the next
     /// read gives.) The pairs are arguments of the wrapper, not an array: making one is a call into
     /// JavaScriptCore and a cell to collect at every dispatch.
-    private func handValues(_ values: [String: NodeState.Value], into pairs: UnsafeMutableRawBufferPointer) -> Int {
+    private func handValues(_ values: NodeValues, into pairs: UnsafeMutableRawBufferPointer) -> Int {
         guard values.count <= Self.handedValueLimit else { return 0 }
         let elements = pairs.bindMemory(to: ScriptValue?.self)
         var count = 0

@@ -32,7 +32,7 @@ public struct NodeState {
     /// The newest event of the history (kept there only: a second reference cost a retain and a release per event).
     public var latestEvent: Event? { recent.isEmpty ? nil : recent[newestSlot] }
     public private(set) var firstDisplayedEvent: Event?
-    public private(set) var values: [String: Value] = [:]
+    public private(set) var values = NodeValues()
     /// The newest events, oldest first.
     public var history: [Event] {
         recent.count < Self.historyLimit ? recent : Array(recent[oldest...] + recent[..<oldest])
@@ -141,38 +141,15 @@ public struct NodeState {
         }
         if isUpdate {
             guard let change else { return true }
-            // A missing holder and a holder without a value both mean "no value". One lookup of the key path, new
-            // key or not: the holder is compared and changed in place, through the dictionary's modify accessor.
-            if values.isEmpty, change.value != nil { values.reserveCapacity(Self.initialValueCapacity) }
-            Self.update(&values[change.keyPath], to: change.value, firstDisplayedEvent: isVisible ? event : nil)
+            values.set(change.keyPath, to: change.value, firstDisplayedEvent: isVisible ? event : nil)
         } else if event.name == SpecialEvent.appeared {
             guard !isVisible else { return true }
             isVisible = true
             if firstDisplayedEvent == nil { firstDisplayedEvent = event }
-            // Walked by position: iterating `values.keys` would hold a second reference to the storage, and the
-            // first change would copy the whole dictionary.
-            var slot = values.startIndex
-            while slot != values.endIndex {
-                if values.values[slot].firstDisplayedEvent == nil { values.values[slot].firstDisplayedEvent = event }
-                values.formIndex(after: &slot)
-            }
+            values.markFirstDisplayed(by: event)
         } else if event.name == SpecialEvent.disappeared {
             isVisible = false
         }
         return true
-    }
-
-    /// Room for the first values of a node, made at its first value: a node that has values usually has several
-    /// (a title, a subtitle…), and a dictionary grown from one value reallocates at the second.
-    private static let initialValueCapacity = 4
-
-    /// Sets the holder of one key path: `nil` removes it, an equal value changes nothing.
-    private static func update(_ holder: inout Value?, to value: JSONValue?, firstDisplayedEvent: Event?) {
-        guard let value else {
-            holder = nil
-            return
-        }
-        if holder?.value == value { return }
-        holder = Value(value: value, firstDisplayedEvent: firstDisplayedEvent)
     }
 }

@@ -1,6 +1,7 @@
 import FocalEngine
 import FocalJSON
 import FocalOpLog
+import FocalTestSupport
 import Testing
 
 @Suite("Node state (tasks.md, \"Node state\")")
@@ -177,6 +178,48 @@ struct NodeStateTests {
         #expect(read.takeErrors().isEmpty && built.takeErrors().isEmpty)
         // The values the updates left: the same in both, and what the rules say.
         #expect(read.fire(2, "ana-updated") == [[1000, "é", .null, false]])
+    }
+
+    @Test("a node's values behave as a dictionary by key path, few or many, as they are set, changed and removed")
+    func valuesAgainstADictionary() {
+        var state = NodeState()
+        var model: [String: (value: JSONValue, shown: Int64?)] = [:]
+        var random = SeededGenerator(seed: 26)
+        for time in Int64(1)...3_000 {
+            // Up to 24 key paths of lengths 1 to 3, so that the node crosses the count at which it indexes them and
+            // key paths share lengths; a few values, null among them; visibility toggles now and then.
+            let keyPath = String(repeating: "k", count: Int(random.next() % 3) + 1) + String(random.next() % 8)
+            let value: JSONValue? = [nil, .null, 1, 2, "a", ["x": 1]][Int(random.next() % 6)]
+            let event: Event
+            switch random.next() % 10 {
+            case 0: event = Event(name: SpecialEvent.appeared, properties: [:], time: time)
+            case 1: event = Event(name: SpecialEvent.disappeared, properties: [:], time: time)
+            default:
+                var properties: JSONObject = ["key-path": .string(keyPath)]
+                if let value { properties["value"] = value }
+                event = Event(name: SpecialEvent.updated, properties: properties, time: time)
+            }
+            let wasVisible = state.isVisible
+            let applied = state.apply(event)
+            #expect(applied)
+            switch event.name {
+            case SpecialEvent.appeared where !wasVisible:
+                for key in model.keys where model[key]?.shown == nil { model[key]?.shown = time }
+            case SpecialEvent.updated:
+                if let value, value != .null {
+                    if model[keyPath]?.value != value { model[keyPath] = (value, state.isVisible ? time : nil) }
+                } else {
+                    model[keyPath] = nil
+                }
+            default: break
+            }
+            #expect(state.values.count == model.count)
+            for (key, expected) in model {
+                #expect(state.values[key]?.value == expected.value, "\(key) at \(time)")
+                #expect(state.values[key]?.firstDisplayedEvent?.time == expected.shown, "\(key) at \(time)")
+            }
+            #expect(Set(state.values.map(\.key)) == Set(model.keys))
+        }
     }
 
     @Test("values are per key path")

@@ -1,0 +1,81 @@
+import FocalJSON
+
+/// A node's current values by key path (see ``NodeState``), in no particular order.
+///
+/// Most nodes hold one to three values (a title, a subtitle), so the values are kept in one array searched in
+/// order: a node's first value costs an array rather than a hash table (whose storage took a fifth of the work of
+/// recording an event on a row), and finding a short key path costs a comparison or two rather than hashing it.
+/// Past ``indexThreshold`` values, a dictionary of their positions keeps every lookup constant.
+public struct NodeValues: Sequence {
+    public typealias Element = (key: String, value: NodeState.Value)
+
+    private var entries: [Element] = []
+    /// The position in `entries` of each key path, once there are more than ``indexThreshold``.
+    private var positions: [String: Int]?
+
+    /// The most values searched in order, without a dictionary of their positions.
+    static let indexThreshold = 8
+
+    public init() {}
+
+    /// The number of values.
+    public var count: Int { entries.count }
+
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// The value of `keyPath`, with the event that first displayed it.
+    public subscript(keyPath: String) -> NodeState.Value? {
+        position(of: keyPath).map { entries[$0].value }
+    }
+
+    public func makeIterator() -> IndexingIterator<[Element]> {
+        entries.makeIterator()
+    }
+
+    /// Sets the value of `keyPath`: `nil` removes it, and an equal value (structural JSON equality) changes nothing,
+    /// keeping the event that first displayed it; a different one is first displayed by `firstDisplayedEvent`.
+    mutating func set(_ keyPath: String, to value: consuming JSONValue?, firstDisplayedEvent: Event?) {
+        guard let position = position(of: keyPath) else {
+            guard let value else { return }
+            // Room for the first few at once: a node that has values usually has several.
+            if entries.isEmpty { entries.reserveCapacity(Self.initialCapacity) }
+            positions?[keyPath] = entries.count
+            entries.append((keyPath, NodeState.Value(value: value, firstDisplayedEvent: firstDisplayedEvent)))
+            if positions == nil, entries.count > Self.indexThreshold {
+                positions = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
+            }
+            return
+        }
+        guard let value else { return remove(at: position) }
+        if entries[position].value.value == value { return }
+        entries[position].value = NodeState.Value(value: value, firstDisplayedEvent: firstDisplayedEvent)
+    }
+
+    /// Gives every value that no event has displayed yet `event` as the one that first displayed it.
+    mutating func markFirstDisplayed(by event: Event) {
+        for position in entries.indices where entries[position].value.firstDisplayedEvent == nil {
+            entries[position].value.firstDisplayedEvent = event
+        }
+    }
+
+    /// Room for a node's first values, made at its first value (growing from one value reallocated at the second).
+    private static let initialCapacity = 4
+
+    private func position(of keyPath: String) -> Int? {
+        if let positions { return positions[keyPath] }
+        // The length first: key paths of another length need no comparison of their text.
+        let length = keyPath.utf8.count
+        return entries.firstIndex { $0.key.utf8.count == length && $0.key == keyPath }
+    }
+
+    /// Removes the value at `position`, moving the last one into its place.
+    private mutating func remove(at position: Int) {
+        let last = entries.count - 1
+        positions?[entries[position].key] = nil
+        if position != last {
+            entries.swapAt(position, last)
+            positions?[entries[position].key] = position
+        }
+        entries.removeLast()
+    }
+}
