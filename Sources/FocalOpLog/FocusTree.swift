@@ -171,6 +171,16 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     @discardableResult
     public func insert(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
+        ids[id] = nextSlot
+        return place(id, name: name, payload: payload, under: parent)
+    }
+
+    /// The slot the next node inserted takes.
+    @inlinable var nextSlot: Index { freeSlots.last ?? Index(records.count) }
+
+    /// ``insert(_:name:payload:under:)`` once `ids` maps `id` to ``nextSlot``.
+    @inlinable
+    func place(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
         // The name and payload are moved into the node, not copied (a payload holds many references).
         let node = Node(id: id, name: name, payload: consume payload, generation: generations.next(), isLive: true)
         let index: Index
@@ -181,7 +191,6 @@ public final class FocusTree<Payload: FocusTreePayload> {
             index = Index(records.count)
             records.append(consume node)
         }
-        ids[id] = index
         if isIndexingExtensions { id.forEachProperPrefix { extensions[$0, default: []].insert(index) } }
         if id.keyCount >= liveIDsByKeyCount.count {
             liveIDsByKeyCount.append(contentsOf: repeatElement(0, count: id.keyCount + 1 - liveIDsByKeyCount.count))
@@ -197,7 +206,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// subtree. A registration the rules refuse changes nothing and says which rule it broke.
     ///
     /// - Parameter payload: the new node's payload, given the index of its parent (``none`` for a root); called
-    ///   only when a node is inserted.
+    ///   only when a node is inserted, and then must not change the tree nor look `id` up.
     @inlinable
     public func register(_ id: NodeID, name: String, parent parentID: NodeID?, payload: (Index) -> Payload) -> FocusTreeRegistration {
         var parent = FocusTree.none
@@ -206,9 +215,14 @@ public final class FocusTree<Payload: FocusTreePayload> {
             guard let found = lookup(parentID) else { return .refused(.parentNotRegistered) }
             parent = found
         }
-        guard let existing = ids[id] else {
-            guard parentID != nil || rootIndex == FocusTree.none else { return .refused(.secondRoot(existingRoot: rootIndex)) }
-            return .inserted(insert(id, name: name, payload: payload(parent), under: parent))
+        // One probe of the id index, new id or not: a new id's entry is made by it, naming the slot its node takes.
+        let existing = Self.claim(&ids[id, default: FocusTree.none], for: nextSlot)
+        guard existing != FocusTree.none else {
+            guard parentID != nil || rootIndex == FocusTree.none else {
+                ids[id] = nil
+                return .refused(.secondRoot(existingRoot: rootIndex))
+            }
+            return .inserted(place(id, name: name, payload: payload(parent), under: parent))
         }
         guard id.isKeyed else { return .refused(.ownedIDRegistered(existing)) }
         guard self[existing].links.parent != parent || self[existing].name != name else { return .registeredAgain(existing) }
@@ -219,6 +233,14 @@ public final class FocusTree<Payload: FocusTreePayload> {
         self[existing].name = name
         move(existing, under: parent)
         return .moved(existing)
+    }
+
+    /// The index in an entry of the id index, or ``none`` after making the entry (which was ``none``: new) `slot`.
+    @inlinable
+    static func claim(_ entry: inout Index, for slot: Index) -> Index {
+        guard entry == FocusTree.none else { return entry }
+        entry = slot
+        return FocusTree.none
     }
 
     /// Links the unlinked node `index` as the last child of `parent`; ``none`` makes it the root.
