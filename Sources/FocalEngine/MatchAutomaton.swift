@@ -62,10 +62,19 @@ final class MatchAutomaton {
 
     /// The state of a child named `name` of a node in `state`.
     @inline(__always) func transition(from state: State, name: String) -> State {
+        // Rows come one after another under one table with one name: the last transition is tried first, which
+        // spares hashing the name and then its symbol.
+        if lastTransition.from == state, lastTransition.name.utf8.count == name.utf8.count, lastTransition.name == name {
+            return lastTransition.to
+        }
         let next = core.transition(from: state, name: name)
         if Int(next) >= tables.count { extendTables() }
+        lastTransition = (state, name, next)
         return next
     }
+
+    /// The last transition taken.
+    @exclusivity(unchecked) private var lastTransition: (from: State, name: String, to: State) = (-1, "", -1)
 
     /// Whether any task can fire on a node in `state`, for any event.
     @inline(__always) func hasTasks(_ state: State) -> Bool {
