@@ -133,8 +133,8 @@ public final class Engine {
         runtime.withOneEntry(step)
     }
 
-    /// Applies one decoded op-log line, taking it (a caller that is done with it moves it here, uncopied).
-    public func apply(_ entry: consuming OpLogEntry, line: Int? = nil) {
+    /// Applies one decoded op-log line.
+    public func apply(_ entry: borrowing OpLogEntry, line: Int? = nil) {
         apply(entry.op, session: entry.session, line: line)
     }
 
