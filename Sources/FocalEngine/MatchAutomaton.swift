@@ -32,9 +32,7 @@ final class MatchAutomaton {
         @inline(__always)
         func exactTasks(_ event: String) -> [Int32] {
             guard byEvent.count <= MatchAutomaton.fewEvents else { return byEvent[event] ?? [] }
-            // The length first: most names differ in it, and then no comparison of their text is needed.
-            let length = event.utf8.count
-            for entry in few where entry.event.utf8.count == length && entry.event == event { return entry.tasks }
+            for entry in few where entry.event.hasSameText(as: event) { return entry.tasks }
             return []
         }
     }
@@ -64,7 +62,7 @@ final class MatchAutomaton {
     @inline(__always) func transition(from state: State, name: String) -> State {
         // Rows come one after another under one table with one name: the last transition is tried first, which
         // spares hashing the name and then its symbol.
-        if lastTransition.from == state, lastTransition.name.utf8.count == name.utf8.count, lastTransition.name == name {
+        if lastTransition.from == state, lastTransition.name.hasSameText(as: name) {
             return lastTransition.to
         }
         let next = core.transition(from: state, name: name)

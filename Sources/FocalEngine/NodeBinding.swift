@@ -121,8 +121,7 @@ final class NodeBinding {
     private static let firstKeyPathLimit = 4
 
     private func keyPathString(_ keyPath: String) -> ScriptValue {
-        let length = keyPath.utf8.count
-        for first in firstKeyPathStrings where first.keyPath.utf8.count == length && first.keyPath == keyPath { return first.string }
+        for first in firstKeyPathStrings where first.keyPath.hasSameText(as: keyPath) { return first.string }
         if let string = keyPathStrings[keyPath] { return string.value }
         if keyPathStrings.count >= Self.keyPathStringLimit {
             firstKeyPathStrings.removeAll()

@@ -4,7 +4,8 @@ import FocalJSON
 ///
 /// Most nodes hold one to three values (a title, a subtitle), so the values are kept in one array searched in
 /// order: a node's first value costs an array rather than a hash table (whose storage took a fifth of the work of
-/// recording an event on a row), and finding a short key path costs a comparison or two rather than hashing it.
+/// recording an event on a row), and finding a short key path costs a comparison or two rather than hashing it
+/// (`hasSameText(as:)`).
 /// Past ``indexThreshold`` values, a dictionary of their positions keeps every lookup constant.
 public struct NodeValues: Sequence {
     public typealias Element = (key: String, value: NodeState.Value)
@@ -63,9 +64,7 @@ public struct NodeValues: Sequence {
 
     private func position(of keyPath: String) -> Int? {
         if let positions { return positions[keyPath] }
-        // The length first: key paths of another length need no comparison of their text.
-        let length = keyPath.utf8.count
-        return entries.firstIndex { $0.key.utf8.count == length && $0.key == keyPath }
+        return entries.firstIndex { $0.key.hasSameText(as: keyPath) }
     }
 
     /// Removes the value at `position`, moving the last one into its place.
