@@ -17,12 +17,12 @@ final class MatchAutomaton {
     typealias State = PatternAutomaton.State
 
     private struct EventTable {
-        /// Task indices (ascending, unique) for each exact event name.
-        let byEvent: [String: [Int32]]
-        /// The same as `byEvent` where it has at most ``fewEvents`` names (almost every state: patterns name one or
-        /// two events for a node), searched in order: comparing a short name costs less than hashing it, which
-        /// every recorded event did. Empty where `byEvent` is larger.
+        /// Task indices (ascending, unique) for each exact event name, where the state's patterns name at most
+        /// ``fewEvents`` of them (almost every state: patterns name one or two events for a node), searched in order:
+        /// comparing a short name costs less than hashing it, which every recorded event did.
         let few: [(event: String, tasks: [Int32])]
+        /// The same for a state whose patterns name more events, by name; empty where `few` holds them.
+        let byEvent: [String: [Int32]]
         /// Task indices (ascending) of patterns whose event is `*`.
         let anyEvent: [Int32]
         /// Whether some pattern matches at this state, for any event.
@@ -31,7 +31,7 @@ final class MatchAutomaton {
         /// The tasks of the patterns that name `event` exactly.
         @inline(__always)
         func exactTasks(_ event: String) -> [Int32] {
-            guard byEvent.count <= MatchAutomaton.fewEvents else { return byEvent[event] ?? [] }
+            guard byEvent.isEmpty else { return byEvent[event] ?? [] }
             for entry in few where entry.event.hasSameText(as: event) { return entry.tasks }
             return []
         }
@@ -116,9 +116,10 @@ final class MatchAutomaton {
                 }
             }
             let sorted = byEvent.mapValues { $0.sorted() }
+            let isFew = sorted.count <= Self.fewEvents
             tables.append(
                 EventTable(
-                    byEvent: sorted, few: sorted.count <= Self.fewEvents ? sorted.map { ($0.key, $0.value) } : [],
+                    few: isFew ? sorted.map { ($0.key, $0.value) } : [], byEvent: isFew ? [:] : sorted,
                     anyEvent: anyEvent.sorted(), hasTasks: !finals.isEmpty))
         }
     }
