@@ -322,6 +322,15 @@ enum PlainOpDecoder {
             }
         }
 
+        /// The length in bytes of the string; 0 for a value of another type.
+        var stringLength: Int {
+            switch self {
+            case .plainString(let start, let end): end - start
+            case .escapedString(let text): text.utf8.count
+            case .number, .bool, .null: 0
+            }
+        }
+
         /// The string, whose text is in `b`; `nil` for a value of another type.
         func string(in b: UnsafeRawBufferPointer) -> String? {
             switch self {
@@ -407,25 +416,18 @@ enum PlainOpDecoder {
         var keyPath: FlatValue?
         var updateValue: FlatValue?
         let members = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
-            let isKeyPath = keyEnd - keyStart == 8 && word(b, keyStart, 8) == 0x6874_6170_2d79_656b
-            let isValue = keyEnd - keyStart == 5 && word(b, keyStart, 5) == 0x65_756c_6176
-            var stringLength = 0
-            switch value {
-            case .plainString(let start, let end): stringLength = end - start
-            case .escapedString(let text):
-                stringLength = text.utf8.count
-                ascii = false
-            case .number, .bool, .null: break
-            }
-            if isKeyPath {
-                keyPathLength = stringLength
+            if case .escapedString = value { ascii = false }
+            if keyEnd - keyStart == 8 && word(b, keyStart, 8) == 0x6874_6170_2d79_656b {
                 keyPath = value
-            } else if isValue {
+            } else if keyEnd - keyStart == 5 && word(b, keyStart, 5) == 0x65_756c_6176 {
                 updateValue = value
             }
         }
         guard let members else { return nil }
-        if let keyPath = keyPath?.string(in: b) { updateMembers = .keyPath(keyPath, value: updateValue?.json(in: b)) }
+        if let keyPath {
+            keyPathLength = keyPath.stringLength
+            if let text = keyPath.string(in: b) { updateMembers = .keyPath(text, value: updateValue?.json(in: b)) }
+        }
         guard members > 0 else { return LazyJSONObject() }
         let text = UnsafeRawBufferPointer(rebasing: b[start..<i])
         return LazyJSONObject(checkedText: ascii ? PlainNodeID.asciiString(text) : String(decoding: text, as: UTF8.self))
