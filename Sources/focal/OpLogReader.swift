@@ -90,25 +90,11 @@ final class OpLogReader: Sendable {
 
     private func read(_ fileDescriptor: Int32, into chunks: HandOff<ReplayChunk>) {
         let reader = LineReader(fileDescriptor: fileDescriptor)
+        // Plain locals, passed `inout` rather than captured by nested functions: captured, they were boxed and
+        // every access checked for exclusivity at run time (two checks a line).
         var chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
         var lines = 0
         var live = Set<String>()
-        func send() -> Bool {
-            permits.wait()
-            guard !isStopped else { return false }
-            chunks.yield(chunk)
-            chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
-            lines = 0
-            _ = applied.withLock { batches in  // the batches are released after the lock
-                var done: [EngineBatch] = []
-                swap(&done, &batches)
-                return done
-            }
-            return true
-        }
-        func problem(_ line: Int, _ message: String) {
-            chunk.problems.append(NumberedItem(line: line, item: .error(EngineError(.malformedOp, message, line: line))))
-        }
         do {
             while let event = try reader.next() {
                 switch event {
@@ -128,19 +114,20 @@ final class OpLogReader: Sendable {
                                 chunk.batches[engine].append(entry, decodedFrom: bytes, number: number)
                             }
                         } catch {
-                            problem(number, error.message)
+                            Self.report(error.message, line: number, in: &chunk)
                         }
                     }
                     lines += 1
                     let isFull = lines >= chunkLines || chunk.byteCount >= Self.chunkBytes
-                    guard !isFull || send() else { return }
+                    guard !isFull || send(&chunk, lines: &lines, to: chunks) else { return }
                 case .oversized(let number, let byteCount):
                     chunk.byteCount += byteCount + 1
-                    problem(
-                        number, "the line is \(byteCount) bytes long, more than the limit of \(reader.maximumLineLength); it was skipped")
+                    Self.report(
+                        "the line is \(byteCount) bytes long, more than the limit of \(reader.maximumLineLength); it was skipped",
+                        line: number, in: &chunk)
                 case .pause:
                     chunk.endsWithPause = true
-                    guard send() else { return }
+                    guard send(&chunk, lines: &lines, to: chunks) else { return }
                 }
             }
         } catch {
@@ -148,7 +135,28 @@ final class OpLogReader: Sendable {
             chunk.problems.append(
                 NumberedItem(line: Int.max, item: .error(EngineError(.malformedOp, "reading the op log failed: \(error)"))))
         }
-        _ = send()
+        _ = send(&chunk, lines: &lines, to: chunks)
+    }
+
+    /// Hands `chunk` on once the window has room and starts the next one, releasing the batches the engines are
+    /// done with; `false` when the reader was stopped meanwhile.
+    private func send(_ chunk: inout ReplayChunk, lines: inout Int, to chunks: HandOff<ReplayChunk>) -> Bool {
+        permits.wait()
+        guard !isStopped else { return false }
+        chunks.yield(chunk)
+        chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
+        lines = 0
+        _ = applied.withLock { batches in  // the batches are released after the lock
+            var done: [EngineBatch] = []
+            swap(&done, &batches)
+            return done
+        }
+        return true
+    }
+
+    /// Adds a malformed line's error to the chunk's problems.
+    private static func report(_ message: String, line: Int, in chunk: inout ReplayChunk) {
+        chunk.problems.append(NumberedItem(line: line, item: .error(EngineError(.malformedOp, message, line: line))))
     }
 
     /// The engine that applies `entry`, after noting the session it starts or ends; `nil` when it would start one
