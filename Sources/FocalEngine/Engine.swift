@@ -36,7 +36,7 @@ public final class Engine {
     /// Receives results, errors and snapshots. Held strongly, so an observer made just for the
     /// engine (`Engine(configuration:observer: Printer())`) receives everything; an observer that
     /// keeps the engine must set this to `nil` to end the cycle.
-    public var observer: (any EngineObserver)?
+    @exclusivity(unchecked) public var observer: (any EngineObserver)?
 
     let runtime: JSRuntime
     let scripts: TaskScripts

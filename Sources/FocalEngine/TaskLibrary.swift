@@ -17,8 +17,9 @@ final class TaskLibrary {
     let runtime: JSRuntime
     let modules: ModuleSystem
     private let scripts: TaskScripts
-    /// Tasks in load order.
-    private(set) var tasks: [Task] = []
+    /// Tasks in load order (read for every task call: confined to the engine's thread, it opts out of the
+    /// runtime's exclusivity checks).
+    @exclusivity(unchecked) private(set) var tasks: [Task] = []
     /// Task files (relative to the tasks directory) in the order they were first asked for.
     private var files: [String] = []
     private var requested: Set<String> = []

@@ -90,8 +90,10 @@ final class TaskScripts {
 
     /// What the wrapper noticed about the last result it wrote (a `Map` written as `{}`,
     /// `null` from `x && {…}`), for a warning; `nil` for most results. The caller takes it
-    /// after each call; only a short result text (under six characters) is looked at.
-    var pendingNote: ResultNote?
+    /// after each call; only a short result text (under six characters) is looked at. Read after
+    /// every task call on the engine's thread, to which the scripts are confined: it opts out of the
+    /// runtime's exclusivity checks.
+    @exclusivity(unchecked) var pendingNote: ResultNote?
 
     /// A result written, but probably not what the task meant.
     struct ResultNote: Hashable {

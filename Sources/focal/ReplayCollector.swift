@@ -8,10 +8,11 @@ import Logging
 ///
 /// It is the engine's observer, and its ``consoleLogger`` is the engine's console logger, so
 /// a task's `console.*` lines keep their place among results and errors.
-/// Used only on its engine's thread.
+/// Used only on its engine's thread: its stored properties, touched for every result, opt out of the runtime's
+/// exclusivity checks.
 final class ReplayCollector: EngineObserver, @unchecked Sendable {
-    private var items: [NumberedItem] = []
-    private var line = 0
+    @exclusivity(unchecked) private var items: [NumberedItem] = []
+    @exclusivity(unchecked) private var line = 0
 
     /// Applies `batch` in order (decoding its lines, if the reader left them to the engine) and returns what the
     /// engine produced.
