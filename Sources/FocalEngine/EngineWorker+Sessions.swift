@@ -3,12 +3,12 @@ import FocalOpLog
 extension EngineWorker {
     /// Applies ops to a pool session, collecting what they produce.
     func apply(_ ops: [Op], to session: EngineSession) -> ApplyOutcome {
-        collect(for: session) { collector in
-            var next = 0
+        let engine = engine
+        return collect(for: session) { collector in
             engine.withOneEntry {
+                let next = collector.outcome.applied
                 guard next < ops.count, !isCancelled(collector, at: next) else { return false }
                 engine.apply(ops[next], session: session.id)
-                next += 1
                 collector.outcome.applied += 1
                 return true
             }
@@ -17,18 +17,20 @@ extension EngineWorker {
 
     /// Decodes and applies op-log lines to a pool session.
     func apply(opLog bytes: [UInt8], to session: EngineSession) -> ApplyOutcome {
-        collect(for: session) { collector in
+        let engine = engine
+        return collect(for: session) { collector in
             bytes.withUnsafeBytes { buffer in
-                var number = 0
-                var start = 0
                 engine.withOneEntry {
+                    // The next line starts past the last one applied (kept by the collector: a variable captured by
+                    // this closure, which the runtime may keep, would be checked for exclusivity at every access).
+                    let start = collector.nextLineStart
                     guard start <= buffer.count else { return false }
-                    number += 1
+                    let number = collector.outcome.applied + 1
                     if isCancelled(collector, at: number) { return false }
                     let end = buffer.firstNewline(from: start) ?? buffer.count
                     engine.apply(line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: number, session: session.id)
                     collector.outcome.applied += 1
-                    start = end + 1
+                    collector.nextLineStart = end + 1
                     return true
                 }
             }
@@ -68,10 +70,13 @@ extension EngineWorker {
     }
 }
 
-/// Gathers one batch's outputs for its outcome and the session's streams.
+/// Gathers one batch's outputs for its outcome and the session's streams. Used on its engine's thread only: its
+/// stored properties, touched for every op and result, opt out of the runtime's exclusivity checks.
 final class OutcomeCollector: EngineObserver {
     let session: EngineSession
-    var outcome = ApplyOutcome()
+    @exclusivity(unchecked) var outcome = ApplyOutcome()
+    /// Where the next line of an op-log batch starts in its bytes.
+    @exclusivity(unchecked) var nextLineStart = 0
 
     init(session: EngineSession) {
         self.session = session
