@@ -171,8 +171,22 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     @discardableResult
     public func insert(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
+        if records.isEmpty { reserveFirstSlots() }
         ids[id] = nextSlot
         return place(id, name: name, payload: payload, under: parent)
+    }
+
+    /// Slots made for the first nodes of a tree at once.
+    @usableFromInline static var firstSlots: Int { 16 }
+
+    /// Makes room for the first ``firstSlots`` nodes in the arena and the id index before the first node comes:
+    /// grown from nothing by doubling, both were reallocated four times more on the way to a screen's twenty nodes,
+    /// and every new session did it again (the index rehashing its ids each time). A tree ends with the same
+    /// capacity either way past sixteen nodes.
+    @usableFromInline
+    func reserveFirstSlots() {
+        records.reserveCapacity(Self.firstSlots)
+        ids.reserveCapacity(Self.firstSlots)
     }
 
     /// The slot the next node inserted takes.
@@ -215,6 +229,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
             guard let found = lookup(parentID) else { return .refused(.parentNotRegistered) }
             parent = found
         }
+        if records.isEmpty { reserveFirstSlots() }
         // One probe of the id index, new id or not: a new id's entry is made by it, naming the slot its node takes.
         let existing = Self.claim(&ids[id, default: FocusTree.none], for: nextSlot)
         guard existing != FocusTree.none else {
