@@ -48,6 +48,8 @@ public final class Engine {
     /// as long as the engine lives.
     private var unretainedDefaultSession: Unmanaged<SessionState>?
     @exclusivity(unchecked) private var sessions: [String: SessionState] = [:]
+    /// Named sessions by the slot their reader gave them (see ``apply(_:line:sessionSlot:)``); each also in `sessions`.
+    @exclusivity(unchecked) private var sessionsBySlot: [SessionState?] = []
     /// Creates an engine for the tasks in `configuration.tasksDirectory`.
     /// - Throws: ``EngineError`` of kind ``EngineError/Kind/invalidConfiguration`` when a setting
     ///   is out of its range (``EngineConfiguration/validate()``); of kind
@@ -138,6 +140,32 @@ public final class Engine {
         apply(entry.op, session: entry.session, line: line)
     }
 
+    /// ``apply(_:line:)`` for an entry whose session its reader numbered: `sessionSlot` stands for the session among the
+    /// live ones (one number for all its ops while it lives, given to another session once it ended; -1 for none).
+    /// The same effect; the session is found at its slot in an array, not by hashing its id in the dictionary of
+    /// sessions (with thousands live, that probe missed the cache on most ops). The slot is a hint, checked against the
+    /// session's id: a wrong one costs the dictionary's lookup, never another session's op.
+    package func apply(_ entry: borrowing OpLogEntry, line: Int?, sessionSlot slot: Int) {
+        guard let session = entry.session, slot >= 0, !entry.op.isEnd else { return apply(entry, line: line) }
+        if slot < sessionsBySlot.count, let state = sessionsBySlot[slot], state.id == session {
+            return state.apply(entry.op, line: line)
+        }
+        guard let state = state(of: session) else { return apply(entry, line: line) }
+        place(state, at: slot)
+        state.apply(entry.op, line: line)
+    }
+
+    /// Keeps `state` at `slot` of ``sessionsBySlot``, where it is found by ``apply(_:line:sessionSlot:)``.
+    private func place(_ state: SessionState, at slot: Int) {
+        if slot >= sessionsBySlot.count {
+            sessionsBySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - sessionsBySlot.count))
+        }
+        if state.slot >= 0, sessionsBySlot[state.slot] === state { sessionsBySlot[state.slot] = nil }
+        sessionsBySlot[slot]?.slot = -1
+        sessionsBySlot[slot] = state
+        state.slot = slot
+    }
+
     /// Decodes and applies one op-log line; a line that is not a valid op is reported.
     ///
     /// With `session`, the line belongs to that session (as a request body for one session
@@ -160,7 +188,9 @@ public final class Engine {
     /// Releases `session` and everything it holds. Returns whether it was live.
     @discardableResult
     public func endSession(_ session: String) -> Bool {
-        sessions.removeValue(forKey: session) != nil
+        guard let state = sessions.removeValue(forKey: session) else { return false }
+        if state.slot >= 0, sessionsBySlot[state.slot] === state { sessionsBySlot[state.slot] = nil }
+        return true
     }
 
     /// Records the ``sessionEndedEvent`` with `reason` on the root of `session` (the default
