@@ -1,7 +1,7 @@
 import FocalOpLog
 
 /// The ops the reader decoded for an engine (one engine's part of a ``ReplayChunk``), each with its op-log
-/// line; the engine takes each op once, moving it out.
+/// line and its session's slot (see ``OpLogReader``); the engine takes each op once, moving it out.
 ///
 /// Moved, not copied: an array of ops read in place by the engine was copied op by op on the way into
 /// ``FocalEngine/Engine/apply(_:line:)`` (each of its strings and arrays retained, then released twice, and
@@ -13,6 +13,7 @@ import FocalOpLog
 final class DecodedOps: @unchecked Sendable {
     private var entries: UnsafeMutablePointer<OpLogEntry>
     private var lines: UnsafeMutablePointer<Int>
+    private var slots: UnsafeMutablePointer<Int32>
     private var capacity: Int
     /// The ops appended.
     private(set) var count = 0
@@ -23,29 +24,33 @@ final class DecodedOps: @unchecked Sendable {
         self.capacity = max(capacity, 1)
         entries = .allocate(capacity: self.capacity)
         lines = .allocate(capacity: self.capacity)
+        slots = .allocate(capacity: self.capacity)
     }
 
     deinit {
         (entries + taken).deinitialize(count: count - taken)
         entries.deallocate()
         lines.deallocate()
+        slots.deallocate()
     }
 
-    /// Appends `entry`, decoded from op-log line `line`.
-    func append(_ entry: consuming OpLogEntry, line: Int) {
+    /// Appends `entry`, decoded from op-log line `line`, whose session has slot `slot` (-1 for none).
+    func append(_ entry: consuming OpLogEntry, line: Int, slot: Int32) {
         precondition(taken == 0, "an op appended to ops already taken")
         if count == capacity { grow() }
         (entries + count).initialize(to: entry)
         lines[count] = line
+        slots[count] = slot
         count += 1
     }
 
-    /// Calls `body` with the next op not taken yet, moving it out; `false` when none is left.
-    func takeNext(_ body: (consuming OpLogEntry, Int) -> Void) -> Bool {
+    /// Calls `body` with the next op not taken yet (moving it out), its line and its session's slot; `false` when none
+    /// is left.
+    func takeNext(_ body: (consuming OpLogEntry, Int, Int32) -> Void) -> Bool {
         guard taken < count else { return false }
         let index = taken
         taken += 1
-        body((entries + index).move(), lines[index])
+        body((entries + index).move(), lines[index], slots[index])
         return true
     }
 
@@ -59,6 +64,10 @@ final class DecodedOps: @unchecked Sendable {
         newLines.moveInitialize(from: lines, count: count)
         lines.deallocate()
         lines = newLines
+        let newSlots = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
+        newSlots.moveInitialize(from: slots, count: count)
+        slots.deallocate()
+        slots = newSlots
         capacity = larger
     }
 }

@@ -15,7 +15,10 @@ import Darwin
 /// An op goes to the engine its session lives on: the default session on the first, a named
 /// session on the one its id hashes to, so a session's ops always meet the same engine. The
 /// reader keeps the set of live sessions (a session lives from its first op to its `end`)
-/// and refuses an op that would start one more than the limit, for all engines together.
+/// and refuses an op that would start one more than the limit, for all engines together. It
+/// numbers them too: each live session has a slot, reused once it ended, which goes with its
+/// decoded ops so that the engine finds the session without hashing its id
+/// (``FocalEngine/Engine/apply(_:line:sessionSlot:)``).
 ///
 /// With one engine the reader decodes every line, so that decoding runs beside the engine. With
 /// several, it reads only what a line says of its session (``OpDecoder/sessionHint(_:)``) and
@@ -94,7 +97,7 @@ final class OpLogReader: Sendable {
         // every access checked for exclusivity at run time (two checks a line).
         var chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
         var lines = 0
-        var live = Set<String>()
+        var live = LiveSessions()
         do {
             while let event = try reader.next() {
                 switch event {
@@ -109,9 +112,9 @@ final class OpLogReader: Sendable {
                         // sessions are known exactly, in input order.
                         do throws(OpLogError) {
                             if let entry = try OpDecoder.decodeEntry(bytes),
-                                let engine = admit(entry, line: number, in: &chunk, live: &live)
+                                let (engine, slot) = admit(entry, line: number, in: &chunk, live: &live)
                             {
-                                chunk.batches[engine].append(entry, decodedFrom: bytes, number: number)
+                                chunk.batches[engine].append(entry, slot: slot, decodedFrom: bytes, number: number)
                             }
                         } catch {
                             Self.report(error.message, line: number, in: &chunk)
@@ -159,27 +162,55 @@ final class OpLogReader: Sendable {
         chunk.problems.append(NumberedItem(line: line, item: .error(EngineError(.malformedOp, message, line: line))))
     }
 
-    /// The engine that applies `entry`, after noting the session it starts or ends; `nil` when it would start one
-    /// session more than the limit (the error joins the chunk's problems).
-    private func admit(_ entry: OpLogEntry, line: Int, in chunk: inout ReplayChunk, live: inout Set<String>) -> Int? {
-        guard let session = entry.session else { return 0 }
+    /// The engine that applies `entry` and the slot of its session (-1 for the default session and for an `end`), after
+    /// noting the session it starts or ends; `nil` when it would start one session more than the limit (the error
+    /// joins the chunk's problems).
+    private func admit(
+        _ entry: OpLogEntry, line: Int, in chunk: inout ReplayChunk, live: inout LiveSessions
+    ) -> (engine: Int, slot: Int32)? {
+        guard let session = entry.session else { return (0, -1) }
         if case .end = entry.op {
-            live.remove(session)  // ending a session that is not live is the engine's error to report
-        } else if !live.contains(session) {
-            guard live.count < maxSessions else {
-                let error = EngineError.sessionLimitReached(session: session, live: live.count, line: line)
-                chunk.problems.append(NumberedItem(line: line, item: .error(error)))
-                return nil
-            }
-            live.insert(session)
+            live.end(session)  // ending a session that is not live is the engine's error to report
+            return (engineIndex(of: session), -1)
         }
-        return engineIndex(of: session)
+        if let slot = live.slot(of: session) { return (engineIndex(of: session), slot) }
+        guard live.count < maxSessions else {
+            let error = EngineError.sessionLimitReached(session: session, live: live.count, line: line)
+            chunk.problems.append(NumberedItem(line: line, item: .error(error)))
+            return nil
+        }
+        return (engineIndex(of: session), live.start(session))
     }
 
     /// The engine `session` lives on, chosen as ``EnginePool`` chooses, so the same log always
     /// spreads the same way.
     private func engineIndex(of session: String) -> Int {
         engineCount > 1 ? EnginePool.workerIndex(for: session, count: engineCount) : 0
+    }
+}
+
+/// The named sessions live in the reader's input so far, each with a slot: a number no other live session has, a freed
+/// one first, so slots stay below the most sessions ever live at once (at most the session limit).
+private struct LiveSessions {
+    private var slots: [String: Int32] = [:]
+    private var freeSlots: [Int32] = []
+
+    var count: Int { slots.count }
+
+    func contains(_ session: String) -> Bool { slots[session] != nil }
+
+    func slot(of session: String) -> Int32? { slots[session] }
+
+    /// Notes that `session` starts (it is not live) and returns its slot.
+    mutating func start(_ session: String) -> Int32 {
+        let slot = freeSlots.popLast() ?? Int32(slots.count)
+        slots[session] = slot
+        return slot
+    }
+
+    /// Notes that `session` ended, if it was live.
+    mutating func end(_ session: String) {
+        if let slot = slots.removeValue(forKey: session) { freeSlots.append(slot) }
     }
 }
 

@@ -28,11 +28,11 @@ enum EngineBatch: Sendable {
     /// spreads over them instead of holding them all up.
     case lines(OpLogLines)
 
-    /// Adds a line the reader decoded: the op for an engine that takes decoded ops, the line for one that
-    /// decodes its own.
-    mutating func append(_ entry: consuming OpLogEntry, decodedFrom line: UnsafeRawBufferPointer, number: Int) {
+    /// Adds a line the reader decoded: the op (with its session's slot) for an engine that takes decoded ops, the line
+    /// for one that decodes its own.
+    mutating func append(_ entry: consuming OpLogEntry, slot: Int32, decodedFrom line: UnsafeRawBufferPointer, number: Int) {
         guard case .decoded(let ops) = self else { return append(line, number: number) }
-        ops.append(entry, line: number)
+        ops.append(entry, line: number, slot: slot)
     }
 
     mutating func append(_ line: UnsafeRawBufferPointer, number: Int) {

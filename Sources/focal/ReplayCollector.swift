@@ -21,9 +21,9 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         switch batch {
         case .decoded(let ops):
             engine.withOneEntry {
-                ops.takeNext { entry, number in
+                ops.takeNext { entry, number, slot in
                     line = number
-                    engine.apply(entry, line: number)
+                    engine.apply(entry, line: number, sessionSlot: Int(slot))
                 }
             }
         case .lines(let lines):
