@@ -172,12 +172,18 @@ public final class Engine {
     /// does): an op without a `session` key goes to it, and one that names another session
     /// is reported, not applied.
     public func apply(line bytes: UnsafeRawBufferPointer, number: Int? = nil, session: String? = nil) {
+        apply(line: bytes, number: number, session: session, sessionSlot: -1)
+    }
+
+    /// ``apply(line:number:session:)`` for a line whose session its reader numbered (see
+    /// ``apply(_:line:sessionSlot:)``).
+    package func apply(line bytes: UnsafeRawBufferPointer, number: Int?, session: String? = nil, sessionSlot: Int) {
         do throws(OpLogError) {
             guard let entry = try OpDecoder.decodeEntry(bytes, defaultSession: session) else { return }
             if let session, let other = entry.session, other != session {
                 throw OpLogError("the op is for session '\(other)', not '\(session)'")
             }
-            apply(entry, line: number)
+            apply(entry, line: number, sessionSlot: sessionSlot)
         } catch {
             var failure = EngineError(.malformedOp, error.message, line: number)
             failure.session = session

@@ -103,10 +103,10 @@ final class OpLogReader: Sendable {
                 switch event {
                 case .line(let bytes, let number):
                     chunk.byteCount += bytes.count + 1
-                    if engineCount > 1, let hint = OpDecoder.sessionHint(bytes), !hint.isEnd, hint.session.map(live.contains) ?? true {
+                    if engineCount > 1, let hint = OpDecoder.sessionHint(bytes), !hint.isEnd, let slot = live.slot(ofLive: hint.session) {
                         // The line's session is live (or the default one) and the line does not end it: whatever the
                         // line holds, it cannot change which sessions are live, so its engine decodes it.
-                        chunk.batches[hint.session.map(engineIndex) ?? 0].append(bytes, number: number)
+                        chunk.batches[hint.session.map(engineIndex) ?? 0].append(bytes, number: number, slot: slot)
                     } else {
                         // One engine, or a line that may start or end a session: decoded here, so that the live
                         // sessions are known exactly, in input order.
@@ -197,9 +197,13 @@ private struct LiveSessions {
 
     var count: Int { slots.count }
 
-    func contains(_ session: String) -> Bool { slots[session] != nil }
-
     func slot(of session: String) -> Int32? { slots[session] }
+
+    /// The slot of `session` when it is live, -1 for the default session (`nil`); `nil` for a session not live.
+    func slot(ofLive session: String?) -> Int32? {
+        guard let session else { return -1 }
+        return slots[session]
+    }
 
     /// Notes that `session` starts (it is not live) and returns its slot.
     mutating func start(_ session: String) -> Int32 {

@@ -31,14 +31,15 @@ enum EngineBatch: Sendable {
     /// Adds a line the reader decoded: the op (with its session's slot) for an engine that takes decoded ops, the line
     /// for one that decodes its own.
     mutating func append(_ entry: consuming OpLogEntry, slot: Int32, decodedFrom line: UnsafeRawBufferPointer, number: Int) {
-        guard case .decoded(let ops) = self else { return append(line, number: number) }
+        guard case .decoded(let ops) = self else { return append(line, number: number, slot: slot) }
         ops.append(entry, line: number, slot: slot)
     }
 
-    mutating func append(_ line: UnsafeRawBufferPointer, number: Int) {
+    /// Adds a line for an engine that decodes its own, whose session has slot `slot`.
+    mutating func append(_ line: UnsafeRawBufferPointer, number: Int, slot: Int32) {
         guard case .lines(var lines) = self else { preconditionFailure("a line for an engine that takes decoded ops") }
         self = .lines(OpLogLines())
-        lines.append(line, number: number)
+        lines.append(line, number: number, slot: slot)
         self = .lines(lines)
     }
 }

@@ -30,9 +30,9 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
             var next = 0
             engine.withOneEntry {
                 guard next < lines.count else { return false }
-                lines.withLine(at: next) { bytes, number in
+                lines.withLine(at: next) { bytes, number, slot in
                     line = number
-                    engine.apply(line: bytes, number: number)
+                    engine.apply(line: bytes, number: number, sessionSlot: Int(slot))
                 }
                 next += 1
                 return true
