@@ -24,11 +24,27 @@ import Synchronization
 public final class EnginePool: Sendable {
     private let threads: EngineThreadGroup
     private let workers: [EngineWorker]
-    private let registry = Mutex(Registry())
+    private let registry: Mutex<Registry>
 
     private struct Registry {
         var sessions: [String: EngineSession] = [:]
         var isClosed = false
+        /// For each engine, its sessions' slots that closed sessions freed, and the number of slots ever given out:
+        /// a session's slot (see ``Engine/apply(_:line:sessionSlot:)``) is one no other open session of its engine
+        /// has.
+        var freeSlots: [[Int]]
+        var slotCount: [Int]
+
+        init(engineCount: Int) {
+            freeSlots = Array(repeating: [], count: engineCount)
+            slotCount = Array(repeating: 0, count: engineCount)
+        }
+
+        mutating func takeSlot(on engine: Int) -> Int {
+            if let slot = freeSlots[engine].popLast() { return slot }
+            defer { slotCount[engine] += 1 }
+            return slotCount[engine]
+        }
     }
 
     /// Starts `threads` engines (by default one per core, at most
@@ -59,6 +75,7 @@ public final class EnginePool: Sendable {
             throw error
         }
         self.workers = workers
+        registry = Mutex(Registry(engineCount: workers.count))
     }
 
     /// The number of engine threads.
@@ -85,7 +102,8 @@ public final class EnginePool: Sendable {
         return try registry.withLock { registry throws(EnginePoolError) in
             guard !registry.isClosed else { throw .closed }
             if let session = registry.sessions[id] { return session }
-            let session = EngineSession(id: id, worker: workers[Self.workerIndex(for: id, count: workers.count)], pool: self)
+            let engine = Self.workerIndex(for: id, count: workers.count)
+            let session = EngineSession(id: id, worker: workers[engine], slot: registry.takeSlot(on: engine), pool: self)
             registry.sessions[id] = session
             return session
         }
@@ -109,10 +127,11 @@ public final class EnginePool: Sendable {
         await threads.shutdown()
     }
 
-    /// Forgets a closed session, unless its id was handed out again since.
+    /// Forgets a closed session, unless its id was handed out again since, and frees its slot (called once per session).
     func remove(_ session: EngineSession) {
         registry.withLock { registry in
             if registry.sessions[session.id] === session { registry.sessions[session.id] = nil }
+            registry.freeSlots[Self.workerIndex(for: session.id, count: workers.count)].append(session.slot)
         }
     }
 

@@ -11,6 +11,8 @@ public final class EngineSession: Sendable {
     /// The session's id (the `session` of its ops).
     public let id: String
     let worker: EngineWorker
+    /// The session's slot on its engine (see ``Engine/apply(_:line:sessionSlot:)``), given by the pool.
+    let slot: Int
     private unowned let pool: EnginePool
     private let state = Mutex(State())
 
@@ -20,9 +22,10 @@ public final class EngineSession: Sendable {
         var droppedOutputs = 0
     }
 
-    init(id: String, worker: EngineWorker, pool: EnginePool) {
+    init(id: String, worker: EngineWorker, slot: Int, pool: EnginePool) {
         self.id = id
         self.worker = worker
+        self.slot = slot
         self.pool = pool
     }
 

@@ -28,7 +28,9 @@ extension EngineWorker {
                     let number = collector.outcome.applied + 1
                     if isCancelled(collector, at: number) { return false }
                     let end = buffer.firstNewline(from: start) ?? buffer.count
-                    engine.apply(line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: number, session: session.id)
+                    engine.apply(
+                        line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: number, session: session.id,
+                        sessionSlot: session.slot)
                     collector.outcome.applied += 1
                     collector.nextLineStart = end + 1
                     return true
