@@ -48,7 +48,8 @@ public final class Engine {
     /// as long as the engine lives.
     private var unretainedDefaultSession: Unmanaged<SessionState>?
     @exclusivity(unchecked) private var sessions: [String: SessionState] = [:]
-    /// Named sessions by the slot their reader gave them (see ``apply(_:line:sessionSlot:)``); each also in `sessions`.
+    /// Named sessions by the slot their caller gave them (see ``apply(_:session:line:sessionSlot:)``); each also in
+    /// `sessions`.
     @exclusivity(unchecked) private var sessionsBySlot: [SessionState?] = []
     /// Creates an engine for the tasks in `configuration.tasksDirectory`.
     /// - Throws: ``EngineError`` of kind ``EngineError/Kind/invalidConfiguration`` when a setting
@@ -101,6 +102,15 @@ public final class Engine {
     /// Applies one op to `session` (the default session when `nil`). `line` is the
     /// op-log line it came from, for error messages.
     public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {
+        apply(op, session: session, line: line, sessionSlot: -1)
+    }
+
+    /// ``apply(_:session:line:)`` for an op whose session its caller numbered: `sessionSlot` stands for the session
+    /// among the live ones (one number for all its ops while it lives, given to another session once it ended; -1 for
+    /// none). The same effect; the session is found at its slot in an array, not by hashing its id in the dictionary
+    /// of sessions (with thousands live, that probe missed the cache on most ops). The slot is a hint, checked against
+    /// the session's id: a wrong one costs the dictionary's lookup, never another session's op.
+    package func apply(_ op: Op, session: String?, line: Int?, sessionSlot: Int) {
         if case .end(let reason) = op {
             if let session, let state = sessions[session] { state.recordEnd(reason: reason, line: line) }
             guard let session, !endSession(session) else { return }
@@ -110,7 +120,7 @@ public final class Engine {
             return
         }
         guard let session else { return unretainedDefaultSession!._withUnsafeGuaranteedRef { $0.apply(op, line: line) } }
-        guard let state = state(of: session) else {
+        guard let state = state(of: session, slot: sessionSlot) else {
             observer?.engine(self, didReport: .sessionLimitReached(session: session, live: sessions.count, line: line))
             return
         }
@@ -140,22 +150,12 @@ public final class Engine {
         apply(entry.op, session: entry.session, line: line)
     }
 
-    /// ``apply(_:line:)`` for an entry whose session its reader numbered: `sessionSlot` stands for the session among the
-    /// live ones (one number for all its ops while it lives, given to another session once it ended; -1 for none).
-    /// The same effect; the session is found at its slot in an array, not by hashing its id in the dictionary of
-    /// sessions (with thousands live, that probe missed the cache on most ops). The slot is a hint, checked against the
-    /// session's id: a wrong one costs the dictionary's lookup, never another session's op.
-    package func apply(_ entry: borrowing OpLogEntry, line: Int?, sessionSlot slot: Int) {
-        guard let session = entry.session, slot >= 0, !entry.op.isEnd else { return apply(entry, line: line) }
-        if slot < sessionsBySlot.count, let state = sessionsBySlot[slot], state.id == session {
-            return state.apply(entry.op, line: line)
-        }
-        guard let state = state(of: session) else { return apply(entry, line: line) }
-        place(state, at: slot)
-        state.apply(entry.op, line: line)
+    /// ``apply(_:line:)`` for an entry whose session its reader numbered (see ``apply(_:session:line:sessionSlot:)``).
+    package func apply(_ entry: borrowing OpLogEntry, line: Int?, sessionSlot: Int) {
+        apply(entry.op, session: entry.session, line: line, sessionSlot: sessionSlot)
     }
 
-    /// Keeps `state` at `slot` of ``sessionsBySlot``, where it is found by ``apply(_:line:sessionSlot:)``.
+    /// Keeps `state` at `slot` of ``sessionsBySlot``, where ``state(of:slot:)`` finds it.
     private func place(_ state: SessionState, at slot: Int) {
         if slot >= sessionsBySlot.count {
             sessionsBySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - sessionsBySlot.count))
@@ -176,7 +176,7 @@ public final class Engine {
     }
 
     /// ``apply(line:number:session:)`` for a line whose session its reader numbered (see
-    /// ``apply(_:line:sessionSlot:)``).
+    /// ``apply(_:session:line:sessionSlot:)``).
     package func apply(line bytes: UnsafeRawBufferPointer, number: Int?, session: String? = nil, sessionSlot: Int) {
         do throws(OpLogError) {
             guard let entry = try OpDecoder.decodeEntry(bytes, defaultSession: session) else { return }
@@ -239,6 +239,17 @@ public final class Engine {
     func liveState(of session: String?) -> SessionState? {
         guard let session else { return defaultSession }
         return sessions[session]
+    }
+
+    /// The state of `session`, found at `slot` when it is there (see ``apply(_:session:line:sessionSlot:)``), else
+    /// found or created as ``state(of:)`` does and kept at `slot`; `nil` when creating it would pass
+    /// ``EngineConfiguration/maxSessions``.
+    private func state(of session: String, slot: Int) -> SessionState? {
+        guard slot >= 0 else { return state(of: session) }
+        if slot < sessionsBySlot.count, let state = sessionsBySlot[slot], state.id == session { return state }
+        guard let state = state(of: session) else { return nil }
+        place(state, at: slot)
+        return state
     }
 
     /// The session's state, created on first use; `nil` when creating it would pass

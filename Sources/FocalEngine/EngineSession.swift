@@ -11,7 +11,7 @@ public final class EngineSession: Sendable {
     /// The session's id (the `session` of its ops).
     public let id: String
     let worker: EngineWorker
-    /// The session's slot on its engine (see ``Engine/apply(_:line:sessionSlot:)``), given by the pool.
+    /// The session's slot on its engine (see ``Engine/apply(_:session:line:sessionSlot:)``), given by the pool.
     let slot: Int
     private unowned let pool: EnginePool
     private let state = Mutex(State())

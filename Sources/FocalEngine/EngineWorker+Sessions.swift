@@ -8,7 +8,7 @@ extension EngineWorker {
             engine.withOneEntry {
                 let next = collector.outcome.applied
                 guard next < ops.count, !isCancelled(collector, at: next) else { return false }
-                engine.apply(ops[next], session: session.id)
+                engine.apply(ops[next], session: session.id, line: nil, sessionSlot: session.slot)
                 collector.outcome.applied += 1
                 return true
             }

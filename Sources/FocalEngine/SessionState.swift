@@ -34,7 +34,7 @@ final class SessionState {
     private let coverage: PatternCoverage?
     /// Where the task wrapper hands short results (the engine's, read once: every result with one asks).
     private let handedText: SharedText
-    /// The session's place in the engine's sessions by slot (see ``Engine/apply(_:line:sessionSlot:)``); -1 for none.
+    /// The session's place in the engine's sessions by slot (see ``Engine/apply(_:session:line:sessionSlot:)``); -1 for none.
     @exclusivity(unchecked) var slot = -1
 
     init(id: String?, engine: Engine) {

@@ -18,7 +18,7 @@ import Darwin
 /// and refuses an op that would start one more than the limit, for all engines together. It
 /// numbers them too: each live session has a slot, reused once it ended, which goes with its
 /// decoded ops so that the engine finds the session without hashing its id
-/// (``FocalEngine/Engine/apply(_:line:sessionSlot:)``).
+/// (``FocalEngine/Engine/apply(_:session:line:sessionSlot:)``).
 ///
 /// With one engine the reader decodes every line, so that decoding runs beside the engine. With
 /// several, it reads only what a line says of its session (``OpDecoder/sessionHint(_:)``) and
