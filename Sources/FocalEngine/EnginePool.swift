@@ -24,26 +24,21 @@ import Synchronization
 public final class EnginePool: Sendable {
     private let threads: EngineThreadGroup
     private let workers: [EngineWorker]
-    private let registry: Mutex<Registry>
+    private let registry = Mutex(Registry())
 
     private struct Registry {
         var sessions: [String: EngineSession] = [:]
         var isClosed = false
-        /// For each engine, its sessions' slots that closed sessions freed, and the number of slots ever given out:
-        /// a session's slot (see ``Engine/apply(_:line:sessionSlot:)``) is one no other open session of its engine
-        /// has.
-        var freeSlots: [[Int]]
-        var slotCount: [Int]
+        /// The slots closed sessions freed, and the number of slots ever given out: a session's slot (see
+        /// ``Engine/apply(_:session:line:sessionSlot:)``) is one no other open session has, a freed one first, so
+        /// slots stay below the most sessions ever open at once.
+        var freeSlots: [Int] = []
+        var slotCount = 0
 
-        init(engineCount: Int) {
-            freeSlots = Array(repeating: [], count: engineCount)
-            slotCount = Array(repeating: 0, count: engineCount)
-        }
-
-        mutating func takeSlot(on engine: Int) -> Int {
-            if let slot = freeSlots[engine].popLast() { return slot }
-            defer { slotCount[engine] += 1 }
-            return slotCount[engine]
+        mutating func takeSlot() -> Int {
+            if let slot = freeSlots.popLast() { return slot }
+            defer { slotCount += 1 }
+            return slotCount
         }
     }
 
@@ -75,7 +70,6 @@ public final class EnginePool: Sendable {
             throw error
         }
         self.workers = workers
-        registry = Mutex(Registry(engineCount: workers.count))
     }
 
     /// The number of engine threads.
@@ -102,8 +96,8 @@ public final class EnginePool: Sendable {
         return try registry.withLock { registry throws(EnginePoolError) in
             guard !registry.isClosed else { throw .closed }
             if let session = registry.sessions[id] { return session }
-            let engine = Self.workerIndex(for: id, count: workers.count)
-            let session = EngineSession(id: id, worker: workers[engine], slot: registry.takeSlot(on: engine), pool: self)
+            let worker = workers[Self.workerIndex(for: id, count: workers.count)]
+            let session = EngineSession(id: id, worker: worker, slot: registry.takeSlot(), pool: self)
             registry.sessions[id] = session
             return session
         }
@@ -131,7 +125,7 @@ public final class EnginePool: Sendable {
     func remove(_ session: EngineSession) {
         registry.withLock { registry in
             if registry.sessions[session.id] === session { registry.sessions[session.id] = nil }
-            registry.freeSlots[Self.workerIndex(for: session.id, count: workers.count)].append(session.slot)
+            registry.freeSlots.append(session.slot)
         }
     }
 
