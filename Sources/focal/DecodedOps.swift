@@ -12,8 +12,8 @@ import FocalOpLog
 /// thread, which takes the ops, then back to the reader's thread to be released (``OpLogReader/recycle(_:)``).
 final class DecodedOps: @unchecked Sendable {
     private var entries: UnsafeMutablePointer<OpLogEntry>
-    private var lines: UnsafeMutablePointer<Int>
-    private var slots: UnsafeMutablePointer<Int32>
+    /// Each entry's op-log line and its session's slot.
+    private var places: UnsafeMutablePointer<(line: Int, slot: Int32)>
     private var capacity: Int
     /// The ops appended.
     private(set) var count = 0
@@ -23,15 +23,13 @@ final class DecodedOps: @unchecked Sendable {
     init(capacity: Int) {
         self.capacity = max(capacity, 1)
         entries = .allocate(capacity: self.capacity)
-        lines = .allocate(capacity: self.capacity)
-        slots = .allocate(capacity: self.capacity)
+        places = .allocate(capacity: self.capacity)
     }
 
     deinit {
         (entries + taken).deinitialize(count: count - taken)
         entries.deallocate()
-        lines.deallocate()
-        slots.deallocate()
+        places.deallocate()
     }
 
     /// Appends `entry`, decoded from op-log line `line`, whose session has slot `slot` (-1 for none).
@@ -39,8 +37,7 @@ final class DecodedOps: @unchecked Sendable {
         precondition(taken == 0, "an op appended to ops already taken")
         if count == capacity { grow() }
         (entries + count).initialize(to: entry)
-        lines[count] = line
-        slots[count] = slot
+        places[count] = (line, slot)
         count += 1
     }
 
@@ -50,7 +47,7 @@ final class DecodedOps: @unchecked Sendable {
         guard taken < count else { return false }
         let index = taken
         taken += 1
-        body((entries + index).move(), lines[index], slots[index])
+        body((entries + index).move(), places[index].line, places[index].slot)
         return true
     }
 
@@ -60,14 +57,10 @@ final class DecodedOps: @unchecked Sendable {
         newEntries.moveInitialize(from: entries, count: count)
         entries.deallocate()
         entries = newEntries
-        let newLines = UnsafeMutablePointer<Int>.allocate(capacity: larger)
-        newLines.moveInitialize(from: lines, count: count)
-        lines.deallocate()
-        lines = newLines
-        let newSlots = UnsafeMutablePointer<Int32>.allocate(capacity: larger)
-        newSlots.moveInitialize(from: slots, count: count)
-        slots.deallocate()
-        slots = newSlots
+        let newPlaces = UnsafeMutablePointer<(line: Int, slot: Int32)>.allocate(capacity: larger)
+        newPlaces.moveInitialize(from: places, count: count)
+        places.deallocate()
+        places = newPlaces
         capacity = larger
     }
 }

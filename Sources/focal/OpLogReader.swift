@@ -173,7 +173,7 @@ final class OpLogReader: Sendable {
             live.end(session)  // ending a session that is not live is the engine's error to report
             return (engineIndex(of: session), -1)
         }
-        if let slot = live.slot(of: session) { return (engineIndex(of: session), slot) }
+        if let slot = live.slot(ofLive: session) { return (engineIndex(of: session), slot) }
         guard live.count < maxSessions else {
             let error = EngineError.sessionLimitReached(session: session, live: live.count, line: line)
             chunk.problems.append(NumberedItem(line: line, item: .error(error)))
@@ -196,8 +196,6 @@ private struct LiveSessions {
     private var freeSlots: [Int32] = []
 
     var count: Int { slots.count }
-
-    func slot(of session: String) -> Int32? { slots[session] }
 
     /// The slot of `session` when it is live, -1 for the default session (`nil`); `nil` for a session not live.
     func slot(ofLive session: String?) -> Int32? {
