@@ -93,10 +93,9 @@ final class OpLogReader: Sendable {
 
     private func read(_ fileDescriptor: Int32, into chunks: HandOff<ReplayChunk>) {
         let reader = LineReader(fileDescriptor: fileDescriptor)
-        // Plain locals, passed `inout` rather than captured by nested functions: captured, they were boxed and
+        // A plain local, passed `inout` rather than captured by nested functions: captured, it was boxed and
         // every access checked for exclusivity at run time (two checks a line).
         var chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
-        var lines = 0
         var live = LiveSessions()
         do {
             while let event = try reader.next() {
@@ -120,9 +119,9 @@ final class OpLogReader: Sendable {
                             Self.report(error.message, line: number, in: &chunk)
                         }
                     }
-                    lines += 1
-                    let isFull = lines >= chunkLines || chunk.byteCount >= Self.chunkBytes
-                    guard !isFull || send(&chunk, lines: &lines, to: chunks) else { return }
+                    chunk.lineCount += 1
+                    let isFull = chunk.lineCount >= chunkLines || chunk.byteCount >= Self.chunkBytes
+                    guard !isFull || send(&chunk, to: chunks) else { return }
                 case .oversized(let number, let byteCount):
                     chunk.byteCount += byteCount + 1
                     Self.report(
@@ -130,7 +129,7 @@ final class OpLogReader: Sendable {
                         line: number, in: &chunk)
                 case .pause:
                     chunk.endsWithPause = true
-                    guard send(&chunk, lines: &lines, to: chunks) else { return }
+                    guard send(&chunk, to: chunks) else { return }
                 }
             }
         } catch {
@@ -138,17 +137,16 @@ final class OpLogReader: Sendable {
             chunk.problems.append(
                 NumberedItem(line: Int.max, item: .error(EngineError(.malformedOp, "reading the op log failed: \(error)"))))
         }
-        _ = send(&chunk, lines: &lines, to: chunks)
+        _ = send(&chunk, to: chunks)
     }
 
     /// Hands `chunk` on once the window has room and starts the next one, releasing the batches the engines are
     /// done with; `false` when the reader was stopped meanwhile.
-    private func send(_ chunk: inout ReplayChunk, lines: inout Int, to chunks: HandOff<ReplayChunk>) -> Bool {
+    private func send(_ chunk: inout ReplayChunk, to chunks: HandOff<ReplayChunk>) -> Bool {
         permits.wait()
         guard !isStopped else { return false }
         chunks.yield(chunk)
         chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
-        lines = 0
         _ = applied.withLock { batches in  // the batches are released after the lock
             var done: [EngineBatch] = []
             swap(&done, &batches)

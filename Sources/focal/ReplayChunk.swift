@@ -10,6 +10,8 @@ struct ReplayChunk: Sendable {
     var problems: [NumberedItem] = []
     /// The bytes of input the chunk covers, for the progress line.
     var byteCount = 0
+    /// The op-log lines read into the chunk (an oversized line, skipped, not counted), for its size limit.
+    var lineCount = 0
     /// The input paused after this chunk: what came before should be written now, so
     /// results appear while input is still arriving.
     var endsWithPause = false
