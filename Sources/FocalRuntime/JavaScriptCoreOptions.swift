@@ -24,8 +24,7 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     public var allowsWebAssembly: Bool
     /// Sizes JavaScriptCore's collector for a process with this many bytes of memory
     /// instead of the machine's RAM (`forceRAMSize`), so it collects before the heap
-    /// grows large. `nil` leaves the machine's size. The command-line tool, which runs
-    /// one engine, uses 32 MiB.
+    /// grows large. `nil` leaves the machine's size. The command-line tool uses 256 MiB.
     public var memoryBudget: Int?
     /// The heap limit of runtimes created without one (see ``JSRuntime/heapLimit``), in
     /// ``FocalCore/FocalLimits/heapLimitRange``.
