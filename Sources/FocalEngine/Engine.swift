@@ -160,10 +160,15 @@ public final class Engine {
         if slot >= sessionsBySlot.count {
             sessionsBySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - sessionsBySlot.count))
         }
-        if state.slot >= 0, sessionsBySlot[state.slot] === state { sessionsBySlot[state.slot] = nil }
+        vacateSlot(of: state)
         sessionsBySlot[slot]?.slot = -1
         sessionsBySlot[slot] = state
         state.slot = slot
+    }
+
+    /// Empties the slot of ``sessionsBySlot`` that `state` holds, if it holds one.
+    private func vacateSlot(of state: SessionState) {
+        if state.slot >= 0, sessionsBySlot[state.slot] === state { sessionsBySlot[state.slot] = nil }
     }
 
     /// Decodes and applies one op-log line; a line that is not a valid op is reported.
@@ -195,7 +200,7 @@ public final class Engine {
     @discardableResult
     public func endSession(_ session: String) -> Bool {
         guard let state = sessions.removeValue(forKey: session) else { return false }
-        if state.slot >= 0, sessionsBySlot[state.slot] === state { sessionsBySlot[state.slot] = nil }
+        vacateSlot(of: state)
         return true
     }
 
