@@ -29,17 +29,8 @@ public final class EnginePool: Sendable {
     private struct Registry {
         var sessions: [String: EngineSession] = [:]
         var isClosed = false
-        /// The slots closed sessions freed, and the number of slots ever given out: a session's slot (see
-        /// ``Engine/apply(_:session:line:sessionSlot:)``) is one no other open session has, a freed one first, so
-        /// slots stay below the most sessions ever open at once.
-        var freeSlots: [Int] = []
-        var slotCount = 0
-
-        mutating func takeSlot() -> Int {
-            if let slot = freeSlots.popLast() { return slot }
-            defer { slotCount += 1 }
-            return slotCount
-        }
+        /// The open sessions' slots.
+        var slots = SessionSlots()
     }
 
     /// Starts `threads` engines (by default one per core, at most
@@ -97,7 +88,7 @@ public final class EnginePool: Sendable {
             guard !registry.isClosed else { throw .closed }
             if let session = registry.sessions[id] { return session }
             let worker = workers[Self.workerIndex(for: id, count: workers.count)]
-            let session = EngineSession(id: id, worker: worker, slot: registry.takeSlot(), pool: self)
+            let session = EngineSession(id: id, worker: worker, slot: registry.slots.take(), pool: self)
             registry.sessions[id] = session
             return session
         }
@@ -125,7 +116,7 @@ public final class EnginePool: Sendable {
     func remove(_ session: EngineSession) {
         registry.withLock { registry in
             if registry.sessions[session.id] === session { registry.sessions[session.id] = nil }
-            registry.freeSlots.append(session.slot)
+            registry.slots.free(session.slot)
         }
     }
 

@@ -187,11 +187,11 @@ final class OpLogReader: Sendable {
     }
 }
 
-/// The named sessions live in the reader's input so far, each with a slot: a number no other live session has, a freed
-/// one first, so slots stay below the most sessions ever live at once (at most the session limit).
+/// The named sessions live in the reader's input so far, each with a slot (``FocalEngine/SessionSlots``; at most the
+/// session limit).
 private struct LiveSessions {
     private var slots: [String: Int32] = [:]
-    private var freeSlots: [Int32] = []
+    private var numbers = SessionSlots()
 
     var count: Int { slots.count }
 
@@ -203,14 +203,14 @@ private struct LiveSessions {
 
     /// Notes that `session` starts (it is not live) and returns its slot.
     mutating func start(_ session: String) -> Int32 {
-        let slot = freeSlots.popLast() ?? Int32(slots.count)
+        let slot = Int32(numbers.take())
         slots[session] = slot
         return slot
     }
 
     /// Notes that `session` ended, if it was live.
     mutating func end(_ session: String) {
-        if let slot = slots.removeValue(forKey: session) { freeSlots.append(slot) }
+        if let slot = slots.removeValue(forKey: session) { numbers.free(Int(slot)) }
     }
 }
 
