@@ -42,6 +42,9 @@ public final class Engine {
     let scripts: TaskScripts
     let binding: NodeBinding
     let generations = GenerationSource()
+    /// Decodes the lines given to ``apply(line:number:session:)``, finding their short strings among those of the
+    /// lines before them.
+    private let decoder = OpDecoder()
     /// Made in `init`, once every other member exists; never `nil` afterwards.
     private(set) var defaultSession: SessionState!
     /// ``defaultSession`` for the ops applied to it, each without a retain and a release of it: the engine holds it
@@ -184,7 +187,7 @@ public final class Engine {
     /// ``apply(_:session:line:sessionSlot:)``).
     package func apply(line bytes: UnsafeRawBufferPointer, number: Int?, session: String? = nil, sessionSlot: Int) {
         do throws(OpLogError) {
-            guard let entry = try OpDecoder.decodeEntry(bytes, defaultSession: session) else { return }
+            guard let entry = try decoder.decodeEntry(bytes, defaultSession: session) else { return }
             if let session, let other = entry.session, other != session {
                 throw OpLogError("the op is for session '\(other)', not '\(session)'")
             }

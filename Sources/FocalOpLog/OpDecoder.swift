@@ -11,7 +11,23 @@ import FocalJSON
 /// types, and only `properties` and `attributes` become ``JSONValue``s. Unknown keys are
 /// skipped, as the contract requires. A value of the wrong type is kept as a
 /// ``JSONValue`` only to say what it was in the error.
-public enum OpDecoder {
+///
+/// The static functions decode a line on their own. A decoder value decodes the lines of one reader: the short
+/// strings that recur from line to line (names, events, the key paths of ids and updates) are made once and found
+/// again by their bytes. It is confined to one thread at a time, as its reader is.
+public struct OpDecoder {
+    /// The strings of the lines decoded so far (a bounded table).
+    private let strings = InternedStrings()
+
+    /// A decoder for the lines of one reader.
+    public init() {}
+
+    /// Decodes one line with its session, as ``decodeEntry(_:defaultSession:)-swift.type.method`` does, finding the
+    /// line's short strings among those of the lines before it.
+    public func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) throws(OpLogError) -> OpLogEntry? {
+        try Self.decodeEntry(line, defaultSession: defaultSession, strings: strings)
+    }
+
     /// Decodes one line. Returns `nil` for a blank line.
     public static func decode(_ line: UnsafeRawBufferPointer) throws(OpLogError) -> Op? {
         try decodeEntry(line)?.op
@@ -21,7 +37,16 @@ public enum OpDecoder {
     /// - Parameter defaultSession: the session of a line that names none (the lines of a
     ///   request for one session, where `{"op": "end"}` ends that session).
     public static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) throws(OpLogError) -> OpLogEntry? {
-        if let entry = PlainOpDecoder.decodeEntry(line, defaultSession: defaultSession) { return entry }
+        try decodeEntry(line, defaultSession: defaultSession, strings: nil)
+    }
+
+    /// Decodes one line with its session, finding short strings in `strings` when there is a table. Inlined into
+    /// both callers: called, it returned the entry through a copy (a `memcpy` a line).
+    @inline(__always)
+    private static func decodeEntry(
+        _ line: UnsafeRawBufferPointer, defaultSession: String?, strings: InternedStrings?
+    ) throws(OpLogError) -> OpLogEntry? {
+        if let entry = PlainOpDecoder.decodeEntry(line, defaultSession: defaultSession, strings: strings) { return entry }
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()
@@ -52,7 +77,7 @@ public enum OpDecoder {
 
     /// What `line` says of its session, read without decoding the rest: only the top-level keys, and the
     /// values of `session` and `op`, are read; every other value is skipped unchecked. For a valid op it is
-    /// what ``decodeEntry(_:defaultSession:)`` would say (the last `session` and `op` count, as there). It is
+    /// what ``decodeEntry(_:defaultSession:)-swift.type.method`` would say (the last `session` and `op` count, as there). It is
     /// `nil` when the line is not an object or `session` is neither a string nor `null`; for other invalid lines
     /// it may be anything, so it can only route a line to where it is decoded in full.
     public static func sessionHint(_ line: UnsafeRawBufferPointer) -> SessionHint? {
@@ -240,7 +265,7 @@ private struct Fields {
     /// Reads an id straight from the bytes: an integer, or `[integer, key…]`; the common forms in one pass
     /// (``PlainNodeID``), anything else member by member.
     private static func nodeID(_ s: inout JSONScanner) throws(JSONParseError) -> Field<NodeID> {
-        if let id = PlainNodeID.read(&s) { return .value(id) }
+        if let id = PlainNodeID.read(&s, strings: nil) { return .value(id) }
         let start = s.offset
         switch s.peek() ?? 0 {
         case 0x2D, 0x30...0x39:

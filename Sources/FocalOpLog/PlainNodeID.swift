@@ -12,7 +12,9 @@ enum PlainNodeID {
     /// The longest key path packed here, in bytes; longer ones take the general path.
     static let packedCapacity = 256
 
-    static func read(_ s: inout JSONScanner) -> NodeID? {
+    /// The id at the scanner's offset, moving past it; its key path is found in `strings` when there is a table
+    /// and the path is short.
+    static func read(_ s: inout JSONScanner, strings: InternedStrings?) -> NodeID? {
         s.skipWhitespace()
         let bytes = s.bytes
         var i = s.offset
@@ -25,7 +27,13 @@ enum PlainNodeID {
         i += 1
         skipWhitespace(bytes, &i)
         guard let owner = integer(bytes, &i) else { return nil }
+        if i < bytes.count, bytes[i] == 0x2C, let path = shortIntegerKeys(bytes, from: i + 1, strings) {
+            s.rewind(to: path.end)
+            return NodeID(owner: owner, packedKeys: path.keys, keyCount: path.keyCount)
+        }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: packedCapacity) { packed -> NodeID? in
+            // Zeroed so that a short path is read as two whole words (InternedStrings).
+            packed.baseAddress!.initialize(repeating: 0, count: InternedStrings.longest)
             var count = 0
             var keyCount = 0
             while true {
@@ -67,9 +75,58 @@ enum PlainNodeID {
             }
             s.rewind(to: i + 1)
             guard keyCount > 0 else { return NodeID(owner: owner) }
-            let keys = asciiString(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: packed[0..<count])))
+            let keys =
+                if let strings, count <= InternedStrings.longest {
+                    strings.string(UnsafeRawBufferPointer(packed), 0, count)
+                } else {
+                    asciiString(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: packed[0..<count])))
+                }
             return NodeID(owner: owner, packedKeys: keys, keyCount: keyCount)
         }
+    }
+
+    /// The key path that starts at `start` (after the owner's comma) when it has the most common form, read as one
+    /// word: integer keys without a sign, a leading zero or a space, at most seven bytes up to the `]` (`0,12]`).
+    /// Returns the path packed as ``NodeID`` keeps it (each `,` a U+001F), its number of keys and the offset past
+    /// the `]`; `nil` for any other path, which ``read(_:strings:)`` reads a key at a time.
+    ///
+    /// Each byte is classified in the word without a carry between bytes (the low seven bits of a byte plus a
+    /// constant below 0x81 stay within the byte), so every class is exact.
+    @inline(__always)
+    private static func shortIntegerKeys(
+        _ bytes: UnsafeRawBufferPointer, from start: Int, _ strings: InternedStrings?
+    ) -> (keys: String, keyCount: Int, end: Int)? {
+        guard start + 8 <= bytes.count else { return nil }
+        let x = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        let low = x & ~high
+        // The high bit of each byte that is a digit (0x30...0x39, and below 0x80), a comma, a zero digit, a `]`.
+        let digit = (low &+ ones &* 0x50) & ~(low &+ ones &* 0x46) & ~x & high
+        let comma = zeroBytes(x ^ (ones &* 0x2C))
+        let zero = zeroBytes(x ^ (ones &* 0x30))
+        let close = zeroBytes(x ^ (ones &* 0x5D))
+        let other = ~(digit | comma) & high
+        guard other != 0 else { return nil }
+        // The path's length: the bytes before the first that is neither a digit nor a comma, which is the `]`.
+        let length = other.trailingZeroBitCount >> 3
+        guard length > 0, (close >> UInt64(length &* 8)) & 0x80 != 0 else { return nil }
+        let inside = (1 &<< UInt64(length &* 8)) &- 1
+        let commas = comma & inside
+        // Every key starts with a digit inside the path (none is empty), and one that starts with 0 is 0.
+        let starts = 0x80 | (commas &<< 8)
+        guard starts & ~(digit & inside) == 0, ((zero & starts) &<< 8) & digit & inside == 0 else { return nil }
+        // At most four keys of at most seven digits: within OpLogLimits.keyCount and keyLength.
+        let packed = (x & inside) ^ ((commas >> 7) &* (0x2C ^ 0x1F))
+        let keys = strings?.string(low: packed, high: 0, count: length) ?? asciiString(low: packed, high: 0, count: length)
+        return (keys, commas.nonzeroBitCount + 1, start + length + 1)
+    }
+
+    /// The high bit of each byte of `x` that is zero, and no other bit.
+    @inline(__always)
+    private static func zeroBytes(_ x: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((x & low) &+ low) | x | low)
     }
 
     /// The integer at `i`, moving `i` past it: `-`, then 1 to 15 digits without a leading zero, not followed
@@ -111,6 +168,15 @@ enum PlainNodeID {
         String(unsafeUninitializedCapacity: bytes.count) { storage in
             UnsafeMutableRawBufferPointer(storage).copyMemory(from: bytes)
             return bytes.count
+        }
+    }
+
+    /// A string of the `count` bytes (ASCII, at most 16) of the little-endian words `low` and `high`.
+    static func asciiString(low: UInt64, high: UInt64, count: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
+            words[0] = low.littleEndian
+            words[1] = high.littleEndian
+            return asciiString(UnsafeRawBufferPointer(start: words.baseAddress, count: count))
         }
     }
 

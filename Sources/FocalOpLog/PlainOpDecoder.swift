@@ -14,10 +14,10 @@ import FocalJSON
 /// path only ever accepts what the general one decodes to the same entry.
 enum PlainOpDecoder {
     /// The entry of `line` when it has the common form; `nil` for any other line, which ``OpDecoder`` reads in
-    /// full. Inlined into ``OpDecoder/decodeEntry(_:defaultSession:)``, its one caller, which saves a copy of
-    /// the entry on its way out.
+    /// full. Its short strings are found in `strings` when there is a table (see ``InternedStrings``). Inlined into
+    /// ``OpDecoder``'s decoding, its one caller, which saves a copy of the entry on its way out.
     @inline(__always)
-    static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String?) -> OpLogEntry? {
+    static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String?, strings: InternedStrings?) -> OpLogEntry? {
         let b = line
         var i = 0
         PlainNodeID.skipWhitespace(b, &i)
@@ -41,41 +41,36 @@ enum PlainOpDecoder {
         var scanner = JSONScanner(line)
         while true {
             PlainNodeID.skipWhitespace(b, &i)
-            guard i < b.count, b[i] == 0x22, let keyEnd = plainStringEnd(b, from: i + 1),
-                let key = Key(b, i + 1, keyEnd), seen & key.bit == 0
-            else { return nil }
+            guard i < b.count, let key = Key.read(b, &i), seen & key.bit == 0 else { return nil }
             seen |= key.bit
-            i = keyEnd + 1
-            guard beforeValue(b, &i) else { return nil }
             switch key {
             case .op:
-                guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1), let k = Kind(b, i + 1, end) else { return nil }
+                guard let k = Kind.read(b, &i) else { return nil }
                 kind = k
-                i = end + 1
             case .node:
                 scanner.rewind(to: i)
-                guard let id = PlainNodeID.read(&scanner) else { return nil }
+                guard let id = PlainNodeID.read(&scanner, strings: strings) else { return nil }
                 node = id
                 i = scanner.offset
             case .parent:
                 if isNull(b, &i) { break }
                 scanner.rewind(to: i)
-                guard let id = PlainNodeID.read(&scanner) else { return nil }
+                guard let id = PlainNodeID.read(&scanner, strings: strings) else { return nil }
                 parent = id
                 i = scanner.offset
             case .name:
-                guard let text = string(b, &i, limit: OpLogLimits.nameLength) else { return nil }
+                guard let text = string(b, &i, limit: OpLogLimits.nameLength, strings) else { return nil }
                 name = text
             case .event:
-                guard let text = string(b, &i, limit: OpLogLimits.nameLength) else { return nil }
+                guard let text = string(b, &i, limit: OpLogLimits.nameLength, strings) else { return nil }
                 event = text
             case .namespace:
                 if isNull(b, &i) { break }
-                guard let text = string(b, &i, limit: OpLogLimits.nameLength) else { return nil }
+                guard let text = string(b, &i, limit: OpLogLimits.nameLength, strings) else { return nil }
                 namespace = text
             case .session:
                 if isNull(b, &i) { break }
-                guard let text = string(b, &i, limit: SessionID.maxLength), !text.isEmpty else { return nil }
+                guard let text = string(b, &i, limit: SessionID.maxLength, strings), !text.isEmpty else { return nil }
                 session = text
             case .index:
                 if isNull(b, &i) { break }
@@ -87,12 +82,12 @@ enum PlainOpDecoder {
                 time = n
             case .properties:
                 if isNull(b, &i) { break }
-                guard let object = checkedObject(&scanner, at: &i, keyPathLength: &keyPathLength, updateMembers: &updateMembers)
+                guard let object = checkedObject(&scanner, at: &i, keyPathLength: &keyPathLength, updateMembers: &updateMembers, strings)
                 else { return nil }
                 properties = object
             case .attributes:
                 if isNull(b, &i) { break }
-                guard let object = self.object(&scanner, at: &i) else { return nil }
+                guard let object = self.object(&scanner, at: &i, strings) else { return nil }
                 attributes = object
             }
             guard let more = afterMember(b, &i) else { return nil }
@@ -135,6 +130,48 @@ enum PlainOpDecoder {
         /// The key's bit in a set of keys.
         @inline(__always) var bit: UInt16 { 1 &<< rawValue }
 
+        /// The key of the member at `i`, moving `i` to the first byte of its value; `nil` for any other key or
+        /// for no value.
+        @inline(__always)
+        static func read(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Key? {
+            if i + 16 <= b.count, let (key, length) = token(b, i) {
+                i += length
+                PlainNodeID.skipWhitespace(b, &i)
+                return i < b.count ? key : nil
+            }
+            guard b[i] == 0x22, let end = PlainOpDecoder.plainStringEnd(b, from: i + 1), let key = Key(b, i + 1, end) else { return nil }
+            i = end + 1
+            return PlainOpDecoder.beforeValue(b, &i) ? key : nil
+        }
+
+        /// The key at `i` when it is written as most writers write it, `"key":` without a space, and the length of
+        /// that token, matched as two words (there are 16 bytes from `i`); `nil` for any other spelling, which
+        /// ``read(_:_:)`` reads a byte at a time.
+        @inline(__always)
+        private static func token(_ b: UnsafeRawBufferPointer, _ i: Int) -> (Key, Int)? {
+            let w0 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let w1 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+            // The tokens' bytes as little-endian words: `"op":` is 0x3a22706f22.
+            switch (w0 >> 8) & 0xFF {
+            case 0x6F: return w0 & 0xFF_FFFF_FFFF == 0x3a_2270_6f22 ? (.op, 5) : nil
+            case 0x6E:
+                switch w0 & 0xFF_FFFF_FFFF_FFFF {
+                case 0x3a_2265_646f_6e22: return (.node, 7)
+                case 0x3a_2265_6d61_6e22: return (.name, 7)
+                default: return w0 == 0x6170_7365_6d61_6e22 && w1 & 0xFFFF_FFFF == 0x3a22_6563 ? (.namespace, 12) : nil
+                }
+            case 0x70:
+                if w0 == 0x2274_6e65_7261_7022 && w1 & 0xFF == 0x3a { return (.parent, 9) }
+                return w0 == 0x7472_6570_6f72_7022 && w1 & 0xFF_FFFF_FFFF == 0x3a_2273_6569 ? (.properties, 13) : nil
+            case 0x61: return w0 == 0x7562_6972_7474_6122 && w1 & 0xFF_FFFF_FFFF == 0x3a_2273_6574 ? (.attributes, 13) : nil
+            case 0x65: return w0 == 0x3a22_746e_6576_6522 ? (.event, 8) : nil
+            case 0x69: return w0 == 0x3a22_7865_646e_6922 ? (.index, 8) : nil
+            case 0x74: return w0 & 0xFF_FFFF_FFFF_FFFF == 0x3a_2265_6d69_7422 ? (.time, 7) : nil
+            case 0x73: return w0 == 0x6e6f_6973_7365_7322 && w1 & 0xFFFF == 0x3a22 ? (.session, 10) : nil
+            default: return nil
+            }
+        }
+
         /// The key spelled by the bytes `start..<end`, compared as little-endian words; `nil` for any other.
         @inline(__always)
         init?(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
@@ -167,6 +204,31 @@ enum PlainOpDecoder {
     private enum Kind {
         case register, record, deregister
 
+        /// The op named by the string at `i`, moving `i` past it; `nil` for any other value.
+        @inline(__always)
+        static func read(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Kind? {
+            // The common names with their quotes, as two words: `"record"` is 0x2264726f63657222.
+            if i + 16 <= b.count {
+                let w0 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                let w1 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+                if w0 == 0x2264_726f_6365_7222 {
+                    i += 8
+                    return .record
+                }
+                if w0 == 0x6574_7369_6765_7222 && w1 & 0xFFFF == 0x2272 {
+                    i += 10
+                    return .register
+                }
+                if w0 == 0x7369_6765_7265_6422 && w1 & 0xFFFF_FFFF == 0x2272_6574 {
+                    i += 12
+                    return .deregister
+                }
+            }
+            guard b[i] == 0x22, let end = PlainOpDecoder.plainStringEnd(b, from: i + 1), let kind = Kind(b, i + 1, end) else { return nil }
+            i = end + 1
+            return kind
+        }
+
         @inline(__always)
         init?(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
             switch end - start {
@@ -181,7 +243,7 @@ enum PlainOpDecoder {
 
     /// The `count` (at most 8) bytes at `start` as a little-endian word.
     @inline(__always)
-    fileprivate static func word(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
+    static func word(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> UInt64 {
         guard start + 8 <= b.count else { return wordNearEnd(b, start, count) }
         let w = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: start, as: UInt64.self))
         return count == 8 ? w : w & ((1 &<< UInt64(count &<< 3)) &- 1)
@@ -233,18 +295,19 @@ enum PlainOpDecoder {
 
     /// A string of printable ASCII without escapes and at most `limit` bytes, moving `i` past it.
     @inline(__always)
-    private static func string(_ b: UnsafeRawBufferPointer, _ i: inout Int, limit: Int) -> String? {
+    private static func string(_ b: UnsafeRawBufferPointer, _ i: inout Int, limit: Int, _ strings: InternedStrings?) -> String? {
         guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1), end - i - 1 <= limit else { return nil }
-        let text = string(b, i + 1, end)
+        let text = string(b, i + 1, end, strings)
         i = end + 1
         return text
     }
 
-    /// The text of the bytes `start..<end` (printable ASCII): for the names that the engine knows (the
-    /// special events and the members of `ana-updated`), the engine's own constant, matched on the bytes;
-    /// for any other, a new string.
+    /// The text of the bytes `start..<end` (printable ASCII): a short one found in `strings` when there is a
+    /// table; without one, for the names that the engine knows (the special events and the members of
+    /// `ana-updated`), the engine's own constant, matched on the bytes; for any other, a new string.
     @inline(__always)
-    fileprivate static func string(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
+    fileprivate static func string(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ strings: InternedStrings?) -> String {
+        if let strings, end - start <= InternedStrings.longest { return strings.string(b, start, end) }
         switch end - start {
         case 5 where word(b, start, 5) == 0x65_756c_6176: return SpecialEvent.value
         case 8 where word(b, start, 8) == 0x6874_6170_2d79_656b: return SpecialEvent.keyPath
@@ -312,9 +375,9 @@ enum PlainOpDecoder {
         case null
 
         /// The value, whose text is in `b`.
-        func json(in b: UnsafeRawBufferPointer) -> JSONValue {
+        func json(in b: UnsafeRawBufferPointer, _ strings: InternedStrings?) -> JSONValue {
             switch self {
-            case .plainString(let start, let end): .string(PlainOpDecoder.string(b, start, end))
+            case .plainString(let start, let end): .string(PlainOpDecoder.string(b, start, end, strings))
             case .escapedString(let text): .string(text)
             case .number(let n): .number(n)
             case .bool(let bool): .bool(bool)
@@ -332,9 +395,9 @@ enum PlainOpDecoder {
         }
 
         /// The string, whose text is in `b`; `nil` for a value of another type.
-        func string(in b: UnsafeRawBufferPointer) -> String? {
+        func string(in b: UnsafeRawBufferPointer, _ strings: InternedStrings?) -> String? {
             switch self {
-            case .plainString(let start, let end): PlainOpDecoder.string(b, start, end)
+            case .plainString(let start, let end): PlainOpDecoder.string(b, start, end, strings)
             case .escapedString(let text): text
             case .number, .bool, .null: nil
             }
@@ -406,7 +469,7 @@ enum PlainOpDecoder {
     /// two that an `ana-updated` reads: made here, on the reader's thread, while the engine's thread is the busier
     /// one); `nil` for any other object (the general path reads it).
     private static func checkedObject(
-        _ s: inout JSONScanner, at i: inout Int, keyPathLength: inout Int, updateMembers: inout UpdateMembers
+        _ s: inout JSONScanner, at i: inout Int, keyPathLength: inout Int, updateMembers: inout UpdateMembers, _ strings: InternedStrings?
     ) -> LazyJSONObject? {
         let b = s.bytes
         let start = i
@@ -426,7 +489,7 @@ enum PlainOpDecoder {
         guard let members else { return nil }
         if let keyPath {
             keyPathLength = keyPath.stringLength
-            if let text = keyPath.string(in: b) { updateMembers = .keyPath(text, value: updateValue?.json(in: b)) }
+            if let text = keyPath.string(in: b, strings) { updateMembers = .keyPath(text, value: updateValue?.json(in: b, strings)) }
         }
         guard members > 0 else { return LazyJSONObject() }
         let text = UnsafeRawBufferPointer(rebasing: b[start..<i])
@@ -436,13 +499,13 @@ enum PlainOpDecoder {
     /// The flat object at `i` (see ``walkFlatObject(_:at:_:)``), its members gathered on the stack so that its
     /// members array is allocated once at its size (the `attributes` of most ops); `nil` for any other object
     /// (the general path reads it).
-    private static func object(_ s: inout JSONScanner, at i: inout Int) -> JSONObject? {
+    private static func object(_ s: inout JSONScanner, at i: inout Int, _ strings: InternedStrings?) -> JSONObject? {
         let b = s.bytes
         return withUnsafeTemporaryAllocation(of: (key: String, value: JSONValue).self, capacity: flatCapacity) { members -> JSONObject? in
             var count = 0
             defer { members.baseAddress!.deinitialize(count: count) }
             let flat = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
-                (members.baseAddress! + count).initialize(to: (string(b, keyStart, keyEnd), value.json(in: b)))
+                (members.baseAddress! + count).initialize(to: (string(b, keyStart, keyEnd, strings), value.json(in: b, strings)))
                 count += 1
             }
             guard flat != nil else { return nil }

@@ -97,6 +97,7 @@ final class OpLogReader: Sendable {
         // every access checked for exclusivity at run time (two checks a line).
         var chunk = ReplayChunk(engineCount: engineCount, lines: chunkLines)
         var live = LiveSessions()
+        let decoder = OpDecoder()
         do {
             while let event = try reader.next() {
                 switch event {
@@ -110,7 +111,7 @@ final class OpLogReader: Sendable {
                         // One engine, or a line that may start or end a session: decoded here, so that the live
                         // sessions are known exactly, in input order.
                         do throws(OpLogError) {
-                            if let entry = try OpDecoder.decodeEntry(bytes),
+                            if let entry = try decoder.decodeEntry(bytes),
                                 let (engine, slot) = admit(entry, line: number, in: &chunk, live: &live)
                             {
                                 chunk.batches[engine].append(entry, slot: slot, decodedFrom: bytes, number: number)

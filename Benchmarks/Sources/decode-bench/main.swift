@@ -119,10 +119,11 @@ text.withUnsafeBytes { text in
     if digest {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var errors = 0
+        let decoder = OpDecoder()
         forEachLine(text) { line in
             let written: String
             do throws(OpLogError) {
-                guard let entry = try OpDecoder.decodeEntry(line) else { return }
+                guard let entry = try decoder.decodeEntry(line) else { return }
                 written = entry.jsonLine
             } catch {
                 errors += 1
@@ -152,9 +153,11 @@ text.withUnsafeBytes { text in
     var errors = 0
     let decode = stage("decode") {
         errors = 0
+        // As a reader decodes: one decoder for every line.
+        let decoder = OpDecoder()
         forEachLine(text) { line in
             do throws(OpLogError) {
-                if try OpDecoder.decodeEntry(line) != nil { sink &+= 1 }
+                if try decoder.decodeEntry(line) != nil { sink &+= 1 }
             } catch {
                 errors += 1
             }
