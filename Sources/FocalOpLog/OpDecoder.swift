@@ -81,6 +81,19 @@ public struct OpDecoder {
     /// `nil` when the line is not an object or `session` is neither a string nor `null`; for other invalid lines
     /// it may be anything, so it can only route a line to where it is decoded in full.
     public static func sessionHint(_ line: UnsafeRawBufferPointer) -> SessionHint? {
+        sessionHint(line, strings: nil)
+    }
+
+    /// What `line` says of its session, as ``sessionHint(_:)-swift.type.method`` says it, finding its session's id
+    /// among the strings of the lines before it.
+    public func sessionHint(_ line: UnsafeRawBufferPointer) -> SessionHint? {
+        Self.sessionHint(line, strings: strings)
+    }
+
+    /// What `line` says of its session: the common form in one pass, any other line through the scanner.
+    @inline(__always)
+    private static func sessionHint(_ line: UnsafeRawBufferPointer, strings: InternedStrings?) -> SessionHint? {
+        if let hint = PlainOpDecoder.sessionHint(line, strings: strings) { return hint }
         var scanner = JSONScanner(line)
         var hint = SessionHint(session: nil, isEnd: false)
         do throws(JSONParseError) {

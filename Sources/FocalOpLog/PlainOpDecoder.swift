@@ -123,6 +123,69 @@ enum PlainOpDecoder {
         }
     }
 
+    /// What `line` says of its session when it has the common form: an object whose keys are those read here, whose
+    /// `session` is `null` or a string and whose `op` a string, both without escapes; every other value is skipped
+    /// unchecked (strings and integers a word at a time, flat objects member by member). `nil` for any other line,
+    /// which ``OpDecoder/sessionHint(_:)-swift.type.method`` reads in full: this path only ever says what that one would.
+    @inline(__always)
+    static func sessionHint(_ line: UnsafeRawBufferPointer, strings: InternedStrings?) -> SessionHint? {
+        let b = line
+        var i = 0
+        PlainNodeID.skipWhitespace(b, &i)
+        guard i < b.count, b[i] == 0x7B else { return nil }
+        i += 1
+        var hint = SessionHint(session: nil, isEnd: false)
+        var scanner = JSONScanner(line)
+        while true {
+            PlainNodeID.skipWhitespace(b, &i)
+            guard i < b.count, let key = Key.read(b, &i) else { return nil }
+            switch key {
+            case .session:
+                if isNull(b, &i) {
+                    hint.session = nil
+                } else {
+                    guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1) else { return nil }
+                    hint.session = string(b, i + 1, end, strings)
+                    i = end + 1
+                }
+            case .op:
+                guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1) else { return nil }
+                hint.isEnd = end - i == 4 && word(b, i + 1, 3) == 0x64_6e65
+                i = end + 1
+            default:
+                guard skipValue(&scanner, at: &i) else { return nil }
+            }
+            guard let more = afterMember(b, &i) else { return nil }
+            if !more { break }
+        }
+        PlainNodeID.skipWhitespace(b, &i)
+        return i == b.count ? hint : nil
+    }
+
+    /// Moves `i` past the value at it, unchecked: a string without escapes or an integer a word at a time, a flat
+    /// object member by member, any other value a byte at a time. `false` when no value ends in the line.
+    @inline(__always)
+    private static func skipValue(_ s: inout JSONScanner, at i: inout Int) -> Bool {
+        let b = s.bytes
+        switch b[i] {
+        case 0x22:
+            if let end = plainStringEnd(b, from: i + 1) {
+                i = end + 1
+                return true
+            }
+        case 0x2D, 0x30...0x39:
+            if PlainNodeID.integer(b, &i) != nil { return true }
+        case 0x7B:
+            if walkFlatObject(&s, at: &i, { _, _, _ in }) != nil { return true }
+        default:
+            break
+        }
+        s.rewind(to: i)
+        s.skipValueUnchecked()
+        i = s.offset
+        return i <= b.count
+    }
+
     /// The keys read here.
     private enum Key: UInt16 {
         case op, node, parent, name, index, namespace, attributes, event, properties, time, session

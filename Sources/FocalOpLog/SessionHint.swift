@@ -1,5 +1,5 @@
 /// What an op-log line says of its session, read without decoding the line
-/// (``OpDecoder/sessionHint(_:)``): enough to send it to the engine its session lives on.
+/// (``OpDecoder/sessionHint(_:)-swift.type.method``): enough to send it to the engine its session lives on.
 public struct SessionHint: Equatable, Sendable {
     /// The session the line names; `nil` for the default session.
     public var session: String?

@@ -21,7 +21,7 @@ import Darwin
 /// (``FocalEngine/Engine/apply(_:session:line:sessionSlot:)``).
 ///
 /// With one engine the reader decodes every line, so that decoding runs beside the engine. With
-/// several, it reads only what a line says of its session (``OpDecoder/sessionHint(_:)``) and
+/// several, it reads only what a line says of its session (``OpDecoder/sessionHint(_:)-swift.method``) and
 /// each engine decodes its own lines, so that decoding spreads over the engines; a line that
 /// may start or end a session is still decoded here, to keep the live sessions exact.
 ///
@@ -103,7 +103,7 @@ final class OpLogReader: Sendable {
                 switch event {
                 case .line(let bytes, let number):
                     chunk.byteCount += bytes.count + 1
-                    if engineCount > 1, let hint = OpDecoder.sessionHint(bytes), !hint.isEnd, let slot = live.slot(ofLive: hint.session) {
+                    if engineCount > 1, let hint = decoder.sessionHint(bytes), !hint.isEnd, let slot = live.slot(ofLive: hint.session) {
                         // The line's session is live (or the default one) and the line does not end it: whatever the
                         // line holds, it cannot change which sessions are live, so its engine decodes it.
                         chunk.batches[hint.session.map(engineIndex) ?? 0].append(bytes, number: number, slot: slot)

@@ -15,14 +15,28 @@ struct OpDecoderTests {
             #"{"op":"record","node":1,"event":"ev","time":-1.5e3,"flag":true,"none":null}"#,
             #"{"op":"snapshot","session":null}"#,
             #" { } "#,
+            #"{"op":"record","node":[4,0,12],"event":"ana-updated","properties":{"key-path":"title","value":"Row 12"},"time":1732200000016,"session":"s12"}"#,
+            #"{"op":"record","node":[4,0,1],"event":"e","properties":{"a":"}\"{","b":-1.5e3,"c":{"d":[]}},"session":"s\u0031","session":"s2"}"#,
+            #"{"op":"record","node":[4,"a\"]"],"event":"e","properties":{"a":"x","b":[{"session":"no"}]},"session":"s3"}"#,
+            #"{"session":"s4","op":"end"}"#, #"{"session":"s4","op":"deregister","node":1}"#, #"{"op":"end","session":null}"#,
+            #"{ "op" : "end" , "session" : "s5" }"#,
         ])
     func sessionHint(line: String) throws {
         var text = line
-        let hint = text.withUTF8 { OpDecoder.sessionHint(UnsafeRawBufferPointer($0)) }
+        // Alone, and with a decoder that has read the line before (its session among the strings it keeps).
+        let decoder = OpDecoder()
+        let hints = text.withUTF8 { bytes in
+            [
+                OpDecoder.sessionHint(UnsafeRawBufferPointer(bytes)), decoder.sessionHint(UnsafeRawBufferPointer(bytes)),
+                decoder.sessionHint(UnsafeRawBufferPointer(bytes)),
+            ]
+        }
         let entry: OpLogEntry? = try? OpDecoder.decodeEntry(line)
-        #expect(hint?.session == entry?.session, "\(line)")
-        if let entry { #expect(hint?.isEnd == entry.op.isEnd, "\(line)") }
-        #expect(hint != nil)
+        for hint in hints {
+            #expect(hint?.session == entry?.session, "\(line)")
+            if let entry { #expect(hint?.isEnd == entry.op.isEnd, "\(line)") }
+            #expect(hint != nil)
+        }
     }
 
     @Test("a malformed id is invalid JSON, even when a later key of the same name is well formed (found by the fuzzer)")

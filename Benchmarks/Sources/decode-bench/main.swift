@@ -12,7 +12,8 @@ import Darwin
 // stage over the same bytes: finding the lines alone (the floor: `memchr`), walking each line's
 // JSON without building or checking anything (`JSONScanner.skipValueUnchecked`, the floor of a
 // scanner that reads a byte at a time), reading what a line says of its session
-// (`OpDecoder.sessionHint`), and decoding every line (`OpDecoder.decodeEntry`). The best of RUNS
+// (`OpDecoder.sessionHint`), and decoding every line (`OpDecoder.decodeEntry`), each with one decoder for every
+// line, as a reader decodes. The best of RUNS
 // passes is printed, in MB/s of op-log text and nanoseconds per line, of the thread's CPU time
 // (wall time on a shared machine counts other processes).
 //
@@ -149,7 +150,10 @@ text.withUnsafeBytes { text in
             sink &+= scanner.offset
         }
     }
-    let hint = stage("hint") { forEachLine(text) { sink &+= OpDecoder.sessionHint($0) == nil ? 1 : 0 } }
+    let hint = stage("hint") {
+        let decoder = OpDecoder()
+        forEachLine(text) { sink &+= decoder.sessionHint($0) == nil ? 1 : 0 }
+    }
     var errors = 0
     let decode = stage("decode") {
         errors = 0
