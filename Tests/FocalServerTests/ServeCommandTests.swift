@@ -93,21 +93,29 @@ final class ServeProcess: Sendable {
 
     /// Dials until the server refuses the connection, as it does once its listening socket is closed. A connection
     /// the server still accepts meanwhile is held until the server closes it (a shutting-down server closes the
-    /// connections it accepts), so each attempt waits for an event of the server's, not for time or the scheduler;
-    /// false after `attempts` dials or when a dial fails otherwise.
-    func waitUntilRefusingConnections(attempts: Int = 100) -> Bool {
-        for _ in 0..<attempts {
+    /// connections it accepts), so each attempt waits for an event of the server's, not for time or the scheduler.
+    /// A dial interrupted by a signal (another test's child exiting) is made again. Returns `nil` once the server
+    /// refuses; otherwise what it did instead, after `attempts` dials or at the first that fails another way.
+    func waitUntilRefusingConnections(attempts: Int = 100) -> String? {
+        var seen = "no dial"
+        for attempt in 1...attempts {
             switch LoopbackSocket.dial(port: port) {
+            case .failure(let error) where error.code == .ECONNREFUSED:
+                return nil
+            case .failure(let error) where error.code == .EINTR:
+                seen = "dial \(attempt) interrupted"
             case .failure(let error):
-                return error.code == .ECONNREFUSED
+                return "dial \(attempt) failed: \(error.code)"
             case .success(let socket):
                 LoopbackSocket.setReadTimeout(of: socket, seconds: 30)
                 let closed = Self.waitUntilClosed(socket)
+                let failure = errno
                 close(socket)
-                guard closed else { return false }
+                guard closed else { return "dial \(attempt) accepted, then reading failed: errno \(failure)" }
+                seen = "dial \(attempt) accepted, then closed by the server"
             }
         }
-        return false
+        return seen
     }
 
     /// A TCP connection to the server whose reads give up after 30 seconds.
@@ -197,7 +205,7 @@ struct ServeCommandTests {
         kill(server.process.processIdentifier, SIGTERM)
         #expect(await server.waitForLog("Signal caught"))
         // Graceful shutdown began with the listening socket closed; the request is still open.
-        #expect(server.waitUntilRefusingConnections(), "the listening socket stays open after SIGTERM")
+        #expect(server.waitUntilRefusingConnections() == nil, "the listening socket stays open after SIGTERM")
         sink.yield(body.getSlice(at: half, length: body.readableBytes - half)!)
         sink.finish()
         let (status, json) = try await answer.value
