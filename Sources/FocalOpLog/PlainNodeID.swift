@@ -32,7 +32,8 @@ enum PlainNodeID {
             return NodeID(owner: owner, packedKeys: path.keys, keyCount: path.keyCount)
         }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: packedCapacity) { packed -> NodeID? in
-            // Zeroed so that a short path is read as two whole words (InternedStrings).
+            // Zeroed so that the words a short path is read as (InternedStrings, which masks them to the path's
+            // length) load no uninitialized byte.
             packed.baseAddress!.initialize(repeating: 0, count: InternedStrings.longest)
             var count = 0
             var keyCount = 0

@@ -144,9 +144,9 @@ enum PlainOpDecoder {
                 if isNull(b, &i) {
                     hint.session = nil
                 } else {
-                    guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1) else { return nil }
-                    hint.session = string(b, i + 1, end, strings)
-                    i = end + 1
+                    // A longer id takes the general path, which says the same of it.
+                    guard let text = string(b, &i, limit: SessionID.maxLength, strings) else { return nil }
+                    hint.session = text
                 }
             case .op:
                 guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1) else { return nil }

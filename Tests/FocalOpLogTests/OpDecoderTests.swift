@@ -39,6 +39,19 @@ struct OpDecoderTests {
         }
     }
 
+    @Test("the session hint names a session id at the length limit and one past it, which it leaves to the general path")
+    func sessionHintAtTheLimit() {
+        let decoder = OpDecoder()
+        for length in [SessionID.maxLength, SessionID.maxLength + 1] {
+            let id = String(repeating: "s", count: length)
+            var line = #"{"op":"record","node":1,"event":"e","session":"\#(id)"}"#
+            let hints = line.withUTF8 {
+                [OpDecoder.sessionHint(UnsafeRawBufferPointer($0)), decoder.sessionHint(UnsafeRawBufferPointer($0))]
+            }
+            #expect(hints == [SessionHint(session: id, isEnd: false), SessionHint(session: id, isEnd: false)], "\(length) bytes")
+        }
+    }
+
     @Test("a malformed id is invalid JSON, even when a later key of the same name is well formed (found by the fuzzer)")
     func malformedIDThenValidOne() {
         for line in [#"{"op":"record","node":[4,0,,"node":2,"event":"ev"}"#, #"{"op":"record","node":[4,x],"node":2,"event":"ev"}"#] {
