@@ -103,10 +103,12 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @usableFromInline let generations: GenerationSource
 
     @exclusivity(unchecked) @usableFromInline var rootIndex: Index = FocusTree.none
-    /// The node ``lookup(_:)`` found last, or the one inserted last: ops come in runs on one node (a row is
-    /// registered, its values updated, it appears), so it is tried before the id index. A hint only: it is
-    /// checked against the slot (live, same id) before use, so removals need not clear it.
+    /// The node ``lookup(_:)`` found last, or the one inserted last, and the one before it (``earlier``): ops come
+    /// in runs on one node (a row is registered, its values updated, it appears), and the runs of two nodes
+    /// alternate (a table scrolls between its rows' runs), so both are tried before the id index. Hints only: each
+    /// is checked against its slot (live, same id) before use, so removals need not clear them.
     @exclusivity(unchecked) @usableFromInline var recent: Index = FocusTree.none
+    @exclusivity(unchecked) @usableFromInline var earlier: Index = FocusTree.none
 
     /// The root, or ``none`` when the tree has none.
     @inlinable public var root: Index { rootIndex }
@@ -134,12 +136,27 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// The index of the live node with id `id`.
     @inlinable
     public func lookup(_ id: NodeID) -> Index? {
-        if recent != FocusTree.none, Int(recent) < records.count, records[Int(recent)].isLive, records[Int(recent)].id == id {
+        if holds(recent, id) { return recent }
+        if holds(earlier, id) {
+            swap(&recent, &earlier)
             return recent
         }
         guard let index = ids[id] else { return nil }
-        recent = index
+        remember(index)
         return index
+    }
+
+    /// Whether the slot `hint` (perhaps ``none``, perhaps vacated) holds the live node `id`.
+    @inlinable
+    func holds(_ hint: Index, _ id: NodeID) -> Bool {
+        hint != FocusTree.none && Int(hint) < records.count && records[Int(hint)].isLive && records[Int(hint)].id == id
+    }
+
+    /// Makes `index` the ``recent`` hint, and the previous one the ``earlier``.
+    @inlinable
+    func remember(_ index: Index) {
+        earlier = recent
+        recent = index
     }
 
     /// Whether `id` is a live node.
@@ -211,7 +228,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
         }
         liveIDsByKeyCount[id.keyCount] += 1
         link(index, under: parent)
-        recent = index
+        remember(index)
         return index
     }
 

@@ -254,6 +254,39 @@ struct FocusTreeTests {
         #expect(tree.lookup(NodeID(owner: 4)) == nil)
     }
 
+    @Test("lookups alternating between two nodes stay right as either is removed and its slot reused")
+    func lookupAlternatingPair() {
+        let tree = Tree()
+        let root = tree.insert(1, name: "root", payload: "", under: none)
+        let table = tree.insert(3, name: "table", payload: "", under: root)
+        let row = NodeID(owner: 4, keys: ["0"])
+        let cell = tree.insert(row, name: "cell", payload: "", under: table)
+        for _ in 0..<3 {
+            #expect(tree.lookup(row) == cell)
+            #expect(tree.lookup(3) == table)
+        }
+        // The row's node goes while the table is looked up between its lookups, and another id takes its slot:
+        // neither id finds the other's node.
+        #expect(tree.lookup(row) == cell)
+        #expect(tree.lookup(3) == table)
+        tree.removeSubtree(cell)
+        #expect(tree.lookup(row) == nil)
+        let other = NodeID(owner: 4, keys: ["1"])
+        let reused = tree.insert(other, name: "cell", payload: "", under: table)
+        #expect(reused == cell)
+        for _ in 0..<2 {
+            #expect(tree.lookup(row) == nil)
+            #expect(tree.lookup(3) == table)
+            #expect(tree.lookup(other) == reused)
+        }
+        // Both nodes of the pair go at once; the root, looked up before neither, is still found.
+        tree.removeSubtree(table)
+        #expect(tree.lookup(other) == nil)
+        #expect(tree.lookup(3) == nil)
+        #expect(tree.lookup(1) == root)
+        #expect(tree.count == 1)
+    }
+
     @Test("trees sharing a generation source never give two nodes the same generation")
     func sharedGenerations() {
         let source = GenerationSource()
