@@ -48,7 +48,19 @@ public struct JSONWriter {
     }
 
     public mutating func writeString(_ s: String) {
+        Self.appendString(s, to: &bytes)
+    }
+
+    /// Appends `s` to `bytes` as a JSON string: quoted, with the escapes JSON requires and no others. For text
+    /// written into a buffer of one's own, with no writer and no string of its own.
+    public static func appendString(_ s: String, to bytes: inout [UInt8]) {
         bytes.append(0x22)
+        // Most strings need no escape: their bytes go in at once.
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
+            bytes.append(contentsOf: s.utf8)
+            bytes.append(0x22)
+            return
+        }
         for b in s.utf8 {
             switch b {
             case 0x22:

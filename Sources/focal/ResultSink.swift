@@ -30,7 +30,15 @@ final class StandardOutputSink: ResultSink {
     func add(_ result: TaskResult) {
         let record = result.record
         guard let session = record.session else { return stream.writeLine(record.resultJSON) }
-        stream.writeLine("{\"session\":" + JSONValue.string(session).jsonString + ",\"result\":" + record.resultJSON + "}")
+        // Written into the stream's buffer piece by piece: the line built as a string (four appends, each growing
+        // it, and the session's JSON text) cost ~5,000 instructions per result, on the engine's thread.
+        stream.writeLine { line in
+            line.append(contentsOf: #"{"session":"#.utf8)
+            JSONWriter.appendString(session, to: &line)
+            line.append(contentsOf: #","result":"#.utf8)
+            line.append(contentsOf: record.resultJSON.utf8)
+            line.append(UInt8(ascii: "}"))
+        }
     }
 
     func commit() async throws {

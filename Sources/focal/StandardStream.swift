@@ -60,6 +60,16 @@ final class StandardStream: Sendable {
         text.withUTF8 { write(UnsafeRawBufferPointer($0), newline: true) }
     }
 
+    /// Writes the line that `build` appends to the stream's buffer, and a newline: a line made of pieces needs no
+    /// string of its own. `build` runs while the stream is locked, so it must not write to the stream itself.
+    func writeLine(_ build: (inout [UInt8]) -> Void) {
+        state.withLock { state in
+            build(&state.buffer)
+            state.buffer.append(0x0A)
+            if state.buffer.count >= Self.capacity { drain(&state) }
+        }
+    }
+
     /// Writes `error: message` as one line, the line breaks of `message` escaped
     /// (``Swift/String/escapingLineBreaks``): a message that carries text from a task, a
     /// file or a peer cannot add a line that looks like Focal's own.

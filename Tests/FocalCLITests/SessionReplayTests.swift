@@ -101,6 +101,25 @@ struct SessionReplayTests {
         #expect(bare.map { $0["row"] } == [.number(1), .number(1)])
     }
 
+    @Test("each result line names its session as JSON that reads back the same id, whatever characters the id holds")
+    func sessionIDsInResults() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        // Each id as the op log writes it (a JSON string's text) and as it is.
+        let ids: [(written: String, id: String)] = [
+            (#"q\"uote"#, "q\"uote"), (#"back\\slash"#, "back\\slash"), (#"line\nbreak"#, "line\nbreak"),
+            (#"ctrl\u0001x"#, "ctrl\u{01}x"), ("é😀", "é😀"), ("plain", "plain"),
+        ]
+        let lines = ids.flatMap { written, _ in Self.session(0, rows: 2).map { String($0.dropLast()) + #","session":"\#(written)"}"# } }
+        let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
+        let results = try run.results
+        // Every line is JSON (or `results` throws); each session's results are those of its ops alone.
+        for (_, id) in ids {
+            let own = results.filter { $0["session"] == .string(id) }
+            #expect(own.map { $0["result"]?["seen"] } == [1.0, 2, 3, 4].map { Optional(JSONValue.number($0)) }, "\(id): \(run)")
+        }
+        #expect(results.count == ids.count * 4)
+    }
+
     @Test("a bad 'end' or session id is an error naming the line; the run goes on")
     func badSessions() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)
