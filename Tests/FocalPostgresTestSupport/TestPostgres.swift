@@ -86,6 +86,9 @@ public enum TestPostgres {
             try await connection.query("BEGIN", logger: logger)
             try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(table) IN ACCESS EXCLUSIVE MODE"), logger: logger)
             let value = try await body()
+            // Released when the server answers: a close alone lets the server drop the lock a moment later, while
+            // the caller already counts on it being gone.
+            try await connection.query("ROLLBACK", logger: logger)
             try await connection.close()
             return value
         } catch {
