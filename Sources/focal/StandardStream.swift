@@ -47,10 +47,9 @@ final class StandardStream: Sendable {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer, newline: Bool = false) {
-        state.withLock { state in
-            state.buffer.append(contentsOf: bytes)
-            if newline { state.buffer.append(0x0A) }
-            if state.buffer.count >= Self.capacity { drain(&state) }
+        append { buffer in
+            buffer.append(contentsOf: bytes)
+            if newline { buffer.append(0x0A) }
         }
     }
 
@@ -63,9 +62,16 @@ final class StandardStream: Sendable {
     /// Writes the line that `build` appends to the stream's buffer, and a newline: a line made of pieces needs no
     /// string of its own. `build` runs while the stream is locked, so it must not write to the stream itself.
     func writeLine(_ build: (inout [UInt8]) -> Void) {
+        append { buffer in
+            build(&buffer)
+            buffer.append(0x0A)
+        }
+    }
+
+    /// Lets `body` append to the buffer under the lock, then sends the buffer once it is full.
+    private func append(_ body: (inout [UInt8]) -> Void) {
         state.withLock { state in
-            build(&state.buffer)
-            state.buffer.append(0x0A)
+            body(&state.buffer)
             if state.buffer.count >= Self.capacity { drain(&state) }
         }
     }
