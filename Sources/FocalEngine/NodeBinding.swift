@@ -41,17 +41,23 @@ final class NodeBinding {
     /// dispatch then hands over (1) or leaves to host code (0: a task that reads neither costs
     /// no event object and no string); `[3]`…`[7]` the dispatched node's arena index and generation,
     /// its index (NaN: none), whether it is visible (1) and how many values are handed over (NaN:
-    /// none asked for yet). Numbers pass here rather than as arguments: a call with more than eight
-    /// arguments allocates their buffer.
+    /// none asked for yet); `[8]` which of those values are text in ``valueText`` (bit `j` for the `j`th), and
+    /// `[9 + 2j]`, `[10 + 2j]` where that text starts and how long it is. Numbers pass here rather than as
+    /// arguments: a call with more than eight arguments allocates their buffer.
     private let shared: SharedNumbers
+    /// The text of the string values a dispatch hands over when it is ASCII and fits: the members make a string
+    /// of it only when a task reads the value (most tasks read none, or one).
+    private let valueText: SharedText
+    static let valueTextCapacity = 256
 
     /// - Throws: when the members cannot be defined (setup code that does not fail but under a
     ///   limit it should not meet).
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
         eventPrototype = Self.eventClass.makePrototype(in: runtime)
-        shared = try SharedNumbers(count: 8, in: runtime)
-        (enter, nodePrototype) = try Self.defineNodes(shared: shared.array.value, in: runtime)
+        shared = try SharedNumbers(count: 9 + 2 * Self.handedValueLimit, in: runtime)
+        valueText = try SharedText(capacity: Self.valueTextCapacity, in: runtime)
+        (enter, nodePrototype) = try Self.defineNodes(shared: shared.array.value, valueText: valueText.bytes.value, in: runtime)
         runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
     }
 
@@ -137,15 +143,27 @@ final class NodeBinding {
     /// returns how many it wrote: none when the node has more than ``handedValueLimit``. (An object or
     /// array is made afresh at every read, so that a task that changes one cannot change what the next
     /// read gives.) The pairs are arguments of the wrapper, not an array: making one is a call into
-    /// JavaScriptCore and a cell to collect at every dispatch.
+    /// JavaScriptCore and a cell to collect at every dispatch. A string's text goes into ``valueText`` when it is
+    /// ASCII and fits, its value left `undefined` (see ``shared``); any other string is made here.
     private func handValues(_ values: NodeValues, into pairs: UnsafeMutableRawBufferPointer) -> Int {
         guard values.count <= Self.handedValueLimit else { return 0 }
         let elements = pairs.bindMemory(to: ScriptValue?.self)
         var count = 0
+        var texts = 0
+        var textEnd = 0
         for (keyPath, holder) in values {
-            let value: ScriptValue
+            let value: ScriptValue?
             switch holder.value {
-            case .string(let text): value = runtime.makeString(text)
+            case .string(let text):
+                if let end = valueText.write(text, at: textEnd) {
+                    shared[9 + 2 * count] = Double(textEnd)
+                    shared[10 + 2 * count] = Double(end - textEnd)
+                    texts |= 1 << count
+                    textEnd = end
+                    value = nil
+                } else {
+                    value = runtime.makeString(text)
+                }
             case .number(let number): value = runtime.makeNumber(number)
             case .bool(let bool): value = runtime.makeBoolean(bool)
             case .null, .array, .object: continue
@@ -155,6 +173,7 @@ final class NodeBinding {
             elements[2 * count] = keyPathString(keyPath)
             count += 1
         }
+        shared[8] = Double(texts)
         return count
     }
 
@@ -353,14 +372,26 @@ final class NodeBinding {
     /// enumerable property of the prototype. Returns `[enter, prototype]` (see ``enter``). It runs
     /// as the engine starts, before any task code.
     private static let members = """
-        (function (getDescriptors, defineProperty, toStringTag) {
+        (function (getDescriptors, defineProperty, toStringTag, fromCharCode) {
           'use strict';
-          return function (shared, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
+          return function (shared, bytes, nodeName, index, path, parentNode, attributes, ancestor, latestEvent, isVisible,
               firstDisplayedEvent, latestValue, valueFirstDisplayedEvent) {
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
             let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false;
-            // The values handed over: how many (`undefined`: none asked for yet), then key path and value pairs.
-            let count = 0, k0, v0, k1, v1, k2, v2;
+            // The values handed over: how many (`undefined`: none asked for yet), then key path and value pairs, and
+            // which values are still text in `bytes` (bit j for vj, whose text starts at shared[9 + 2j]).
+            let count = 0, k0, v0, k1, v1, k2, v2, texts = 0;
+            // The string of the n ASCII bytes of `bytes` from s, in pieces of at most 16 characters.
+            const text = (s, n) => {
+              const b = bytes;
+              switch (n) {
+                case 0: return '';
+        \(textCases)
+                default: return text(s, 16) + text(s + 16, n - 16);
+              }
+            };
+            // Value j when it is text in `bytes`, made into a string at its first read in the dispatch.
+            const made = j => { texts &= ~(1 << j); return text(shared[9 + 2 * j] | 0, shared[10 + 2 * j] | 0); };
             const handle = pair => pair === null ? null : new Node(pair[0], pair[1]);
             // Whether `self` is the dispatched handle and its dispatch has not ended.
             const dispatched = self => self === node && shared[0] === at;
@@ -386,10 +417,10 @@ final class NodeBinding {
                 if (dispatched(this)) {
                   if (count === undefined) shared[2] = 1;
                   else if (count > 0) {
-                    if (k0 === keyPath) return v0;
+                    if (k0 === keyPath) return texts & 1 ? (v0 = made(0)) : v0;
                     if (count > 1) {
-                      if (k1 === keyPath) return v1;
-                      if (count > 2 && k2 === keyPath) return v2;
+                      if (k1 === keyPath) return texts & 2 ? (v1 = made(1)) : v1;
+                      if (count > 2 && k2 === keyPath) return texts & 4 ? (v2 = made(2)) : v2;
                     }
                   }
                 }
@@ -409,29 +440,35 @@ final class NodeBinding {
             }
             defineProperty(prototype, toStringTag, { value: 'Node' });
             function enter(l, f, a0, b0, a1, b1, a2, b2) {
-              // One handle per dispatch, the same for each task it calls.
-              if (node === null || shared[0] !== at) node = new Node(shared[3], shared[4]);
+              // One handle per dispatch, the same for each task it calls, with the values made for the first.
+              if (node !== null && shared[0] === at) return node;
+              node = new Node(shared[3], shared[4]);
               at = shared[0]; latest = l; first = f; visible = shared[6] !== 0;
               nodeIndex = shared[5]; if (nodeIndex !== nodeIndex) nodeIndex = null;
               count = shared[7]; if (count !== count) count = undefined;
-              k0 = a0; v0 = b0; k1 = a1; v1 = b1; k2 = a2; v2 = b2;
+              k0 = a0; v0 = b0; k1 = a1; v1 = b1; k2 = a2; v2 = b2; texts = shared[8];
               return node;
             }
             return [enter, prototype];
           };
-        })(Object.getOwnPropertyDescriptors, Object.defineProperty, Symbol.toStringTag)
+        })(Object.getOwnPropertyDescriptors, Object.defineProperty, Symbol.toStringTag, String.fromCharCode)
         """
+
+    /// `case n: return fromCharCode(b[s], …, b[s + n - 1]);` for n from 1 to 16, the cases of the members' `text`.
+    private static let textCases = (1...16).map { n in
+        "case \(n): return fromCharCode(" + (0..<n).map { $0 == 0 ? "b[s]" : "b[s + \($0)]" }.joined(separator: ", ") + ");"
+    }.joined(separator: "\n        ")
 
     /// Makes the node class (``members``) over ``hostMembers``, sharing `shared` (``shared``'s
     /// `Float64Array`); returns `enter` and the class's prototype.
-    private static func defineNodes(shared: ScriptValue, in runtime: JSRuntime) throws(ScriptError)
+    private static func defineNodes(shared: ScriptValue, valueText: ScriptValue, in runtime: JSRuntime) throws(ScriptError)
         -> (enter: ProtectedValue, prototype: ProtectedValue)
     {
         // Protected until the members hold them: an array in Swift memory is out of the collector's sight.
         let host = hostMembers.map { runtime.protect(HostClass.makeMethod(in: runtime, name: $0.name, $0.call)) }
         let factory = runtime.protect(try runtime.evaluate(members, sourceURL: "<focal>"))
         guard let function = factory.object,
-            let pair = runtime.object(try runtime.call(function, arguments: [shared] + host.map(\.value)))
+            let pair = runtime.object(try runtime.call(function, arguments: [shared, valueText] + host.map(\.value)))
         else { throw ScriptError(name: "Error", message: "could not make the node class") }
         return (runtime.protect(runtime.element(pair, at: 0)), runtime.protect(runtime.element(pair, at: 1)))
     }

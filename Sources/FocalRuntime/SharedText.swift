@@ -1,13 +1,14 @@
 import CJavaScriptCore
 
-/// Text that a script writes and host code reads, neither calling the other: the script stores the
-/// characters of a short ASCII string in a `Uint8Array` over memory of the host's, and its length in a
-/// ``SharedNumbers``.
+/// Text that one side writes and the other reads, neither calling the other: the characters of a short ASCII
+/// string in a `Uint8Array` over memory of the host's, and (from a script) its length in a ``SharedNumbers``.
 ///
 /// Copying a string out of JavaScriptCore is a call that takes the virtual machine's lock and converts the
 /// string in a buffer of its own; reading these bytes is a load from memory. A script hands text this way
 /// only when every character is below U+0080 (each is then one byte of UTF-8) and the text fits; any other
-/// it returns as a string. Confined, like its runtime, to the thread that runs it.
+/// it returns as a string. The other way, making a string is three calls (the C string converted to UTF-16 and
+/// back, the string copied, the converted one freed), where ``write(_:at:)`` copies the bytes and the script makes
+/// the string, if it needs it, with `String.fromCharCode`. Confined, like its runtime, to the thread that runs it.
 package struct SharedText {
     /// The `Uint8Array`, for host code to hand to its own scripts (a task that reached it could change what
     /// host code reads).
@@ -31,5 +32,22 @@ package struct SharedText {
     package var text: String? {
         guard let count = Int(exactly: length[0]), count >= 0, count <= capacity else { return nil }
         return String(decoding: UnsafeBufferPointer(start: memory, count: count), as: UTF8.self)
+    }
+
+    /// Writes `text` into ``bytes`` from `offset` and returns where it ends; `nil`, with the bytes from `offset` left
+    /// in any state, when a character of it is not ASCII or it does not fit.
+    package func write(_ text: String, at offset: Int) -> Int? {
+        let count = text.utf8.count
+        guard offset >= 0, count <= capacity - offset else { return nil }
+        let destination = memory + offset
+        let copied = text.utf8.withContiguousStorageIfAvailable { source -> Bool in
+            var any: UInt8 = 0
+            for i in 0..<count {
+                destination[i] = source[i]
+                any |= source[i]
+            }
+            return any < 0x80
+        }
+        return copied == true ? offset + count : nil
     }
 }

@@ -226,6 +226,41 @@ struct NodeAPITests {
     }
 
     @Test(
+        "string values arrive whole however they are handed over: ASCII of any length, past the shared bytes, not ASCII, with NUL")
+    func stringValuesWhole() throws {
+        let long = String(repeating: "abcdefghij", count: 4) + "xyz"
+        let longer = String(repeating: "0123456789", count: 30)
+        let sets: [[String]] = [
+            ["", "Row 7", long], ["a\u{0}b\u{1F}\"\\", "é ☃ 😀", "plain"], [longer, "after the longest", String(repeating: "q", count: 16)],
+        ]
+        // Two tasks of one dispatch read every value; the second also reads through a handle the first kept, and a
+        // handle kept from an earlier dispatch reads the live node.
+        let harness = try EngineHarness([
+            "index.js": """
+            let kept = null, earlier = null;
+            const read = n => ['k0', 'k1', 'k2'].map(k => n.latestValue(k));
+            match('probe', n => { earlier = kept; kept = n; return read(n); });
+            match('probe', n => [read(n), read(kept)[0] === n.latestValue('k0'), earlier === null ? null : read(earlier)]);
+            """
+        ])
+        let rows = sets.indices.map { NodeID(owner: 2 + Int64($0)) }
+        harness.apply(
+            [registerRoot]
+                + zip(rows, sets).flatMap { row, values in
+                    [register(row, under: root, "row")] + values.enumerated().map { update(row, "k\($0.offset)", .string($0.element)) }
+                })
+        // The first dispatch reads through host code (and asks for values); the rest read what each dispatch handed.
+        for round in 0..<3 {
+            for (i, row) in rows.enumerated() {
+                let values = JSONValue.array(sets[i].map { .string($0) })
+                let earlier: JSONValue = round == 0 && i == 0 ? .null : .array(sets[i == 0 ? rows.count - 1 : i - 1].map { .string($0) })
+                #expect(harness.fire(row, "probe") == [values, [values, true, earlier]], "round \(round), row \(i)")
+            }
+        }
+        #expect(harness.takeErrors().isEmpty)
+    }
+
+    @Test(
         "node members live on the shared prototype: a node has no own properties, its members cannot be replaced, and no task can make one")
     func membersOnThePrototype() throws {
         let harness = try probe(
