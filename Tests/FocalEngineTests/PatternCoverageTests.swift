@@ -26,6 +26,25 @@ struct PatternCoverageTests {
         #expect(coverage.unmatched.first?.task.location == "index.js:2", "relative to the tasks directory")
     }
 
+    @Test("a task's location is the line of its match call: direct, in a helper of another file, through call(), in a callback")
+    func locations() throws {
+        let coverage = PatternCoverage()
+        let harness = try EngineHarness([
+            "index.js": """
+            const track = require('./lib/track');
+            match('a', n => 1);
+            track('b');
+            match.call(null, 'c', n => 3);
+            ['d'].forEach(p => match(p, n => 4));
+            """,
+            "lib/track.js": "module.exports = function track(pattern) {\n  match(pattern, n => 2);\n};",
+        ]) { $0.patternCoverage = coverage }
+        // Every session evaluates the files again; the second finds each call site among those the first saw.
+        for session in ["one", "two"] { harness.engine.apply(registerRoot, session: session) }
+        #expect(harness.takeErrors().isEmpty)
+        #expect(coverage.unmatched.map(\.task.location) == ["index.js:2", "lib/track.js:2", "index.js:4", "index.js:5"])
+    }
+
     @Test("a namespace file with the wrong case is never loaded and is listed; required and loaded files are not")
     func unloadedFiles() throws {
         let harness = try EngineHarness([
