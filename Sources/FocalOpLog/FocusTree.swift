@@ -89,7 +89,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
     @exclusivity(unchecked) @usableFromInline var records: [Node] = []
     @exclusivity(unchecked) @usableFromInline var freeSlots: [Index] = []
-    @exclusivity(unchecked) @usableFromInline var ids: [NodeID: Index] = [:]
+    @exclusivity(unchecked) @usableFromInline var ids = IDIndex()
     /// For every proper prefix of a live keyed id (`70` and `[70, "a"]` for `[70, "a", "b"]`), the nodes whose
     /// ids extend it; kept only once ``isIndexingExtensions`` (see ``indexExtensions()``).
     @exclusivity(unchecked) @usableFromInline var extensions: [NodeID: Set<Index>] = [:]
@@ -141,9 +141,15 @@ public final class FocusTree<Payload: FocusTreePayload> {
             swap(&recent, &earlier)
             return recent
         }
-        guard let index = ids[id] else { return nil }
+        guard let index = slot(of: id, hash: IDIndex.hash(id)) else { return nil }
         remember(index)
         return index
+    }
+
+    /// The slot of the live node `id`, whose ``IDIndex/hash(_:)`` is `hash`, from the id index.
+    @inlinable
+    func slot(of id: NodeID, hash: UInt32) -> Index? {
+        ids.find(hash) { records[Int($0)].id == id }
     }
 
     /// Whether the slot `hint` (perhaps ``none``, perhaps vacated) holds the live node `id`.
@@ -161,12 +167,12 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
     /// Whether `id` is a live node.
     @inlinable
-    public func contains(_ id: NodeID) -> Bool { ids[id] != nil }
+    public func contains(_ id: NodeID) -> Bool { slot(of: id, hash: IDIndex.hash(id)) != nil }
 
     /// Whether some live node's id is `prefix` or starts with it.
     @inlinable
     public func containsPrefix(_ prefix: NodeID) -> Bool {
-        ids[prefix] != nil || extensions(of: prefix) != nil
+        contains(prefix) || extensions(of: prefix) != nil
     }
 
     /// Whether some live id has more keys than `prefix`: only such an id can extend it.
@@ -189,7 +195,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @discardableResult
     public func insert(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
         if records.isEmpty { reserveFirstSlots() }
-        ids[id] = nextSlot
+        ids.insert(IDIndex.hash(id), slot: nextSlot)
         return place(id, name: name, payload: payload, under: parent)
     }
 
@@ -209,7 +215,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// The slot the next node inserted takes.
     @inlinable var nextSlot: Index { freeSlots.last ?? Index(records.count) }
 
-    /// ``insert(_:name:payload:under:)`` once `ids` maps `id` to ``nextSlot``.
+    /// ``insert(_:name:payload:under:)`` once the id index maps `id` to ``nextSlot``.
     @inlinable
     func place(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
         // The name and payload are moved into the node, not copied (a payload holds many references).
@@ -247,13 +253,11 @@ public final class FocusTree<Payload: FocusTreePayload> {
             parent = found
         }
         if records.isEmpty { reserveFirstSlots() }
-        // One probe of the id index, new id or not: a new id's entry is made by it, naming the slot its node takes.
-        let existing = Self.claim(&ids[id, default: FocusTree.none], for: nextSlot)
-        guard existing != FocusTree.none else {
-            guard parentID != nil || rootIndex == FocusTree.none else {
-                ids[id] = nil
-                return .refused(.secondRoot(existingRoot: rootIndex))
-            }
+        // One hash of the id, new or not: a new id's entry names the slot its node takes.
+        let hash = IDIndex.hash(id)
+        guard let existing = slot(of: id, hash: hash) else {
+            guard parentID != nil || rootIndex == FocusTree.none else { return .refused(.secondRoot(existingRoot: rootIndex)) }
+            ids.insert(hash, slot: nextSlot)
             return .inserted(place(id, name: name, payload: payload(parent), under: parent))
         }
         guard id.isKeyed else { return .refused(.ownedIDRegistered(existing)) }
@@ -265,14 +269,6 @@ public final class FocusTree<Payload: FocusTreePayload> {
         self[existing].name = name
         move(existing, under: parent)
         return .moved(existing)
-    }
-
-    /// The index in an entry of the id index, or ``none`` after making the entry (which was ``none``: new) `slot`.
-    @inlinable
-    static func claim(_ entry: inout Index, for slot: Index) -> Index {
-        guard entry == FocusTree.none else { return entry }
-        entry = slot
-        return FocusTree.none
     }
 
     /// Links the unlinked node `index` as the last child of `parent`; ``none`` makes it the root.
@@ -328,7 +324,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     public func nodes(withPrefix id: NodeID) -> [Index] {
         var found: [Index] = []
-        if let exact = ids[id] { found.append(exact) }
+        if let exact = slot(of: id, hash: IDIndex.hash(id)) { found.append(exact) }
         if let extending = extensions(of: id) { found.append(contentsOf: extending) }
         return found
     }
@@ -389,7 +385,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     func vacate(_ index: Index, idForgotten: Bool) {
         let id = self[index].id
-        if !idForgotten { ids[id] = nil }
+        if !idForgotten { _ = ids.remove(IDIndex.hash(id)) { $0 == index } }
         liveIDsByKeyCount[id.keyCount] -= 1
         if isIndexingExtensions { forgetExtension(index, of: id) }
         records[Int(index)] = Node(
@@ -415,7 +411,9 @@ public final class FocusTree<Payload: FocusTreePayload> {
     public func removeSubtrees(withPrefix prefix: NodeID) -> Int {
         var removed = 0
         // The node `prefix` leaves the id index as it is found: one lookup, not two.
-        if let exact = ids.removeValue(forKey: prefix) { removed += removeSubtree(exact, idForgotten: true) }
+        if let exact = ids.remove(IDIndex.hash(prefix), matching: { records[Int($0)].id == prefix }) {
+            removed += removeSubtree(exact, idForgotten: true)
+        }
         // Iterates a copy of the set: removing the nodes changes the one in `extensions`. A node found there that
         // was in a subtree removed before is not live any more and counts nothing.
         if let extending = extensions(of: prefix) {

@@ -287,6 +287,36 @@ struct FocusTreeTests {
         #expect(tree.count == 1)
     }
 
+    @Test("ids registered and deregistered in any order are each found, or not, as the live set says", arguments: [1, 2, 3])
+    func churn(seed: UInt64) {
+        // A linear congruential sequence: the same steps for a seed.
+        var state = seed
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33)
+        }
+        let tree = Tree()
+        let root = tree.insert(0, name: "root", payload: "", under: none)
+        // Owned and keyed ids, registered again after removal, in numbers that grow the index and shrink it again.
+        let ids = (1...600).map { i in i % 3 == 0 ? NodeID(owner: Int64(i)) : NodeID(owner: 1000, keys: ["\(i % 7)", "\(i)"]) }
+        var live: [NodeID: Tree.Index] = [:]
+        for step in 0..<6000 {
+            let id = ids[next() % ids.count]
+            if let index = live[id] {
+                let generation = tree[index].generation
+                #expect(tree.removeSubtrees(withPrefix: id) == 1)
+                #expect(!tree.isLive(index, generation: generation))
+                live[id] = nil
+            } else {
+                live[id] = tree.insert(id, name: "n", payload: "", under: root)
+            }
+            if step % 500 == 0 || step > 5900 {
+                for id in ids { #expect(tree.lookup(id) == live[id], "\(id) at step \(step)") }
+                #expect(tree.count == live.count + 1)
+            }
+        }
+    }
+
     @Test("trees sharing a generation source never give two nodes the same generation")
     func sharedGenerations() {
         let source = GenerationSource()
