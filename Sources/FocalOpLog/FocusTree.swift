@@ -141,12 +141,16 @@ public final class FocusTree<Payload: FocusTreePayload> {
             swap(&recent, &earlier)
             return recent
         }
-        guard let index = slot(of: id, hash: IDIndex.hash(id)) else { return nil }
+        guard let index = slot(of: id) else { return nil }
         remember(index)
         return index
     }
 
-    /// The slot of the live node `id`, whose ``IDIndex/hash(_:)`` is `hash`, from the id index.
+    /// The slot of the live node `id` in the id index.
+    @inlinable
+    func slot(of id: NodeID) -> Index? { slot(of: id, hash: IDIndex.hash(id)) }
+
+    /// ``slot(of:)`` for an id whose ``IDIndex/hash(_:)`` is `hash`.
     @inlinable
     func slot(of id: NodeID, hash: UInt32) -> Index? {
         ids.find(hash) { records[Int($0)].id == id }
@@ -167,7 +171,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
     /// Whether `id` is a live node.
     @inlinable
-    public func contains(_ id: NodeID) -> Bool { slot(of: id, hash: IDIndex.hash(id)) != nil }
+    public func contains(_ id: NodeID) -> Bool { slot(of: id) != nil }
 
     /// Whether some live node's id is `prefix` or starts with it.
     @inlinable
@@ -324,7 +328,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     public func nodes(withPrefix id: NodeID) -> [Index] {
         var found: [Index] = []
-        if let exact = slot(of: id, hash: IDIndex.hash(id)) { found.append(exact) }
+        if let exact = slot(of: id) { found.append(exact) }
         if let extending = extensions(of: id) { found.append(contentsOf: extending) }
         return found
     }

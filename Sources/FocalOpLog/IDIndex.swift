@@ -40,13 +40,20 @@ struct IDIndex {
     /// The slot of the entry with `hash` for which `matches` holds (the caller compares the id at the slot), if any.
     @inlinable
     func find(_ hash: UInt32, matching matches: (Int32) -> Bool) -> Int32? {
+        entry(hash, matching: matches)?.slot
+    }
+
+    /// The bucket and slot of the entry with `hash` for which `matches` holds, if any.
+    @inlinable
+    func entry(_ hash: UInt32, matching matches: (Int32) -> Bool) -> (position: Int, slot: Int32)? {
         guard !buckets.isEmpty else { return nil }
+        let mask = self.mask
         return buckets.withUnsafeBufferPointer { buckets in
             var position = Int(hash) & mask
             while true {
                 let bucket = buckets[position]
                 if bucket.slot < 0 { return nil }
-                if bucket.hash == hash && matches(bucket.slot) { return bucket.slot }
+                if bucket.hash == hash && matches(bucket.slot) { return (position, bucket.slot) }
                 position = (position &+ 1) & mask
             }
         }
@@ -71,17 +78,10 @@ struct IDIndex {
     /// Removes the entry with `hash` for which `matches` holds and returns its slot; `nil` when there is none.
     @inlinable
     mutating func remove(_ hash: UInt32, matching matches: (Int32) -> Bool) -> Int32? {
-        guard !buckets.isEmpty else { return nil }
+        guard let (position, removed) = entry(hash, matching: matches) else { return nil }
         let mask = self.mask
-        let removed = buckets.withUnsafeMutableBufferPointer { buckets -> Int32? in
-            var hole = Int(hash) & mask
-            while true {
-                let bucket = buckets[hole]
-                if bucket.slot < 0 { return nil }
-                if bucket.hash == hash && matches(bucket.slot) { break }
-                hole = (hole &+ 1) & mask
-            }
-            let removed = buckets[hole].slot
+        buckets.withUnsafeMutableBufferPointer { buckets in
+            var hole = position
             // Shifts back each entry after the hole that may move there: one whose own position is not after the
             // hole (cyclically) up to where it is.
             var next = (hole &+ 1) & mask
@@ -94,9 +94,8 @@ struct IDIndex {
                 next = (next &+ 1) & mask
             }
             buckets[hole] = .empty
-            return removed
         }
-        if removed != nil { count &-= 1 }
+        count &-= 1
         return removed
     }
 
