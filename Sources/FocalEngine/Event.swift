@@ -2,26 +2,30 @@ import FocalJSON
 
 /// An event recorded on a node: its name, the recorded properties and its time.
 ///
-/// Events are shared by reference between a node's history, its latest event and the
-/// "first displayed" markers, so tasks can compare them by identity
-/// (`node.latestEvent() === node.firstDisplayedEvent()` within one dispatch).
-public final class Event: Sendable {
+/// Events are values: a node's history keeps them in place, so recording one allocates nothing. Two copies of
+/// one event have the same ``serial``, which is how tasks compare them by identity
+/// (`node.latestEvent() === node.firstDisplayedEvent()` within one dispatch). What keeps an event past its
+/// place in the history (the "first displayed" markers, a task's handle) shares one copy (``SharedEvent``).
+public struct Event: Sendable {
     public let name: String
     /// The properties as recorded (without `class` and `time`), kept as the op's text until something reads
     /// them.
     public let lazyProperties: LazyJSONObject
     /// Milliseconds since the Unix epoch.
     public let time: Int64
+    /// Tells this event from every other event of its session (the engine counts a session's events from 1).
+    public let serial: UInt64
 
-    public convenience init(name: String, properties: JSONObject, time: Int64) {
-        self.init(name: name, lazyProperties: LazyJSONObject(properties), time: time)
+    public init(name: String, properties: JSONObject, time: Int64, serial: UInt64) {
+        self.init(name: name, lazyProperties: LazyJSONObject(properties), time: time, serial: serial)
     }
 
     /// An event whose properties are kept as they are (as text, when they were kept as text).
-    public init(name: String, lazyProperties: LazyJSONObject, time: Int64) {
+    public init(name: String, lazyProperties: LazyJSONObject, time: Int64, serial: UInt64) {
         self.name = name
         self.lazyProperties = lazyProperties
         self.time = time
+        self.serial = serial
     }
 
     /// The properties as recorded (without `class` and `time`): built from their text on each read when they

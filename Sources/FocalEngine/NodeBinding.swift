@@ -32,9 +32,9 @@ final class NodeBinding {
     /// Event objects made during the current dispatch, so a task sees one object per event.
     /// Those made for the wrapper's arguments are alive while the dispatch runs (on its stack,
     /// then held by `enter`); the others are protected until it ends.
-    @exclusivity(unchecked) private var eventObjects: [(event: Event, object: ScriptObject, protected: Bool)] = []
+    @exclusivity(unchecked) private var eventObjects: [(serial: UInt64, object: ScriptObject, protected: Bool)] = []
     /// Attribute objects made during the current dispatch, one per event.
-    @exclusivity(unchecked) private var attributeObjects: [(event: Event, object: ScriptValue)] = []
+    @exclusivity(unchecked) private var attributeObjects: [(serial: UInt64, object: ScriptValue)] = []
     /// What the members and the binding tell each other without a call: `[0]` how many
     /// dispatches have ended (a dispatch's values hold only while the count is the one the wrapper
     /// entered with); `[1]`, `[2]` whether a task has asked for events, for values, which a
@@ -102,8 +102,8 @@ final class NodeBinding {
         shared[6] = tree[index].payload.state.isVisible ? 1 : 0
         let wantsEvents = shared[1] != 0
         var arguments: DispatchArguments = (
-            wantsEvents ? makeEvent(tree[index].payload.state.latestEvent, handed: true) : runtime.undefined,
-            wantsEvents ? makeEvent(tree[index].payload.state.firstDisplayedEvent, handed: true) : runtime.undefined,
+            wantsEvents ? makeLatestEvent(index, handed: true) : runtime.undefined,
+            wantsEvents ? makeEvent(tree[index].payload.state.firstDisplayed, handed: true) : runtime.undefined,
             (nil, nil, nil, nil, nil, nil)
         )
         shared[7] =
@@ -196,24 +196,40 @@ final class NodeBinding {
         attributeObjects.removeAll(keepingCapacity: true)
     }
 
-    /// The event's object for this dispatch; `handed` when it is made for the wrapper's arguments.
-    /// Its members are read lazily: most tasks only compare events, so the attributes object is
-    /// built only when asked for.
-    private func makeEvent(_ event: Event?, handed: Bool = false) -> ScriptValue {
-        guard let event else { return runtime.null }
-        for (cached, object, _) in eventObjects where cached === event { return object }
-        let object = Self.eventClass.makeObject(in: runtime, privateData: Unmanaged.passRetained(event).toOpaque())
+    /// The object of the event `shared` holds, for this dispatch; `handed` when it is made for the wrapper's
+    /// arguments. Its members are read lazily: most tasks only compare events, so the attributes object is built
+    /// only when asked for.
+    private func makeEvent(_ shared: SharedEvent?, handed: Bool = false) -> ScriptValue {
+        guard let shared else { return runtime.null }
+        return madeEvent(shared.event.serial) ?? makeEventObject(shared, handed: handed)
+    }
+
+    /// The object of the latest event of the node at `index`, for this dispatch (see ``NodeState/sharedLatestEvent()``).
+    private func makeLatestEvent(_ index: Int32, handed: Bool = false) -> ScriptValue {
+        guard let serial = tree[index].payload.state.latestEventSerial else { return runtime.null }
+        if let object = madeEvent(serial) { return object }
+        return tree[index].payload.state.sharedLatestEvent().map { makeEventObject($0, handed: handed) } ?? runtime.null
+    }
+
+    /// The object made for the event `serial` in this dispatch, if one was.
+    private func madeEvent(_ serial: UInt64) -> ScriptValue? {
+        for (made, object, _) in eventObjects where made == serial { return object }
+        return nil
+    }
+
+    private func makeEventObject(_ shared: SharedEvent, handed: Bool) -> ScriptValue {
+        let object = Self.eventClass.makeObject(in: runtime, privateData: Unmanaged.passRetained(shared).toOpaque())
         if !handed { runtime.protectUnmanaged(object) }
-        eventObjects.append((event, object, !handed))
+        eventObjects.append((shared.event.serial, object, !handed))
         return object
     }
 
     /// `event.attributes` (also `event.properties`): the same object for one event within a dispatch.
     private func attributes(of event: Event) -> ScriptValue {
-        for (cached, object) in attributeObjects where cached === event { return object }
+        for (made, object) in attributeObjects where made == event.serial { return object }
         let object = runtime.makeValue(.object(event.attributes))
         runtime.protectUnmanaged(object)
-        attributeObjects.append((event, object))
+        attributeObjects.append((event.serial, object))
         return object
     }
 
@@ -221,7 +237,7 @@ final class NodeBinding {
 
     private static func withEvent(_ call: HostCall, _ body: (NodeBinding, Event) -> ScriptValue?) -> ScriptValue? {
         guard let binding = binding(call), let raw = call.privateData else { return nil }
-        return body(binding, Unmanaged<Event>.fromOpaque(raw).takeUnretainedValue())
+        return body(binding, Unmanaged<SharedEvent>.fromOpaque(raw).takeUnretainedValue().event)
     }
 
     private static let eventValues: [(name: String, get: HostClass.Getter)] = [
@@ -234,7 +250,7 @@ final class NodeBinding {
 
     static let eventClass = HostClass(name: "Event", getters: eventValues) { object in
         guard let object, let raw = HostClass.privateData(of: object) else { return }
-        Unmanaged<Event>.fromOpaque(raw).release()
+        Unmanaged<SharedEvent>.fromOpaque(raw).release()
     }
 
     // MARK: The nodes' host functions
@@ -320,7 +336,7 @@ final class NodeBinding {
         ),
         (
             "latestEvent",
-            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.latestEvent) } }
+            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, _ in b.makeLatestEvent(i) } }
         ),
         (
             "isVisible",
@@ -328,7 +344,7 @@ final class NodeBinding {
         ),
         (
             "firstDisplayedEvent",
-            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.firstDisplayedEvent) } }
+            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.firstDisplayed) } }
         ),
         (
             "latestValue",
@@ -346,7 +362,7 @@ final class NodeBinding {
                 let call = HostCall(c, o, n, a, e)
                 return withNode(call) { b, i, t in
                     guard let key = keyPath(b, call) else { return b.runtime.null }
-                    return b.makeEvent(t[i].payload.state.values[key]?.firstDisplayedEvent)
+                    return b.makeEvent(t[i].payload.state.values[key]?.firstDisplayed)
                 }
             }
         ),

@@ -23,15 +23,21 @@ public struct NodeState {
     /// The most values (distinct key paths with a value) one node holds. Every
     /// `ana-appeared` visits them, so the limit bounds the work of one event.
     public static let valueLimit = 1024
+    /// The room the history has at a node's first event: the events of a row (two updates, appearing,
+    /// disappearing); a node with more gets room for the whole ring.
+    static let initialHistoryCapacity = 4
     /// How many results of one event the history keeps (the first ones produced).
     public static let resultsPerEventLimit = 4
     /// The longest result (in bytes of JSON text) the history keeps the text of.
     public static let resultTextLimit = 512
 
     public private(set) var isVisible = false
-    /// The newest event of the history (kept there only: a second reference cost a retain and a release per event).
+    /// The newest event of the history (kept there only: a second copy cost a retain and a release per event).
     public var latestEvent: Event? { recent.isEmpty ? nil : recent[newestSlot] }
-    public private(set) var firstDisplayedEvent: Event?
+    /// The event that first made the node visible.
+    public var firstDisplayedEvent: Event? { firstDisplayed?.event }
+    /// ``firstDisplayedEvent``, shared with the values it first displayed (made when the node first appears).
+    private(set) var firstDisplayed: SharedEvent?
     public private(set) var values = NodeValues()
     /// The newest events, oldest first.
     public var history: [Event] {
@@ -45,7 +51,8 @@ public struct NodeState {
         return recent.count < Self.historyLimit ? results : Array(results[oldest...] + results[..<oldest])
     }
     /// The history as a ring once it is full: `oldest` is where the next event goes, so
-    /// recording an event overwrites one slot instead of shifting ten.
+    /// recording an event overwrites one slot instead of shifting ten. The events are kept in place (values):
+    /// recording one allocates nothing once the ring has its room.
     private var recent: [Event] = []
     /// The results kept for the events of `recent`, each with the slot of its event, in the
     /// order they were produced: one array for the whole history, empty until the node's
@@ -64,7 +71,10 @@ public struct NodeState {
     /// The current value of a key path and the event that first displayed it.
     public struct Value {
         public var value: JSONValue
-        public var firstDisplayedEvent: Event?
+        /// The event that first displayed the value, shared with the node's other holders of it.
+        var firstDisplayed: SharedEvent?
+        /// The event that first displayed the value, or `nil` when none has yet.
+        public var firstDisplayedEvent: Event? { firstDisplayed?.event }
     }
 
     /// The results tasks produced for one event of the history: the first
@@ -110,10 +120,9 @@ public struct NodeState {
 
     /// ``apply(_:)`` with the members of the event's properties that an `ana-updated` reads, when the decoder read
     /// them (see ``FocalOpLog/UpdateMembers``).
-    mutating func apply(_ event: Event, updateMembers: consuming UpdateMembers) -> Bool {
+    mutating func apply(_ event: consuming Event, updateMembers: consuming UpdateMembers) -> Bool {
         // The name is compared with each special event at most once, and an update's properties are read once.
         let isUpdate = event.name == SpecialEvent.updated
-        var change: (keyPath: String, value: JSONValue?)?
         if isUpdate, case .unread = updateMembers {
             // The two members are read from the properties' text in one pass, without building the object.
             switch event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value) {
@@ -125,12 +134,29 @@ public struct NodeState {
             // An absent value and `null` both mean "no value".
             if value?.isNull == true { value = nil }
             if value != nil, values.count >= Self.valueLimit, values[keyPath] == nil { return false }
-            change = (consume keyPath, consume value)
+            values.set(keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible)
+        } else if event.name == SpecialEvent.appeared {
+            if !isVisible {
+                isVisible = true
+                // One shared copy for the node and its values, made only when one of them takes it.
+                var shared: SharedEvent?
+                if firstDisplayed == nil {
+                    shared = SharedEvent(copy event)
+                    firstDisplayed = shared
+                }
+                values.markFirstDisplayed(by: event, sharing: &shared)
+            }
+        } else if event.name == SpecialEvent.disappeared {
+            isVisible = false
         }
+        // The event goes into the history last, moved there: it is copied only where it is shared.
         if recent.count < Self.historyLimit {
-            // The ring's whole size at once: growing it one event at a time would reallocate it at the 2nd, 3rd
-            // and 5th event of every node.
-            if recent.isEmpty { recent.reserveCapacity(Self.historyLimit) }
+            // Room for a row's few events at once, then for the whole ring: growing it one event at a time would
+            // reallocate it at the 2nd, 3rd and 5th event of every node, and the whole ring at the first would
+            // hold room for ten events on every row that records four.
+            if recent.count == recent.capacity {
+                recent.reserveCapacity(recent.isEmpty ? Self.initialHistoryCapacity : Self.historyLimit)
+            }
             recent.append(event)
         } else {
             recent[oldest] = event
@@ -139,17 +165,17 @@ public struct NodeState {
             if !omitted.isEmpty { omitted.removeAll { $0.slot == Int32(oldest) } }
             oldest = (oldest + 1) % Self.historyLimit
         }
-        if isUpdate {
-            guard let change else { return true }
-            values.set(change.keyPath, to: change.value, firstDisplayedEvent: isVisible ? event : nil)
-        } else if event.name == SpecialEvent.appeared {
-            guard !isVisible else { return true }
-            isVisible = true
-            if firstDisplayedEvent == nil { firstDisplayedEvent = event }
-            values.markFirstDisplayed(by: event)
-        } else if event.name == SpecialEvent.disappeared {
-            isVisible = false
-        }
         return true
+    }
+
+    /// The serial of the latest event, read in place (``latestEvent`` is a copy).
+    var latestEventSerial: UInt64? { recent.isEmpty ? nil : recent[newestSlot].serial }
+
+    /// The latest event as a shared copy: ``firstDisplayed`` when it is that event (a row's latest event is often
+    /// the one that first displayed it), a new one otherwise.
+    func sharedLatestEvent() -> SharedEvent? {
+        guard !recent.isEmpty else { return nil }
+        if let firstDisplayed, firstDisplayed.event.serial == recent[newestSlot].serial { return firstDisplayed }
+        return SharedEvent(recent[newestSlot])
     }
 }

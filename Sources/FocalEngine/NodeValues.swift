@@ -34,14 +34,15 @@ public struct NodeValues: Sequence {
     }
 
     /// Sets the value of `keyPath`: `nil` removes it, and an equal value (structural JSON equality) changes nothing,
-    /// keeping the event that first displayed it; a different one is first displayed by `firstDisplayedEvent`.
-    mutating func set(_ keyPath: String, to value: consuming JSONValue?, firstDisplayedEvent: Event?) {
+    /// keeping the event that first displayed it; a different one is first displayed by `event` when `isDisplayed`
+    /// (a shared copy of it), by none otherwise.
+    mutating func set(_ keyPath: String, to value: consuming JSONValue?, firstDisplayedBy event: borrowing Event, isDisplayed: Bool) {
         guard let position = position(of: keyPath) else {
             guard let value else { return }
             // Room for the first few at once: a node that has values usually has several.
             if entries.isEmpty { entries.reserveCapacity(Self.initialCapacity) }
             positions?[keyPath] = entries.count
-            entries.append((keyPath, NodeState.Value(value: value, firstDisplayedEvent: firstDisplayedEvent)))
+            entries.append((keyPath, NodeState.Value(value: value, firstDisplayed: isDisplayed ? SharedEvent(copy event) : nil)))
             if positions == nil, entries.count > Self.indexThreshold {
                 positions = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
             }
@@ -49,13 +50,15 @@ public struct NodeValues: Sequence {
         }
         guard let value else { return remove(at: position) }
         if entries[position].value.value == value { return }
-        entries[position].value = NodeState.Value(value: value, firstDisplayedEvent: firstDisplayedEvent)
+        entries[position].value = NodeState.Value(value: value, firstDisplayed: isDisplayed ? SharedEvent(copy event) : nil)
     }
 
-    /// Gives every value that no event has displayed yet `event` as the one that first displayed it.
-    mutating func markFirstDisplayed(by event: Event) {
-        for position in entries.indices where entries[position].value.firstDisplayedEvent == nil {
-            entries[position].value.firstDisplayedEvent = event
+    /// Gives every value that no event has displayed yet `event` as the one that first displayed it, through
+    /// `shared`, which is made when it is `nil` and a value takes it.
+    mutating func markFirstDisplayed(by event: borrowing Event, sharing shared: inout SharedEvent?) {
+        for position in entries.indices where entries[position].value.firstDisplayed == nil {
+            if shared == nil { shared = SharedEvent(copy event) }
+            entries[position].value.firstDisplayed = shared
         }
     }
 

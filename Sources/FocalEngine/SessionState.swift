@@ -34,6 +34,8 @@ final class SessionState {
     private let coverage: PatternCoverage?
     /// Where the task wrapper hands short results (the engine's, read once: every result with one asks).
     private let handedText: SharedText
+    /// How many events the session has recorded: the serial of the latest (see ``Event/serial``).
+    @exclusivity(unchecked) private var eventCount: UInt64 = 0
     /// The session's place in the engine's sessions by slot (see ``Engine/apply(_:session:line:sessionSlot:)``); -1 for none.
     @exclusivity(unchecked) var slot = -1
 
@@ -186,7 +188,9 @@ final class SessionState {
         guard !r.event.isEmpty else {
             return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
         }
-        let event = Event(name: r.event, lazyProperties: r.lazyProperties, time: r.time ?? configuration.clock.now())
+        eventCount += 1
+        let event = Event(
+            name: r.event, lazyProperties: r.lazyProperties, time: r.time ?? configuration.clock.now(), serial: eventCount)
         guard tree[index].payload.state.apply(event, updateMembers: r.updateMembers) else {
             return fail(
                 .invalidOp,

@@ -139,6 +139,29 @@ struct NodeAPITests {
         #expect(identity.fire(2, SpecialEvent.appeared) == [true])
     }
 
+    @Test("an event kept past its dispatch reads as recorded after later events push it out of the history")
+    func keptEvent() throws {
+        // `keep` runs on a later event than the node's first display, so its latest event is not the first displayed
+        // one; `tick` fills the history (ten events) past it; `check` reads the kept event on another node.
+        let harness = try EngineHarness([
+            "index.js": """
+            let kept = null;
+            match('row/keep', n => {
+              kept = n.latestEvent();
+              return [kept === n.latestEvent(), kept === n.firstDisplayedEvent(), n.firstDisplayedEvent() === n.firstDisplayedEvent()];
+            });
+            match('check', n => [kept.name, kept.time, kept.attributes.n, kept === n.parentNode.latestEvent(),
+              n.parentNode.latestEvent().name, n.parentNode.firstDisplayedEvent().time]);
+            """
+        ])
+        harness.apply(registerRoot, register(2, under: root, "row"), record(2, SpecialEvent.appeared, time: 10))
+        #expect(harness.fire(2, "keep", ["n": 7], time: 20) == [[true, false, true]])
+        for tick in 0..<NodeState.historyLimit { harness.apply(record(2, "tick", ["n": .number(Double(tick))], time: 30)) }
+        harness.apply(register(3, under: 2, "leaf"))
+        #expect(harness.fire(3, "check") == [["keep", 20, 7, false, "tick", 10]])
+        #expect(harness.takeErrors().isEmpty)
+    }
+
     @Test("node members are read-only views of the live tree")
     func liveView() throws {
         let harness = try EngineHarness([

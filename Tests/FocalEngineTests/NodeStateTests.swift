@@ -192,12 +192,12 @@ struct NodeStateTests {
             let value: JSONValue? = [nil, .null, 1, 2, "a", ["x": 1]][Int(random.next() % 6)]
             let event: Event
             switch random.next() % 10 {
-            case 0: event = Event(name: SpecialEvent.appeared, properties: [:], time: time)
-            case 1: event = Event(name: SpecialEvent.disappeared, properties: [:], time: time)
+            case 0: event = Event(name: SpecialEvent.appeared, properties: [:], time: time, serial: UInt64(time))
+            case 1: event = Event(name: SpecialEvent.disappeared, properties: [:], time: time, serial: UInt64(time))
             default:
                 var properties: JSONObject = ["key-path": .string(keyPath)]
                 if let value { properties["value"] = value }
-                event = Event(name: SpecialEvent.updated, properties: properties, time: time)
+                event = Event(name: SpecialEvent.updated, properties: properties, time: time, serial: UInt64(time))
             }
             let wasVisible = state.isVisible
             let applied = state.apply(event)
