@@ -168,6 +168,18 @@ public struct NodeState {
         return true
     }
 
+    /// Forgets everything, as a new state knows nothing, keeping the storage of the history, values and results for
+    /// the node that takes this one's slot (see ``NodePayload/vacate()``).
+    mutating func empty() {
+        isVisible = false
+        firstDisplayed = nil
+        values.removeAll()
+        recent.removeAll(keepingCapacity: true)
+        kept.removeAll(keepingCapacity: true)
+        omitted.removeAll(keepingCapacity: true)
+        oldest = 0
+    }
+
     /// The serial of the latest event, read in place (``latestEvent`` is a copy).
     var latestEventSerial: UInt64? { recent.isEmpty ? nil : recent[newestSlot].serial }
 

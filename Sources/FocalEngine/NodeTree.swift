@@ -21,6 +21,26 @@ struct NodePayload: FocusTreePayload {
     // No initializer of its own: the memberwise one builds the payload in its place, where one written here
     // built it on the stack and copied it out (a retain of each of its references, and a release of each after).
 
-    /// What the slot of a removed node keeps: no storage.
+    /// A payload without storage.
     static var vacant: NodePayload { NodePayload(index: nil, matchState: 0, namespace: nil, attributes: nil, createdAt: 0) }
+
+    /// Empties the payload of a removed node, keeping the storage of its history and values for the node that takes
+    /// its slot next: a table's rows come and go in the same few slots, and each row's arrays cost an allocation
+    /// and a free.
+    mutating func vacate() {
+        state.empty()
+        index = nil
+        matchState = 0
+        namespace = nil
+        attributes = nil
+        createdAt = 0
+    }
+
+    /// Becomes `new`, a new node's payload (whose state is empty: nodes start without history), keeping the state's
+    /// storage.
+    mutating func reoccupy(with new: consuming NodePayload) {
+        // Moved in whole, with the kept state swapped in: copying its fields one by one retained each.
+        swap(&new.state, &state)
+        self = new
+    }
 }

@@ -62,6 +62,13 @@ public struct NodeValues: Sequence {
         }
     }
 
+    /// Removes every value, keeping the storage of the array (not of the index of positions, which only a node with
+    /// many values has).
+    mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        positions = nil
+    }
+
     /// Room for a node's first values, made at its first value (growing from one value reallocated at the second).
     private static let initialCapacity = 4
 

@@ -42,12 +42,11 @@ public final class FocusTree<Payload: FocusTreePayload> {
         // Stored in this order so that what finding a node reads (whether it is live, its id) comes first,
         // followed by the payload, whose first fields are the ones an op changes: an op on a node that is not
         // in the cache misses on as few cache lines as can be.
-        /// Whether the slot holds a live node (`false` once it is removed).
-        public let isLive: Bool
-        /// Tells this node from the others that used its slot before or after it (see ``GenerationSource``).
-        public let generation: UInt32
-        /// The node's id, as registered.
-        public let id: NodeID
+        // `isLive`, `generation` and `id` change only when the tree gives the slot to another node (``identify``):
+        // stored under other names, read-only outside the tree.
+        @usableFromInline var slotIsLive: Bool
+        @usableFromInline var slotGeneration: UInt32
+        @usableFromInline var slotID: NodeID
         /// What the tree's owner keeps for the node.
         public var payload: Payload
         /// The node's name: one segment of its focus path.
@@ -56,11 +55,27 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
         @inlinable
         init(id: NodeID, name: String, payload: Payload, generation: UInt32, isLive: Bool) {
-            self.id = id
+            slotID = id
             self.name = name
             self.payload = payload
-            self.generation = generation
-            self.isLive = isLive
+            slotGeneration = generation
+            slotIsLive = isLive
+        }
+
+        /// Whether the slot holds a live node (`false` once it is removed).
+        @inlinable public var isLive: Bool { slotIsLive }
+        /// Tells this node from the others that used its slot before or after it (see ``GenerationSource``).
+        @inlinable public var generation: UInt32 { slotGeneration }
+        /// The node's id, as registered.
+        @inlinable public var id: NodeID { slotID }
+
+        /// Gives the slot of this node to another node, or (`isLive` false) to none.
+        @inlinable
+        mutating func identify(_ id: NodeID, name: String, generation: UInt32, isLive: Bool) {
+            slotID = id
+            self.name = name
+            slotGeneration = generation
+            slotIsLive = isLive
         }
 
         /// The parent, or ``FocusTree/none`` for the root.
@@ -223,14 +238,15 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     func place(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
         // The name and payload are moved into the node, not copied (a payload holds many references).
-        let node = Node(id: id, name: name, payload: consume payload, generation: generations.next(), isLive: true)
         let index: Index
         if let slot = freeSlots.popLast() {
+            // The vacated slot is taken over in place: its payload reuses the storage it kept (see `vacate`).
             index = slot
-            records[Int(slot)] = consume node
+            records[Int(slot)].payload.reoccupy(with: payload)
+            records[Int(slot)].identify(id, name: name, generation: generations.next(), isLive: true)
         } else {
             index = Index(records.count)
-            records.append(consume node)
+            records.append(Node(id: id, name: name, payload: consume payload, generation: generations.next(), isLive: true))
         }
         if isIndexingExtensions { id.forEachProperPrefix { extensions[$0, default: []].insert(index) } }
         if id.keyCount >= liveIDsByKeyCount.count {
@@ -392,10 +408,21 @@ public final class FocusTree<Payload: FocusTreePayload> {
         if !idForgotten { _ = ids.remove(IDIndex.hash(id)) { $0 == index } }
         liveIDsByKeyCount[id.keyCount] -= 1
         if isIndexingExtensions { forgetExtension(index, of: id) }
-        records[Int(index)] = Node(
-            id: NodeID(owner: 0, packedKeys: "", keyCount: 0), name: "", payload: .vacant, generation: 0, isLive: false)
+        // Emptied in place: the payload may keep storage for the node that takes the slot next (see `place`), in at
+        // most `slotsKeepingStorage` slots, so a tree that shrinks does not hold on to what it no longer needs.
+        if freeSlots.count < Self.slotsKeepingStorage {
+            records[Int(index)].payload.vacate()
+        } else {
+            records[Int(index)].payload = .vacant
+        }
+        records[Int(index)].identify(NodeID(owner: 0, packedKeys: "", keyCount: 0), name: "", generation: 0, isLive: false)
+        records[Int(index)].links = Links()
         freeSlots.append(index)
     }
+
+    /// How many vacated slots at most keep their payload's storage for the next node (see
+    /// ``FocusTreePayload/vacate()``): a table's rows leave and come in a few slots at a time.
+    @inlinable static var slotsKeepingStorage: Int { 16 }
 
     /// Takes `index`, whose id is `id`, out of ``extensions``.
     @inlinable
@@ -513,10 +540,23 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
 /// What a ``FocusTree`` keeps for each node besides its id, name and links.
 public protocol FocusTreePayload {
-    /// What the slot of a removed node keeps until it is reused, so the removed payload's storage is released
-    /// at once: a value that holds no storage. (A static requirement rather than a stored value, so a tree,
-    /// one per session, costs no payload of its own.)
+    /// A value that holds no storage: what ``vacate()`` leaves by default. (A static requirement rather than a stored
+    /// value, so a tree, one per session, costs no payload of its own.)
     static var vacant: Self { get }
+
+    /// Empties the payload of a removed node, whose slot waits for the next node placed in the tree. The default
+    /// replaces it with ``vacant``, which releases its storage at once; a payload whose storage the next node can
+    /// use (arrays emptied with their capacity kept) keeps it, for ``reoccupy(with:)``.
+    mutating func vacate()
+
+    /// Becomes `new`, the payload of a node placed in this payload's vacated slot, with the storage ``vacate()``
+    /// kept. The default is `self = new`.
+    mutating func reoccupy(with new: consuming Self)
+}
+
+extension FocusTreePayload {
+    @inlinable public mutating func vacate() { self = .vacant }
+    @inlinable public mutating func reoccupy(with new: consuming Self) { self = new }
 }
 
 /// Hands out node generations, unique among the trees that share the source (they wrap after 2³² nodes).

@@ -318,6 +318,34 @@ struct NodeStateTests {
             ])
     }
 
+    @Test("a node registered in the slot of a removed one starts afresh: no history, values, visibility or results")
+    func slotReusedAfresh() throws {
+        let harness = try EngineHarness([
+            "index.js": """
+            const name = e => e === null ? null : e.name;
+            match('look', n => [n.isVisible(), name(n.latestEvent()), name(n.firstDisplayedEvent()), n.latestValue('title') ?? 'none',
+              name(n.valueFirstDisplayedEvent('title'))]);
+            """
+        ])
+        harness.apply(registerRoot)
+        // Rows come and go in the same slots: each takes the storage its slot kept from the row before it.
+        for row in 0..<3 {
+            let id = keyed(4, "cell", String(row))
+            harness.apply(register(id, under: root, "cell", index: row))
+            #expect(harness.fire(id, "look") == [[false, "look", nil, "none", nil]], "row \(row)")
+            let fresh = try #require(harness.jsonSnapshot().snapshotNodes.last)
+            #expect(fresh["events"]?.arrayValue?.count == 1 && fresh["values"]?.arrayValue?.isEmpty == true, "row \(row)")
+            harness.apply(update(id, "title", .string("Row \(row)")), record(id, SpecialEvent.appeared))
+            #expect(harness.fire(id, "look") == [[true, "look", "ana-appeared", .string("Row \(row)"), "ana-appeared"]], "row \(row)")
+            let used = try #require(harness.jsonSnapshot().snapshotNodes.last)
+            #expect(
+                used["events"]?.arrayValue?.count == 4 && used["events"]?.arrayValue?.first?["results"]?.arrayValue?.count == 1,
+                "row \(row)")
+            harness.apply(deregister(id))
+        }
+        #expect(harness.takeErrors().isEmpty)
+    }
+
     @Test("a node holds 1,024 values; a new key path past them is an error that changes nothing, known ones still update")
     func valueLimit() throws {
         let harness = try EngineHarness([

@@ -8,6 +8,14 @@ struct Label: FocusTreePayload, Equatable, ExpressibleByStringLiteral {
     static var vacant: Label { "" }
 }
 
+/// A payload for the tests that keeps its array's storage for the next node in its slot, as the engine's does.
+struct Recycled: FocusTreePayload {
+    var items: [Int]
+    static var vacant: Recycled { Recycled(items: []) }
+    mutating func vacate() { items.removeAll(keepingCapacity: true) }
+    mutating func reoccupy(with new: consuming Recycled) { items.append(contentsOf: new.items) }
+}
+
 @Suite("Focus tree")
 struct FocusTreeTests {
     typealias Tree = FocusTree<Label>
@@ -226,6 +234,34 @@ struct FocusTreeTests {
         #expect(tree[reused].generation > generation)
         #expect(!tree.isLive(a, generation: generation))
         #expect(childNames(tree, root) == ["c", "d"])
+    }
+
+    @Test("a removed node's payload keeps its storage for the next node in its slot, in at most 16 slots")
+    func slotsKeepStorage() {
+        let tree = FocusTree<Recycled>()
+        let root = tree.insert(1, name: "root", payload: .vacant, under: none)
+        let count = 20
+        let slots = (0..<count).map {
+            tree.insert(NodeID(owner: 2, keys: [String($0)]), name: "cell", payload: Recycled(items: Array(0..<100)), under: root)
+        }
+        for slot in slots { tree.removeSubtree(slot) }
+        // The first 16 removed keep their storage, emptied; the later ones hold none.
+        for (n, slot) in slots.enumerated() {
+            #expect(tree[slot].payload.items.isEmpty && !tree[slot].isLive)
+            #expect((tree[slot].payload.items.capacity >= 100) == (n < 16), "slot \(n)")
+        }
+        // New nodes take the slots last freed first, each with its own contents and identity.
+        let again = (0..<count).map {
+            tree.insert(NodeID(owner: 3, keys: [String($0)]), name: "row", payload: Recycled(items: [$0]), under: root)
+        }
+        #expect(Set(again) == Set(slots))
+        for (n, slot) in again.enumerated() {
+            #expect(tree[slot].payload.items == [n] && tree[slot].isLive && tree[slot].name == "row")
+            #expect(tree.lookup(NodeID(owner: 3, keys: [String(n)])) == slot && tree[slot].parent == root)
+            #expect(Array(tree.children(of: slot)).isEmpty)
+        }
+        #expect(again.filter { tree[$0].payload.items.capacity >= 100 }.count == 16)
+        #expect(tree.children(of: root).map { tree[$0].payload.items } == (0..<count).map { [$0] })
     }
 
     @Test("lookup finds the live node of an id, also right after that node was removed or its slot reused")
