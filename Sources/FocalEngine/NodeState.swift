@@ -120,21 +120,27 @@ public struct NodeState {
 
     /// ``apply(_:)`` with the members of the event's properties that an `ana-updated` reads, when the decoder read
     /// them (see ``FocalOpLog/UpdateMembers``).
-    mutating func apply(_ event: consuming Event, updateMembers: consuming UpdateMembers) -> Bool {
+    mutating func apply(_ event: consuming Event, updateMembers: borrowing UpdateMembers) -> Bool {
         // The name is compared with each special event at most once, and an update's properties are read once.
-        let isUpdate = event.name == SpecialEvent.updated
-        if isUpdate, case .unread = updateMembers {
-            // The two members are read from the properties' text in one pass, without building the object.
-            switch event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value) {
-            case (.string(let keyPath)?, let value): updateMembers = .keyPath(keyPath, value: value)
-            default: updateMembers = .noKeyPath
+        if event.name == SpecialEvent.updated {
+            // What the decoder read of the properties (borrowed: most events are not updates, and a copy of what it
+            // read cost every event a call), or the two members read from their text in one pass.
+            var change: (keyPath: String, value: JSONValue?)?
+            switch updateMembers {
+            case .keyPath(let keyPath, let value): change = (keyPath, value)
+            case .noKeyPath: break
+            case .unread:
+                if case (.string(let keyPath)?, let value) = event.lazyProperties.values(of: SpecialEvent.keyPath, and: SpecialEvent.value)
+                {
+                    change = (keyPath, value)
+                }
             }
-        }
-        if isUpdate, case .keyPath(let keyPath, var value) = consume updateMembers {
-            // An absent value and `null` both mean "no value".
-            if value?.isNull == true { value = nil }
-            if value != nil, values.count >= Self.valueLimit, values[keyPath] == nil { return false }
-            values.set(keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible)
+            if let change {
+                // An absent value and `null` both mean "no value".
+                let value = change.value?.isNull == true ? nil : change.value
+                if value != nil, values.count >= Self.valueLimit, values[change.keyPath] == nil { return false }
+                values.set(change.keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible)
+            }
         } else if event.name == SpecialEvent.appeared {
             if !isVisible {
                 isVisible = true

@@ -189,9 +189,10 @@ final class SessionState {
             return fail(.invalidOp, "cannot record an event with an empty name on node \(r.node)")
         }
         eventCount += 1
-        let event = Event(
-            name: r.event, lazyProperties: r.lazyProperties, time: r.time ?? configuration.clock.now(), serial: eventCount)
-        guard tree[index].payload.state.apply(event, updateMembers: r.updateMembers) else {
+        let time = r.time ?? configuration.clock.now()
+        let event = Event(name: r.event, lazyProperties: r.lazyProperties, time: time, serial: eventCount)
+        // The event moves into the node's history: used after this line, it would be copied there.
+        guard tree[index].payload.state.apply(consume event, updateMembers: r.updateMembers) else {
             return fail(
                 .invalidOp,
                 "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path"
@@ -205,9 +206,9 @@ final class SessionState {
         // Inside a batch's one VM entry, no call may follow one that was stopped (see
         // `JSRuntime.withOneEntry`): several tasks run outside it, right after the op's step.
         guard matching.count == 1 || !runtime.isBatching else {
-            return later { [self] in dispatch(matching, r, at: index, time: event.time) }
+            return later { [self] in dispatch(matching, r, at: index, time: time) }
         }
-        dispatch(matching, r, at: index, time: event.time)
+        dispatch(matching, r, at: index, time: time)
     }
 
     /// Calls the tasks `matching` (in order) with the node at `index`, for the event of `r` at `time`.
