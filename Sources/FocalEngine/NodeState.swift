@@ -121,8 +121,9 @@ public struct NodeState {
     /// ``apply(_:)`` with the members of the event's properties that an `ana-updated` reads, when the decoder read
     /// them (see ``FocalOpLog/UpdateMembers``).
     mutating func apply(_ event: consuming Event, updateMembers: borrowing UpdateMembers) -> Bool {
-        // The name is compared with each special event at most once, and an update's properties are read once.
-        if event.name == SpecialEvent.updated {
+        // The name is compared with each special event at most once (their lengths first: most events are none of
+        // them), and an update's properties are read once.
+        if event.name.hasSameText(as: SpecialEvent.updated) {
             // What the decoder read of the properties (borrowed: most events are not updates, and a copy of what it
             // read cost every event a call), or the two members read from their text in one pass.
             var change: (keyPath: String, value: JSONValue?)?
@@ -141,7 +142,7 @@ public struct NodeState {
                 if value != nil, values.count >= Self.valueLimit, values[change.keyPath] == nil { return false }
                 values.set(change.keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible)
             }
-        } else if event.name == SpecialEvent.appeared {
+        } else if event.name.hasSameText(as: SpecialEvent.appeared) {
             if !isVisible {
                 isVisible = true
                 // One shared copy for the node and its values, made only when one of them takes it.
@@ -152,7 +153,7 @@ public struct NodeState {
                 }
                 values.markFirstDisplayed(by: event, sharing: &shared)
             }
-        } else if event.name == SpecialEvent.disappeared {
+        } else if event.name.hasSameText(as: SpecialEvent.disappeared) {
             isVisible = false
         }
         // The event goes into the history last, moved there: it is copied only where it is shared.
