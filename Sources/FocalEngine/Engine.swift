@@ -113,6 +113,9 @@ public final class Engine {
     /// none). The same effect; the session is found at its slot in an array, not by hashing its id in the dictionary
     /// of sessions (with thousands live, that probe missed the cache on most ops). The slot is a hint, checked against
     /// the session's id: a wrong one costs the dictionary's lookup, never another session's op.
+    // Inlined into its callers, as `SessionState.apply` is into it: an op (~170 bytes) passed by value through each
+    // call was copied into a temporary there, a `memcpy` an op per layer.
+    @inline(__always)
     package func apply(_ op: Op, session: String?, line: Int?, sessionSlot: Int) {
         if case .end(let reason) = op {
             if let session, let state = sessions[session] { state.recordEnd(reason: reason, line: line) }
