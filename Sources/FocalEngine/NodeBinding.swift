@@ -151,9 +151,9 @@ final class NodeBinding {
         var count = 0
         var texts = 0
         var textEnd = 0
-        for (keyPath, holder) in values {
+        for position in 0..<values.count {
             let value: ScriptValue?
-            switch holder.value {
+            switch values[position: position].value.value {
             case .string(let text):
                 if let end = valueText.write(text, at: textEnd) {
                     shared[9 + 2 * count] = Double(textEnd)
@@ -170,7 +170,7 @@ final class NodeBinding {
             }
             // The value is on the stack before the key path's string is made (which may collect).
             elements[2 * count + 1] = value
-            elements[2 * count] = keyPathString(keyPath)
+            elements[2 * count] = keyPathString(values[position: position].key)
             count += 1
         }
         shared[8] = Double(texts)

@@ -33,6 +33,11 @@ public struct NodeValues: Sequence {
         entries.makeIterator()
     }
 
+    /// The `position`th value (from 0 to ``count``), read in place: iterating copies each key path and value.
+    subscript(position position: Int) -> Element {
+        _read { yield entries[position] }
+    }
+
     /// Sets the value of `keyPath`: `nil` removes it, and an equal value (structural JSON equality) changes nothing,
     /// keeping the event that first displayed it; a different one is first displayed by `event` when `isDisplayed`
     /// (a shared copy of it), by none otherwise.
