@@ -181,9 +181,9 @@ public struct NodeState {
         isVisible = false
         firstDisplayed = nil
         values.removeAll()
-        recent.removeAll(keepingCapacity: true)
-        kept.removeAll(keepingCapacity: true)
-        omitted.removeAll(keepingCapacity: true)
+        recent.removeEach()
+        kept.removeEach()
+        omitted.removeEach()
         oldest = 0
     }
 

@@ -70,7 +70,7 @@ public struct NodeValues: Sequence {
     /// Removes every value, keeping the storage of the array (not of the index of positions, which only a node with
     /// many values has).
     mutating func removeAll() {
-        entries.removeAll(keepingCapacity: true)
+        entries.removeEach()
         positions = nil
     }
 
