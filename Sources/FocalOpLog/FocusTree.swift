@@ -276,7 +276,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
         // One hash of the id, new or not: a new id's entry names the slot its node takes.
         let hash = IDIndex.hash(id)
         guard let existing = slot(of: id, hash: hash) else {
-            guard parentID != nil || rootIndex == FocusTree.none else { return .refused(.secondRoot(existingRoot: rootIndex)) }
+            // Matched, not compared with `nil`: `!=` took `Optional`'s `Equatable` path and its generic tuple destroy.
+            if case .none = parentID, rootIndex != FocusTree.none { return .refused(.secondRoot(existingRoot: rootIndex)) }
             ids.insert(hash, slot: nextSlot)
             return .inserted(place(id, name: name, payload: payload(parent), under: parent))
         }
