@@ -54,7 +54,6 @@ final class NodeBinding {
     ///   limit it should not meet).
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
-        eventPrototype = Self.eventClass.makePrototype(in: runtime)
         shared = try SharedNumbers(count: 9 + 2 * Self.handedValueLimit, in: runtime)
         valueText = try SharedText(capacity: Self.valueTextCapacity, in: runtime)
         (enter, nodePrototype) = try Self.defineNodes(shared: shared.array.value, valueText: valueText.bytes.value, in: runtime)
@@ -64,18 +63,15 @@ final class NodeBinding {
     /// The class for the global object, which carries the binding as private data.
     static let globalClass = HostClass.global
 
-    /// The prototypes of node and event objects, which every node and event object of every
-    /// session inherits from (frozen by the engine's lockdown): `[node, event]`.
+    /// The prototypes of node objects, which every node object of every session inherits from (frozen by the
+    /// engine's lockdown): `[node]`. Event objects inherit from `Object.prototype`, which the lockdown freezes too.
     ///
     /// The node prototype is the JavaScript class's, without its `constructor` (a task cannot make
-    /// a handle); the event prototype is the one JavaScriptCore makes for the host class, without
-    /// static functions (which stay configurable whatever `Object.freeze` does: see
-    /// ``HostClass``). Their members are held by non-writable, non-configurable properties, so
-    /// frozen they are out of every session's reach. Kept alive for as long as the binding lives.
-    var sharedPrototypes: [ScriptObject] { [nodePrototype.value, eventPrototype.value] }
+    /// a handle). Its members are held by non-writable, non-configurable properties, so frozen they are out of every
+    /// session's reach. Kept alive for as long as the binding lives.
+    var sharedPrototypes: [ScriptObject] { [nodePrototype.value] }
 
     private let nodePrototype: ProtectedValue
-    private let eventPrototype: ProtectedValue
     /// `enter(latestEvent, firstDisplayedEvent, k0, v0, k1, v1, k2, v2)`, which the task wrapper calls first with the
     /// arguments of ``beginDispatch(_:)`` (see ``TaskScripts``), the rest of the dispatch being in ``shared``; it
     /// returns the dispatch's node handle, the same for every task it calls.
@@ -248,7 +244,8 @@ final class NodeBinding {
         ("time", { c, o, _, x in withEvent(HostCall(c, o, x)) { b, e in b.runtime.makeNumber(Double(e.time)) } }),
     ]
 
-    static let eventClass = HostClass(name: "Event", getters: eventValues) { object in
+    /// The class of event objects. Its members are getters, so it needs no prototype of its own.
+    static let eventClass = HostClass(name: "Event", getters: eventValues, ownPrototype: false) { object in
         guard let object, let raw = HostClass.privateData(of: object) else { return }
         Unmanaged<SharedEvent>.fromOpaque(raw).release()
     }

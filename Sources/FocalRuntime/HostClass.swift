@@ -39,8 +39,11 @@ public struct HostClass: @unchecked Sendable {
     /// Makes a class whose objects have `getters` as read-only, non-configurable properties.
     /// - Parameters:
     ///   - name: the class name JavaScript shows (`Object.prototype.toString`).
+    ///   - ownPrototype: whether the class has a prototype of its own (``makePrototype(in:)``), to hold its
+    ///     methods. Without one, its objects inherit from `Object.prototype` and cost less to make: JavaScriptCore
+    ///     neither finds the class's prototype nor moves each new object to the structure that has it.
     ///   - finalize: releases an object's private data when it is collected.
-    package init(name: String, getters: [(name: String, get: Getter)] = [], finalize: Finalizer? = nil) {
+    package init(name: String, getters: [(name: String, get: Getter)] = [], ownPrototype: Bool = true, finalize: Finalizer? = nil) {
         let values =
             getters.map { name, get in
                 JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: Self.memberAttributes)
@@ -51,6 +54,7 @@ public struct HostClass: @unchecked Sendable {
         definition.className = UnsafePointer(strdup(name))
         definition.staticValues = UnsafePointer(staticValues)
         definition.finalize = finalize
+        if !ownPrototype { definition.attributes = JSClassAttributes(kJSClassAttributeNoAutomaticPrototype) }
         jsClass = JSRuntime.makeClass(&definition)
     }
 
@@ -71,7 +75,7 @@ public struct HostClass: @unchecked Sendable {
     private static let memberAttributes = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)
 
     /// A new object of this class with `privateData`, whose prototype is the class's prototype
-    /// in `runtime` (see ``makePrototype(in:methods:)``).
+    /// in `runtime` (see ``makePrototype(in:)``), or `Object.prototype` for a class without one.
     @inlinable
     package func makeObject(in runtime: JSRuntime, privateData: UnsafeMutableRawPointer?) -> ScriptObject {
         JSObjectMake(runtime.context, jsClass, privateData)!
