@@ -89,12 +89,13 @@ public final class ModuleSystem {
     }
 
     /// What `require(id)` and `require.resolve(id)` of every module of this system call:
-    /// `host(id, dirname, isResolve)`. One function for all of them, made with the first.
+    /// `host(id, dirname, isResolve)`. One function for all of them, made with the first (every session makes
+    /// one: it has no name, which only the module instantiator's JavaScript would see).
     private var host: ProtectedValue?
 
     private func requireHost() -> JSObjectRef {
         if let host { return host.value }
-        let function = runtime.makeFunction(name: "require") { [unowned self] _, arguments throws(ScriptError) in
+        let function = runtime.makeFunction(name: nil) { [unowned self] _, arguments throws(ScriptError) in
             let directory = arguments.count > 1 ? self.runtime.string(arguments[1]) : nil
             let path = try self.compiled.resolve(try self.moduleID(arguments), from: directory ?? self.resolver.root)
             let isResolve = arguments.count > 2 && JSValueToBoolean(self.runtime.context, arguments[2])
