@@ -121,21 +121,21 @@ final class TaskLibrary {
     }
 
     /// One `match(pattern, fn, stack)` call from the file being evaluated: adds a task, or
-    /// reports what is wrong with the call.
-    func match(_ arguments: [ScriptValue]) {
-        guard let loading else { return }
+    /// reports what is wrong with the call. Returns the index of the call among the scripts' known ones
+    /// (``TaskScripts/remember(_:)``) when its pattern is one string and its call site is known.
+    func match(_ arguments: [ScriptValue]) -> Int? {
+        guard let loading else { return nil }
         let site = arguments.count > 2 ? scripts.callSite(runtime.describe(arguments[2])) : nil
         let file = site?.file ?? loading
-        let location = site.map { "\($0.file):\($0.line)" } ?? loading
-        func reject(_ message: String) {
-            report(
-                EngineError(
-                    .taskFileFailed, "\(location): bad match(): \(message)",
-                    script: ScriptError(name: "TypeError", message: message, file: file, line: site?.line)))
+        func reject(_ message: String) -> Int? {
+            reportBadMatch(message, file: file, line: site?.line)
+            return nil
         }
         var texts: [String] = []
+        var isOneString = false
         if let first = arguments.first, let text = runtime.string(first) {
             texts = [text]
+            isOneString = true
         } else if let first = arguments.first, let array = runtime.object(first), runtime.isArray(first) {
             let count = Int(runtime.number(runtime.property(array, "length")) ?? 0)
             for i in 0..<count {
@@ -161,14 +161,39 @@ final class TaskLibrary {
             return reject("the second argument must be a function (node) => result")
         }
         let reference = TaskReference(patterns: texts, file: file, line: site?.line)
+        guard add(patterns, reference, function: arguments[1]) else { return nil }
+        guard isOneString, site != nil else { return nil }
+        return scripts.remember(TaskScripts.KnownMatch(pattern: patterns[0], reference: reference))
+    }
+
+    /// A `match` call made before (see ``TaskScripts/KnownMatch``), with this call's task `function`.
+    func match(_ known: TaskScripts.KnownMatch, function: ScriptValue) {
+        add([known.pattern], known.reference, function: function)
+    }
+
+    /// Adds the task of a checked `match` call; reports the call and returns `false` when its function cannot be
+    /// wrapped.
+    @discardableResult
+    private func add(_ patterns: [TaskPattern], _ reference: TaskReference, function: ScriptValue) -> Bool {
         let wrapped: ProtectedValue
         do throws(ScriptError) {
-            wrapped = try scripts.wrap(arguments[1])
+            wrapped = try scripts.wrap(function)
         } catch {
-            return reject("the task function could not be prepared: \(error)")
+            reportBadMatch("the task function could not be prepared: \(error)", file: reference.file, line: reference.line)
+            return false
         }
         scripts.coverage?.register(reference)
         tasks.append(Task(order: nextOrder, patterns: patterns, function: wrapped, reference: reference))
         nextOrder += 1
+        return true
+    }
+
+    /// Reports a `match` call that adds no task, at `file:line`.
+    private func reportBadMatch(_ message: String, file: String, line: Int?) {
+        let location = line.map { "\(file):\($0)" } ?? file
+        report(
+            EngineError(
+                .taskFileFailed, "\(location): bad match(): \(message)",
+                script: ScriptError(name: "TypeError", message: message, file: file, line: line)))
     }
 }

@@ -253,20 +253,68 @@ final class TaskScripts {
         return nil
     }
 
+    /// A `match` call registered before, with a string pattern, from a call site that its stack names: every
+    /// session that evaluates the same task file makes it again.
+    struct KnownMatch {
+        let pattern: TaskPattern
+        let reference: TaskReference
+    }
+
+    /// The `match` calls registered so far (see ``KnownMatch``), in the order first seen. `match` finds a call it
+    /// saw before in a JavaScript map of its own, by its pattern and the caller's stack, and passes only the index
+    /// here: a session's start then converts no string, parses no stack and looks up no pattern (each ~1,000
+    /// instructions or more, a cycle of the VM's lock apiece). Append-only and bounded: past ``parseCacheLimit``
+    /// calls, new ones are not remembered, so an index never changes.
+    private var knownMatches: [KnownMatch] = []
+
+    /// Remembers a `match` call registered with a string pattern and a known call site; returns its index, or
+    /// `nil` once ``parseCacheLimit`` calls are remembered.
+    func remember(_ match: KnownMatch) -> Int? {
+        guard knownMatches.count < Self.parseCacheLimit else { return nil }
+        knownMatches.append(match)
+        return knownMatches.count - 1
+    }
+
     /// `match(pattern, fn)`: a JavaScript wrapper that passes the caller's stack to Swift,
-    /// so each task knows the file and line of its `match` call.
+    /// so each task knows the file and line of its `match` call; a call it passed before (the same pattern
+    /// string and stack) is passed as the index of the ``KnownMatch`` the first made.
     private func makeMatch() throws(ScriptError) -> ProtectedValue {
-        let native = runtime.makeFunction(name: "match") { [unowned self] _, arguments throws(ScriptError) in
-            guard let loading = self.loading else {
+        func loadingLibrary() throws(ScriptError) -> TaskLibrary {
+            guard let loading else {
                 throw ScriptError(name: "Error", message: "match() can only be called while a task file is being evaluated")
             }
-            loading.match(arguments)
+            return loading
+        }
+        let native = runtime.makeFunction(name: "match") { [unowned self] _, arguments throws(ScriptError) in
+            try loadingLibrary().match(arguments).map { self.runtime.makeNumber(Double($0)) }
+        }
+        let known = runtime.makeFunction(name: nil) { [unowned self] _, arguments throws(ScriptError) in
+            let library = try loadingLibrary()
+            guard arguments.count == 2, let number = runtime.number(arguments[0]), let index = Int(exactly: number),
+                knownMatches.indices.contains(index)
+            else { throw ScriptError(name: "Error", message: "match() lost track of a call it made before") }
+            library.match(knownMatches[index], function: arguments[1])
             return nil
         }
-        let source = "(function (native) { return function match(pattern, fn) { native(pattern, fn, new Error().stack); }; })"
+        // The map's key puts the pattern's length first, so that no pattern and stack spell another's.
+        let source = """
+            (function (native, known) {
+              'use strict';
+              const sites = new Map();
+              return function match(pattern, fn) {
+                const stack = new Error().stack;
+                if (typeof pattern !== 'string' || typeof fn !== 'function') { native(pattern, fn, stack); return; }
+                const site = pattern.length + ':' + pattern + stack;
+                const index = sites.get(site);
+                if (index !== undefined) { known(index, fn); return; }
+                const made = native(pattern, fn, stack);
+                if (made !== undefined) sites.set(site, made);
+              };
+            })
+            """
         guard let factory = runtime.object(try runtime.evaluate(source, sourceURL: "<focal>")) else {
             throw ScriptError(name: "Error", message: "could not make match()")
         }
-        return runtime.protect(try runtime.call(factory, arguments: [native]))
+        return runtime.protect(try runtime.call(factory, arguments: [native, known]))
     }
 }

@@ -48,6 +48,33 @@ struct TaskLoadingTests {
         #expect(harness.fire(3) == [1, 2, 3, 4, 5, 6])
     }
 
+    @Test("a match call that an earlier session made is made again in the next: its call site, its own function")
+    func matchCallsSeenBefore() throws {
+        let harness = try EngineHarness([
+            "index.js": """
+            let calls = 0;
+            for (const pattern of ['/ev', '/ev']) match(pattern, () => ++calls);
+            match('/ev', () => { throw new Error('boom'); });
+            match('/a//ev', () => 'never');
+            match(['/ev'], () => 'array ' + calls);
+            match('/ev', 'not a function');
+            """
+        ])
+        for session in ["a", "b", "c"] {
+            harness.engine.apply(register(root, under: nil, session), session: session)
+            // Bad calls are never remembered: each session reports them again, at their lines.
+            let loadErrors = harness.takeErrors().map(\.message)
+            #expect(loadErrors.count == 2, "\(session): \(loadErrors)")
+            #expect(loadErrors.first?.hasPrefix("index.js:4: bad match(): pattern '/a//ev' has an empty segment") == true, "\(session)")
+            #expect(loadErrors.last?.hasPrefix("index.js:6: bad match(): the second argument must be a function") == true, "\(session)")
+            // The loop's one call site registers two tasks, each with the function of its own call and session.
+            harness.engine.apply(record(root, "ev"), session: session)
+            #expect(harness.takeResults() == [1, 2, "array 2"], "\(session)")
+            let taskErrors = harness.takeErrors()
+            #expect(taskErrors.map { $0.task?.location } == ["index.js:3"], "\(session): \(taskErrors)")
+        }
+    }
+
     @Test("namespace A.B loads A/B.js, and A.B.C loads A/B/C.js")
     func namespaceFiles() throws {
         let harness = try EngineHarness([
