@@ -205,7 +205,22 @@ final class TaskScripts {
 
     /// The automaton for tasks with these patterns (in load order), compiled once.
     func automaton(for patterns: [[TaskPattern]]) -> MatchAutomaton {
-        if let automaton = automata[patterns] { return automaton }
+        if patterns.isEmpty { return noTasksAutomaton }
+        // Sessions mostly load what the one before loaded: comparing with its patterns, whose strings and arrays
+        // are the same storage, costs a fraction of hashing them.
+        if let last = lastAutomaton, last.patterns == patterns { return last.automaton }
+        let automaton = automata[patterns] ?? makeAutomaton(for: patterns)
+        lastAutomaton = (patterns, automaton)
+        return automaton
+    }
+
+    /// The automaton of a session before it loads a task (each session starts with it).
+    private lazy var noTasksAutomaton = MatchAutomaton(patterns: [])
+
+    /// The automaton ``automaton(for:)`` gave last for some tasks, and their patterns.
+    private var lastAutomaton: (patterns: [[TaskPattern]], automaton: MatchAutomaton)?
+
+    private func makeAutomaton(for patterns: [[TaskPattern]]) -> MatchAutomaton {
         if automata.count >= Self.automatonCacheLimit { automata.removeAll() }
         let automaton = MatchAutomaton(patterns: patterns)
         automata[patterns] = automaton
