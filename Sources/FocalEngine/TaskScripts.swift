@@ -20,7 +20,12 @@ final class TaskScripts {
     /// the disk is read once per file, so starting a session makes no system call.
     let modules: CompiledModules
     /// The library whose task file is being evaluated, which `match` adds tasks to.
-    var loading: TaskLibrary?
+    var loading: TaskLibrary? {
+        didSet { isLoading[0] = loading == nil ? 0 : 1 }
+    }
+    /// `[0]` is 1 while a task file is being evaluated (``loading`` is set), 0 otherwise: the global `match`
+    /// reads it rather than asking host code at every use of the name.
+    private let isLoading: SharedNumbers
     /// Where registered and matched patterns are noted, for `focal check --against`.
     var coverage: PatternCoverage?
     /// Automata by the patterns they were compiled from: sessions that loaded the same
@@ -55,6 +60,7 @@ final class TaskScripts {
         self.runtime = runtime
         modules = try CompiledModules(runtime: runtime, root: tasksDirectory, watchesFiles: watchesFiles)
         handedText = try SharedText(capacity: Self.handedTextCapacity, in: runtime)
+        isLoading = try SharedNumbers(count: 1, in: runtime)
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
         let note = runtime.makeFunction(name: "note") { [unowned self] _, arguments throws(ScriptError) in
             let texts = arguments.map { self.runtime.string($0) ?? "" }
@@ -77,15 +83,19 @@ final class TaskScripts {
     /// file is being evaluated and `undefined` otherwise: the global object is frozen once
     /// the engine starts (see ``Engine``), so `match` cannot come and go as a property.
     private func defineMatchGlobal() throws(ScriptError) {
-        let getter = runtime.makeFunction(name: "match") { [unowned self] _, _ throws(ScriptError) in
-            self.loading == nil ? nil : self.match.value
-        }
-        let source =
-            "(function (get) { Object.defineProperty(globalThis, 'match', { get: get, enumerable: false, configurable: false }); })"
+        let source = """
+            (function (isLoading, matchFunction) {
+              'use strict';
+              Object.defineProperty(globalThis, 'match', {
+                get: function match() { return isLoading[0] === 1 ? matchFunction : undefined; },
+                enumerable: false, configurable: false,
+              });
+            })
+            """
         guard let define = runtime.object(try runtime.evaluate(source, sourceURL: "<focal>")) else {
             throw ScriptError(name: "Error", message: "could not define match()")
         }
-        _ = try runtime.call(define, arguments: [getter])
+        _ = try runtime.call(define, arguments: [isLoading.array.value, match.value])
     }
 
     /// What the wrapper noticed about the last result it wrote (a `Map` written as `{}`,
