@@ -194,14 +194,22 @@ enum PlainOpDecoder {
         @inline(__always) var bit: UInt16 { 1 &<< rawValue }
 
         /// The key of the member at `i`, moving `i` to the first byte of its value; `nil` for any other key or
-        /// for no value.
-        @inline(__always)
+        /// for no value. Transparent: as `@inline(__always)` it stayed a call from ``decodeEntry``, too large a caller
+        /// for the inliner (~50 instructions a key, a twentieth of the line's decoding, were the call's).
+        @_transparent
         static func read(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Key? {
             if i + 16 <= b.count, let (key, length) = token(b, i) {
                 i += length
                 PlainNodeID.skipWhitespace(b, &i)
                 return i < b.count ? key : nil
             }
+            return readSpelledOut(b, &i)
+        }
+
+        /// ``read(_:_:)`` for a key written another way than ``token(_:_:)`` matches, a byte at a time: kept out
+        /// of line, so that the common path is small enough to be inlined.
+        @inline(never)
+        private static func readSpelledOut(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Key? {
             guard b[i] == 0x22, let end = PlainOpDecoder.plainStringEnd(b, from: i + 1), let key = Key(b, i + 1, end) else { return nil }
             i = end + 1
             return PlainOpDecoder.beforeValue(b, &i) ? key : nil
