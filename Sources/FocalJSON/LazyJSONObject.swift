@@ -1,7 +1,7 @@
 /// A JSON object kept as its text until something reads it.
 ///
 /// A decoder that has checked an object's text (that it is valid JSON, within the limits it enforces)
-/// keeps the text, one owned string, instead of building a key `String` and a ``JSONValue`` for each member:
+/// keeps the text, its bytes as they were read, instead of building a key `String` and a ``JSONValue`` for each member:
 /// most objects an op log carries are only passed along, never read. ``object`` builds the ``JSONObject``
 /// when it is read, on each read (the value is not cached, so it stays a plain `Sendable` value), and
 /// ``subscript(_:)`` reads one member without building the others.
@@ -12,10 +12,20 @@
 /// (member order, spacing, escapes, a repeated key) are equal when the objects they hold are.
 public struct LazyJSONObject: Sendable {
     private enum Storage: Sendable {
-        /// The text of an object of at least one member, checked when it was read.
-        case text(String)
+        /// The UTF-8 text of an object of at least one member, checked when it was read, when it has at most
+        /// ``shortest`` bytes: kept in place, its bytes in the words' memory order and their count in the last byte.
+        case shortText(ShortText)
+        /// A longer such text, its UTF-8 bytes. A `String` would check them again as it is made (some 300
+        /// instructions for the `properties` of an `ana-updated`, half the cost of keeping them).
+        case text(ContiguousArray<UInt8>)
         case object(JSONObject)
     }
+
+    /// Up to ``shortest`` bytes and their count, in two words.
+    private typealias ShortText = (UInt64, UInt64)
+
+    /// The most bytes of a text kept in place.
+    private static let shortest = MemoryLayout<ShortText>.size - 1
 
     private let storage: Storage
 
@@ -29,36 +39,61 @@ public struct LazyJSONObject: Sendable {
         storage = .object(JSONObject())
     }
 
-    /// The object whose text is `text`, which the caller has checked: valid JSON text of an object of at least
-    /// one member, without leading or trailing whitespace. Reading it again (``object``, ``subscript(_:)``)
+    /// The object whose UTF-8 text is `text`, which the caller has checked: valid JSON text of an object of at
+    /// least one member, without leading or trailing whitespace. Reading it again (``object``, ``subscript(_:)``)
     /// relies on that.
-    package init(checkedText text: String) {
-        storage = .text(text)
+    package init(checkedText text: UnsafeRawBufferPointer) {
+        if text.count <= Self.shortest {
+            var short: ShortText = (0, 0)
+            withUnsafeMutableBytes(of: &short) { words in
+                words.copyMemory(from: text)
+                words[Self.shortest] = UInt8(text.count)
+            }
+            storage = .shortText(short)
+        } else {
+            storage = .text(ContiguousArray(text))
+        }
     }
 
     /// The object, built from its text when it was kept as text.
     public var object: JSONObject {
         switch storage {
         case .object(let object): return object
-        case .text(let text):
-            guard case .object(let object)? = try? JSONValue(parsing: text) else {
-                preconditionFailure("LazyJSONObject: the checked text of an object does not parse: \(text)")
+        case .shortText, .text:
+            return withText { text in
+                guard case .object(let object)? = try? JSONValue(parsing: text) else {
+                    preconditionFailure(
+                        "LazyJSONObject: the checked text of an object does not parse: \(String(decoding: text, as: UTF8.self))")
+                }
+                return object
             }
-            return object
         }
     }
 
     /// The text as it was read, when the object was kept as text; `nil` for an object made from a ``JSONObject``.
     public var text: String? {
-        if case .text(let text) = storage { return text }
-        return nil
+        switch storage {
+        case .object: nil
+        case .shortText, .text: withText { String(decoding: $0, as: UTF8.self) }
+        }
+    }
+
+    /// Calls `body` with the UTF-8 bytes of the text the object was kept as (only for the two text forms).
+    @inline(__always)
+    private func withText<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        switch storage {
+        case .shortText(let short):
+            withUnsafeBytes(of: short) { words in body(UnsafeRawBufferPointer(rebasing: words[0..<Int(words[Self.shortest])])) }
+        case .text(let bytes): bytes.withUnsafeBytes(body)
+        case .object: preconditionFailure("LazyJSONObject: no text")
+        }
     }
 
     /// Whether the object has no members (an object kept as text has at least one).
     public var isEmpty: Bool {
         switch storage {
         case .object(let object): object.isEmpty
-        case .text: false
+        case .shortText, .text: false
         }
     }
 
@@ -73,8 +108,8 @@ public struct LazyJSONObject: Sendable {
     public func values(of first: String, and second: String) -> (JSONValue?, JSONValue?) {
         switch storage {
         case .object(let object): return (object[first], object[second])
-        case .text(let text):
-            return Self.withBytes(text) { text in
+        case .shortText, .text:
+            return withText { text in
                 Self.withBytes(first) { first in Self.withBytes(second) { second in Self.members(first, second, in: text) } }
             }
         }
@@ -127,7 +162,11 @@ public struct LazyJSONObject: Sendable {
 
 extension LazyJSONObject: Hashable {
     public static func == (lhs: LazyJSONObject, rhs: LazyJSONObject) -> Bool {
-        if case .text(let l) = lhs.storage, case .text(let r) = rhs.storage, l == r { return true }
+        switch (lhs.storage, rhs.storage) {
+        case (.shortText(let l), .shortText(let r)) where l == r: return true
+        case (.text(let l), .text(let r)) where l == r: return true
+        default: break
+        }
         return lhs.object == rhs.object
     }
 

@@ -544,13 +544,10 @@ enum PlainOpDecoder {
     ) -> LazyJSONObject? {
         let b = s.bytes
         let start = i
-        // Whether every string is printable ASCII without escapes (then so is the text).
-        var ascii = true
         // The last `key-path` and `value` members, made into values once the walk is done.
         var keyPath: FlatValue?
         var updateValue: FlatValue?
         let members = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
-            if case .escapedString = value { ascii = false }
             if keyEnd - keyStart == 8 && word(b, keyStart, 8) == 0x6874_6170_2d79_656b {
                 keyPath = value
             } else if keyEnd - keyStart == 5 && word(b, keyStart, 5) == 0x65_756c_6176 {
@@ -564,7 +561,7 @@ enum PlainOpDecoder {
         }
         guard members > 0 else { return LazyJSONObject() }
         let text = UnsafeRawBufferPointer(rebasing: b[start..<i])
-        return LazyJSONObject(checkedText: ascii ? PlainNodeID.asciiString(text) : String(decoding: text, as: UTF8.self))
+        return LazyJSONObject(checkedText: text)
     }
 
     /// The flat object at `i` (see ``walkFlatObject(_:at:_:)``), its members gathered on the stack so that its

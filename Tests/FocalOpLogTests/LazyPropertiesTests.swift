@@ -24,6 +24,9 @@ struct LazyPropertiesTests {
             (#"{ "a" : -0 , "b":1.5e1,"c":true,"d":false,"e":null }"#, ["a": -0.0, "b": 15, "c": true, "d": false, "e": nil]),
             (#"{"s":"caf\u00e9 \"q\"","t":"é"}"#, ["s": "café \"q\"", "t": "é"]),
             (#"{"a":1,"b":2,"a":3}"#, ["a": 3, "b": 2]),
+            // The longest text kept in place (15 bytes) and the shortest kept in storage of its own.
+            (#"{"abcdefgh":12}"#, ["abcdefgh": 12]),
+            (#"{"abcdefghi":12}"#, ["abcdefghi": 12]),
         ] as [(String, JSONObject)])
     func keptAsText(properties: String, expected: JSONObject) throws {
         let recording = try recording(properties)
@@ -70,6 +73,19 @@ struct LazyPropertiesTests {
         #expect(value == "café")
         let (same, other) = properties.values(of: "n", and: "n")
         #expect(same == 1 && other == 1)
+    }
+
+    @Test("texts kept in place and in storage of their own compare by their objects, whatever the form")
+    func equalityAcrossForms() throws {
+        let short = try recording(#"{"a":"bcdefgh"}"#)
+        let long = try recording(#"{ "a":"bcdefgh"}"#)
+        #expect(short.lazyProperties.text?.utf8.count == 15 && long.lazyProperties.text?.utf8.count == 16)
+        #expect(short == long)
+        #expect(short == (try recording(#"{"a":"bcdefgh"}"#)))
+        #expect(long == (try recording(#"{ "a":"bcdefgh"}"#)))
+        #expect(short != (try recording(#"{"a":"bcdefgx"}"#)))
+        #expect(long != (try recording(#"{ "a":"bcdefgx"}"#)))
+        #expect(short.lazyProperties.hashValue == long.lazyProperties.hashValue)
     }
 
     @Test("equality is structural: texts that differ in order, spacing, escapes or repeats are equal when the objects are")
