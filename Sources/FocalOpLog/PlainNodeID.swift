@@ -15,9 +15,9 @@ enum PlainNodeID {
     /// The id at the scanner's offset, moving past it; its key path is found in `strings` when there is a table
     /// and the path is short.
     static func read(_ s: inout JSONScanner, strings: InternedStrings?) -> NodeID? {
-        s.skipWhitespace()
         let bytes = s.bytes
         var i = s.offset
+        skipWhitespace(bytes, &i)
         guard i < bytes.count else { return nil }
         guard bytes[i] == 0x5B else {
             guard let owner = integer(bytes, &i) else { return nil }

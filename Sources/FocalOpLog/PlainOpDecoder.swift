@@ -23,6 +23,7 @@ enum PlainOpDecoder {
         PlainNodeID.skipWhitespace(b, &i)
         guard i < b.count, b[i] == 0x7B else { return nil }
         i += 1
+        PlainNodeID.skipWhitespace(b, &i)
         var seen: UInt16 = 0
         var kind: Kind?
         var node = NodeID(owner: 0)
@@ -40,8 +41,7 @@ enum PlainOpDecoder {
         var session: String?
         var scanner = JSONScanner(line)
         while true {
-            PlainNodeID.skipWhitespace(b, &i)
-            guard i < b.count, let key = Key.read(b, &i), seen & key.bit == 0 else { return nil }
+            guard let key = Key.read(b, &i), seen & key.bit == 0 else { return nil }
             seen |= key.bit
             switch key {
             case .op:
@@ -134,11 +134,11 @@ enum PlainOpDecoder {
         PlainNodeID.skipWhitespace(b, &i)
         guard i < b.count, b[i] == 0x7B else { return nil }
         i += 1
+        PlainNodeID.skipWhitespace(b, &i)
         var hint = SessionHint(session: nil, isEnd: false)
         var scanner = JSONScanner(line)
         while true {
-            PlainNodeID.skipWhitespace(b, &i)
-            guard i < b.count, let key = Key.read(b, &i) else { return nil }
+            guard let key = Key.read(b, &i) else { return nil }
             switch key {
             case .session:
                 if isNull(b, &i) {
@@ -210,7 +210,9 @@ enum PlainOpDecoder {
         /// of line, so that the common path is small enough to be inlined.
         @inline(never)
         private static func readSpelledOut(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Key? {
-            guard b[i] == 0x22, let end = PlainOpDecoder.plainStringEnd(b, from: i + 1), let key = Key(b, i + 1, end) else { return nil }
+            guard i < b.count, b[i] == 0x22, let end = PlainOpDecoder.plainStringEnd(b, from: i + 1), let key = Key(b, i + 1, end) else {
+                return nil
+            }
             i = end + 1
             return PlainOpDecoder.beforeValue(b, &i) ? key : nil
         }
@@ -415,13 +417,16 @@ enum PlainOpDecoder {
     }
 
     /// Reads what follows an object's member: `true` after a `,` (another member follows), `false` after
-    /// the closing `}`, `nil` for anything else. `i` is left past the separator.
+    /// the closing `}`, `nil` for anything else. `i` is left past the separator, and after a `,` past any whitespace:
+    /// the next member's key is read from its first byte.
     @inline(__always)
     private static func afterMember(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool? {
         PlainNodeID.skipWhitespace(b, &i)
         guard i < b.count, b[i] == 0x2C || b[i] == 0x7D else { return nil }
         i += 1
-        return b[i - 1] == 0x2C
+        guard b[i - 1] == 0x2C else { return false }
+        PlainNodeID.skipWhitespace(b, &i)
+        return true
     }
 
     /// Whether `null` is at `i`; moves past it when it is.

@@ -395,6 +395,11 @@ struct OpDecoderTests {
             ),
             (#"{"op":"deregister","node":3,"session":"s1"}"#, #"{"op":"deregister","node":3,"session":"s\u0031"}"#),
             (#" { "op" : "deregister" ,  "node" : 3 } "#, #"{"op":"deregister","node":3,"node":3}"#),
+            // As Python's json.dumps writes by default: a space after each `,` and `:`.
+            (
+                #"{"op": "record", "node": [4, 0, 1], "event": "ana-updated", "properties": {"key-path": "title", "value": "Row 1"}, "time": 1732200000032}"#,
+                #"{"op": "record", "node": [4, 0, 1], "event": "ana-updated", "properties": {"key-path": "title", "value": "Row 1"}, "time": 1732200000032.0}"#
+            ),
             (
                 #"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null}"#,
                 #"{"op":"register","node":2,"parent":null,"name":"n","index":null,"namespace":null,"attributes":null,"time":null,"session":null,"y":1}"#
