@@ -499,7 +499,6 @@ enum PlainOpDecoder {
         }
         var count = 0
         while true {
-            PlainNodeID.skipWhitespace(b, &j)
             guard count < flatCapacity, j < b.count, b[j] == 0x22, let keyEnd = plainStringEnd(b, from: j + 1) else { return nil }
             let keyStart = j + 1
             j = keyEnd + 1
