@@ -22,3 +22,14 @@ struct LazyJSONObjectTests {
         #expect(LazyJSONObject() == LazyJSONObject(JSONObject()))
     }
 }
+
+@Suite("A lazy object's size")
+struct LazyJSONObjectSizeTests {
+    /// An engine keeps one in each event of each node's history: a seventeenth byte (an enum's case tag beside two full
+    /// words) made every event eight bytes larger once aligned.
+    @Test("it takes two words, whatever its form")
+    func twoWords() {
+        #expect(MemoryLayout<LazyJSONObject>.size == 16)
+        #expect(MemoryLayout<LazyJSONObject?>.size == 16)
+    }
+}
