@@ -32,6 +32,9 @@ public struct NodeState {
     public static let resultTextLimit = 512
 
     public private(set) var isVisible = false
+    /// Where the next event goes once the history is full (see `recent`): 32 bits beside `isVisible`, in what was the
+    /// padding before `firstDisplayed`, so that a state takes 56 bytes rather than 64.
+    private var oldestSlot: Int32 = 0
     /// The newest event of the history (kept there only: a second copy cost a retain and a release per event).
     public var latestEvent: Event? { recent.isEmpty ? nil : recent[newestSlot] }
     /// The event that first made the node visible.
@@ -62,7 +65,10 @@ public struct NodeState {
     /// For the slots of `recent` whose event had more than ``resultsPerEventLimit`` results,
     /// how many more.
     private var omitted: [(slot: Int32, count: Int)] = []
-    private var oldest = 0
+    private var oldest: Int {
+        get { Int(oldestSlot) }
+        set { oldestSlot = Int32(newValue) }
+    }
     /// The slot of `recent` that holds the latest event, when there is one.
     private var newestSlot: Int {
         recent.count < Self.historyLimit ? recent.count - 1 : (oldest + Self.historyLimit - 1) % Self.historyLimit
@@ -168,8 +174,9 @@ public struct NodeState {
         } else {
             recent[oldest] = event
             // The event that leaves the history takes its results along.
-            if !kept.isEmpty { kept.removeAll { $0.slot == Int32(oldest) } }
-            if !omitted.isEmpty { omitted.removeAll { $0.slot == Int32(oldest) } }
+            let slot = oldestSlot
+            if !kept.isEmpty { kept.removeAll { $0.slot == slot } }
+            if !omitted.isEmpty { omitted.removeAll { $0.slot == slot } }
             oldest = (oldest + 1) % Self.historyLimit
         }
         return true

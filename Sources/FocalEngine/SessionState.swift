@@ -122,7 +122,7 @@ final class SessionState {
                 index: index,
                 matchState: parent == NodeTree.none
                     ? automaton.rootState : automaton.transition(from: tree[parent].payload.matchState, name: name),
-                namespace: namespace, attributes: attributes, createdAt: time ?? configuration.clock.now())
+                details: .of(namespace: namespace, attributes: attributes), createdAt: time ?? configuration.clock.now())
         }
         switch outcome {
         case .inserted:

@@ -41,17 +41,18 @@ public final class FocusTree<Payload: FocusTreePayload> {
     public struct Node {
         // Stored in this order so that what finding a node reads (whether it is live, its id) comes first,
         // followed by the payload, whose first fields are the ones an op changes: an op on a node that is not
-        // in the cache misses on as few cache lines as can be.
+        // in the cache misses on as few cache lines as can be. The links (five 32-bit indices) fill the four bytes
+        // after the id and the sixteen after those, where the payload's 8-byte alignment would leave a gap.
         // `isLive`, `generation` and `id` change only when the tree gives the slot to another node (``identify``):
         // stored under other names, read-only outside the tree.
         @usableFromInline var slotIsLive: Bool
         @usableFromInline var slotGeneration: UInt32
         @usableFromInline var slotID: NodeID
+        @usableFromInline var links = Links()
         /// What the tree's owner keeps for the node.
         public var payload: Payload
         /// The node's name: one segment of its focus path.
         public var name: String
-        @usableFromInline var links = Links()
 
         @inlinable
         init(id: NodeID, name: String, payload: Payload, generation: UInt32, isLive: Bool) {

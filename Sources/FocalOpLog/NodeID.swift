@@ -15,7 +15,7 @@ public struct NodeID: Hashable, Sendable {
     public init(owner: Int64, keys: [String] = []) {
         self.owner = owner
         self.packedKeys = keys.isEmpty ? "" : keys.map(Self.escape).joined(separator: Self.separator)
-        keyCount = keys.count
+        storedKeyCount = Int32(keys.count)
     }
 
     /// An id whose key path is already packed: keys joined by U+001F, none of them holding U+001E or U+001F.
@@ -23,11 +23,14 @@ public struct NodeID: Hashable, Sendable {
     init(owner: Int64, packedKeys: String, keyCount: Int) {
         self.owner = owner
         self.packedKeys = packedKeys
-        self.keyCount = keyCount
+        storedKeyCount = Int32(keyCount)
     }
 
     /// The number of keys.
-    public private(set) var keyCount: Int
+    @inlinable public var keyCount: Int { Int(storedKeyCount) }
+    /// ``keyCount`` in 32 bits (an id has far fewer keys than a line has bytes): an id takes 28 bytes rather than 32,
+    /// and a ``FocusTree`` keeps its node's links in the other four and those after them.
+    @usableFromInline private(set) var storedKeyCount: Int32
 
     /// The key path.
     public var keys: [String] {
@@ -108,7 +111,7 @@ public struct NodeID: Hashable, Sendable {
     public func appending(_ key: String) -> NodeID {
         var id = self
         id.packedKeys = keyCount == 0 ? Self.escape(key) : packedKeys + Self.separator + Self.escape(key)
-        id.keyCount += 1
+        id.storedKeyCount += 1
         return id
     }
 
