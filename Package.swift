@@ -1,6 +1,10 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+#if os(Linux)
+import Glibc
+#endif
+
 // Focal: headless UI simulation and focus-path analytics with JavaScript tasks.
 //
 // One target per concern; dependencies only point "down" this list:
@@ -144,7 +148,8 @@ let package = Package(
                 .embedInCode("Template/focal.d.ts"),
             ],
             // Async functions run where they are called: the replay loop stays on the engine's thread.
-            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")],
+            linkerSettings: packedRelocations
         ),
         .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
         .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog", "FocalCore", "FocalJSON"]),
@@ -241,3 +246,22 @@ let package = Package(
         ),
     ]
 )
+
+/// How `focal` is linked where the C library can start it so: by the toolchain's LLVM linker, with its relative
+/// relocations packed (DT_RELR). The Swift runtime and libraries linked into the binary leave ~154,000 of them; as
+/// RELA entries they are 3.7 MB that the dynamic loader reads at every start and that stay resident, packed ~30 KB
+/// (the 1M-op replay's peak RSS 64 -> 59 MB; BENCHMARKS.md, stop 44). A binary with packed relocations needs glibc 2.36
+/// or later to start, so elsewhere `focal` is linked as before.
+var packedRelocations: [LinkerSetting] {
+    #if os(Linux)
+    var text = [CChar](repeating: 0, count: 64)
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return [] }
+    // "glibc 2.36"
+    let version = text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.split(separator: " ").last ?? ""
+    let numbers = version.split(separator: ".").compactMap { Int($0) }
+    guard numbers.count >= 2, (numbers[0], numbers[1]) >= (2, 36) else { return [] }
+    return [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+    #else
+    return []
+    #endif
+}
