@@ -41,8 +41,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     public struct Node {
         // Stored in this order so that what finding a node reads (whether it is live, its id) comes first,
         // followed by the payload, whose first fields are the ones an op changes: an op on a node that is not
-        // in the cache misses on as few cache lines as can be. The links (five 32-bit indices) fill the four bytes
-        // after the id and the sixteen after those, where the payload's 8-byte alignment would leave a gap.
+        // in the cache misses on as few cache lines as can be. The links (five 32-bit indices) come right after the
+        // id (28 bytes), where the two end on an 8-byte boundary: last, they left padding at the end of the node.
         // `isLive`, `generation` and `id` change only when the tree gives the slot to another node (``identify``):
         // stored under other names, read-only outside the tree.
         @usableFromInline var slotIsLive: Bool
