@@ -29,7 +29,7 @@ public struct NodeID: Hashable, Sendable {
     /// The number of keys.
     @inlinable public var keyCount: Int { Int(storedKeyCount) }
     /// ``keyCount`` in 32 bits (an id has far fewer keys than a line has bytes): an id takes 28 bytes rather than 32,
-    /// and a ``FocusTree`` keeps its node's links in the other four and those after them.
+    /// and a ``FocusTree`` node's links, right after its id, start in the four bytes left to an 8-byte boundary.
     @usableFromInline private(set) var storedKeyCount: Int32
 
     /// The key path.
