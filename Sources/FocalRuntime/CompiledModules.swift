@@ -25,7 +25,9 @@ public final class CompiledModules {
     /// ``fileCacheLimit`` entries a table starts afresh.
     private var files: [String: (stamp: FileStamp?, real: String?)] = [:]
     private var resolutions: [String: String] = [:]
-    /// The `{ id, filename, dirname }` of each path a module was made for (bounded like `files`).
+    /// The `{ id, filename, dirname, directory }` of each path a module was made for (bounded like `files`):
+    /// `filename` and `dirname` as task code sees them (``ModuleResolver/taskPath(_:)``), `directory` the real
+    /// one that its `require` resolves from, which task code never sees.
     private var names: [String: ProtectedValue] = [:]
     static let fileCacheLimit = 4096
     /// Make module objects and run module functions in JavaScript, so that a module costs
@@ -91,7 +93,7 @@ public final class CompiledModules {
     }
 
     /// Runs `function` (see ``function(at:display:)``) as the module `module` of the file at
-    /// `path`: `require` and `require.resolve` call `host(id, dirname, isResolve)`. Returns
+    /// `path`: `require` and `require.resolve` call `host(id, directory, isResolve)`. Returns
     /// `module.exports`, and marks the module loaded.
     func run(_ function: JSObjectRef, module: JSObjectRef, path: String, host: JSObjectRef) throws(ScriptError) -> JSValueRef {
         try runtime.call(runFunction.value, arguments: [function, module, names(for: path), host])
@@ -102,7 +104,8 @@ public final class CompiledModules {
         if names.count >= Self.fileCacheLimit { names.removeAll() }
         let object = runtime.makeValue(
             .object([
-                "id": .string(resolver.displayPath(path)), "filename": .string(path), "dirname": .string(parent(of: path)),
+                "id": .string(resolver.displayPath(path)), "filename": .string(resolver.taskPath(path)),
+                "dirname": .string(resolver.taskPath(parent(of: path))), "directory": .string(parent(of: path)),
             ]))
         names[path] = runtime.protect(object)
         return object
@@ -114,10 +117,10 @@ public final class CompiledModules {
           return [
             function (names) { return { exports: {}, id: names.id, filename: names.filename, loaded: false }; },
             function (fn, module, names, host) {
-              const dirname = names.dirname;
-              const require = function require(id) { return host(id, dirname, false); };
-              require.resolve = function resolve(id) { return host(id, dirname, true); };
-              apply(fn, module.exports, [module.exports, require, module, names.filename, dirname]);
+              const directory = names.directory;
+              const require = function require(id) { return host(id, directory, false); };
+              require.resolve = function resolve(id) { return host(id, directory, true); };
+              apply(fn, module.exports, [module.exports, require, module, names.filename, names.dirname]);
               module.loaded = true;
               return module.exports;
             },

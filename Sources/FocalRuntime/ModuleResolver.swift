@@ -9,7 +9,8 @@ import Darwin
 /// Resolves CommonJS module ids to files, never leaving a root directory.
 ///
 /// The algorithm is Node's, restricted to the root: relative ids (`./util`,
-/// `../lib/x`) resolve against the requiring file's directory; bare ids (`tool`) are
+/// `../lib/x`) resolve against the requiring file's directory; an id that starts with `/`
+/// names a path from the root, as if the root were `/` (``taskPath(_:)``); bare ids (`tool`) are
 /// looked up in `node_modules` folders from that directory up to the root (not above);
 /// a path is tried as a file, then with `.js` and `.json`, then as a directory through
 /// its `package.json` `main` and then `index.js` / `index.json`. A result whose real
@@ -43,6 +44,15 @@ public struct ModuleResolver: Sendable {
         return path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// The path of `path` (inside the root) as task code sees it in `__filename`, `__dirname`,
+    /// `module.filename` and what `require.resolve` returns: as if the root were the file
+    /// system's root (`/lib/price.js`, `/` for the root itself), so that no task learns where
+    /// the tasks are on the machine, and a path it is given still works as a `require` id
+    /// (an id that starts with `/` is such a path).
+    public func taskPath(_ path: String) -> String {
+        path == root ? "/" : "/" + displayPath(path)
+    }
+
     /// The absolute path of a file named relative to the root.
     public func absolutePath(_ relative: String) -> String {
         relative.hasPrefix("/") ? relative : root + "/" + relative
@@ -53,7 +63,7 @@ public struct ModuleResolver: Sendable {
         guard !id.isEmpty else { throw ScriptError(name: "Error", message: "require() needs a non-empty module id") }
         let found: String?
         if id == "." || id == ".." || id.hasPrefix("./") || id.hasPrefix("../") || id.hasPrefix("/") {
-            let base = id.hasPrefix("/") ? normalize(id) : normalize(directory + "/" + id)
+            let base = normalize((id.hasPrefix("/") ? root : directory + "/") + id)
             guard isInside(base) else { throw outside(id, directory) }
             found = try loadAsFileOrDirectory(base)
         } else {

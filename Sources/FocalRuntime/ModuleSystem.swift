@@ -7,7 +7,9 @@ import CJavaScriptCore
 /// module that throws is removed from the cache. A `.json` file is parsed as JSON.
 /// Modules see `module`, `exports`, `require` (with `require.resolve`), `__filename`
 /// and `__dirname`, and run in strict mode (`'use strict'` is implied). Stack traces and
-/// errors name files relative to the root.
+/// errors name files relative to the root; `__filename`, `__dirname`, `module.filename` and
+/// `require.resolve` give paths as if the root were `/` (``ModuleResolver/taskPath(_:)``),
+/// which `require` takes back: no module sees where the root is on the machine.
 ///
 /// Every module system has its own module objects and runs each file itself, so a
 /// module's exports and the variables of its top level belong to one module system (one
@@ -89,7 +91,7 @@ public final class ModuleSystem {
     }
 
     /// What `require(id)` and `require.resolve(id)` of every module of this system call:
-    /// `host(id, dirname, isResolve)`. One function for all of them, made with the first (every session makes
+    /// `host(id, directory, isResolve)`. One function for all of them, made with the first (every session makes
     /// one: it has no name, which only the module instantiator's JavaScript would see).
     private var host: ProtectedValue?
 
@@ -99,7 +101,7 @@ public final class ModuleSystem {
             let directory = arguments.count > 1 ? self.runtime.string(arguments[1]) : nil
             let path = try self.compiled.resolve(try self.moduleID(arguments), from: directory ?? self.resolver.root)
             let isResolve = arguments.count > 2 && JSValueToBoolean(self.runtime.context, arguments[2])
-            return isResolve ? self.runtime.makeString(path) : try self.load(path)
+            return isResolve ? self.runtime.makeString(self.resolver.taskPath(path)) : try self.load(path)
         }
         host = runtime.protect(function)
         return function

@@ -13,11 +13,10 @@ struct ModuleSystemTests {
             "sub/replaced.js": "exports.lost = true; module.exports = ['replaced'];",
         ])
         let m = try fixture.require("./sub/m")
-        let real = try #require(realPath(fixture.tasksRoot))
         #expect(m["a"] == 1)
         #expect(m["b"] == 2)
-        #expect(m["file"] == .string(real + "/sub/m.js"))
-        #expect(m["dir"] == .string(real + "/sub"))
+        #expect(m["file"] == "/sub/m.js")
+        #expect(m["dir"] == "/sub")
         #expect(m["same"] == true)
         #expect(try fixture.require("./sub/replaced") == ["replaced"])
     }
@@ -228,8 +227,32 @@ struct ModuleSystemTests {
             module.exports = [require.resolve('./util'), missing, bare];
             """,
         ])
+        #expect(try fixture.require("./r") == ["/util.js", "threw", "threw"])
+    }
+
+    @Test("no path a module sees says where the tasks directory is; each is a path from it that require takes back")
+    func pathsFromTheRoot() throws {
+        let fixture = try ModuleFixture([
+            "index.js": "exports.dir = __dirname; exports.sub = require('./lib/sub');",
+            "lib/x.js": "module.exports = 'x';",
+            "lib/sub.js": """
+            const seen = [__filename, __dirname, module.filename, require.resolve('./x'), require.resolve('../index')];
+            module.exports = {
+              seen,
+              back: [require(require.resolve('./x')), require(__dirname + '/x'), require('/lib/x')],
+              escape: (() => { try { require('/../secret'); return 'loaded'; } catch (e) { return String(e.message); } })(),
+            };
+            """,
+        ])
         let real = try #require(realPath(fixture.tasksRoot))
-        #expect(try fixture.require("./r") == [.string(real + "/util.js"), "threw", "threw"])
+        let index = try fixture.require("./index")
+        #expect(index["dir"] == "/")
+        let sub = try #require(index["sub"])
+        #expect(sub["seen"] == ["/lib/sub.js", "/lib", "/lib/sub.js", "/lib/x.js", "/index.js"])
+        #expect(sub["back"] == ["x", "x", "x"])
+        let escape = try #require(sub["escape"]?.stringValue)
+        #expect(escape.contains("outside the tasks directory"), "\(escape)")
+        #expect(!escape.contains(real))
     }
 
     @Test("requiring a missing module throws a catchable error naming the id")
