@@ -10,7 +10,7 @@ import NIOHTTP1
 /// - **Body rate**: while a body arrives, every ``Limits/headerTimeout`` window must bring
 ///   at least ``Limits/minimumBodyBytesPerSecond`` bytes a second; else the connection is
 ///   closed (the request, still reading its body, ends with 400).
-/// - **Host**: an HTTP/1.1 request without `Host` answers 400.
+/// - **Host**: an HTTP/1.1 request without `Host`, and any request with more than one, answers 400.
 /// - **Expect**: `Expect: 100-continue` is answered `100 Continue` at once; any other
 ///   expectation answers 417.
 /// - **HTTP/1.0** (and `Connection: close`): the connection is closed after the answer
@@ -189,8 +189,16 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                 "the server holds its limit of connections (--max-connections, --max-connections-per-client); retry later",
                 headers: [.retryAfter: String(limits.retryAfterSeconds)])
         }
-        if head.version == .http1_1, !head.headers.contains(name: "host") {
+        let hosts = head.headers["host"]
+        if head.version == .http1_1, hosts.isEmpty {
             return .badRequest("an HTTP/1.1 request must carry a Host header")
+        }
+        // RFC 9112 §3.2: more than one Host (as lines, or joined by a comma) is refused, never one of them chosen.
+        if hosts.count > 1 {
+            return .badRequest("a request must carry one Host header, not \(hosts.count)")
+        }
+        if let host = hosts.first, host.utf8.contains(UInt8(ascii: ",")) {
+            return .badRequest("a Host header must name one host, not a list ('\(host.prefix(256))')")
         }
         let expectations = head.headers[canonicalForm: "expect"]
         if !expectations.isEmpty, expectations.contains(where: { $0.lowercased() != "100-continue" }) {

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// Refuses a request whose `Host` the server does not answer to (421, see
-/// ``AllowedHosts``), before any route runs. (An HTTP/1.1 request without `Host` is refused
+/// ``AllowedHosts``), before any route runs. (An HTTP/1.1 request without `Host`, and any with more than one, is refused
 /// with 400 earlier, by ``EdgeConnectionHandler``; HTTP/1.0 may go without.)
 struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     let allowed: AllowedHosts

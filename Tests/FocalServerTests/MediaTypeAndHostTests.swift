@@ -104,6 +104,26 @@ struct MediaTypeAndHostTests {
         }
     }
 
+    @Test(
+        "two Host headers, or a list in one, answer 400 (RFC 9112 §3.2) whichever comes first, and create nothing",
+        arguments: ["Host: localhost\r\nHost: evil.example", "Host: evil.example\r\nHost: localhost", "Host: localhost, evil.example"])
+    func duplicateHost(_ hosts: String) async throws {
+        var configuration = ServerConfiguration()
+        configuration.allowedHosts = ["*"]
+        try await withServer(configuration) { client, server in
+            let port = try #require(client.port)
+            let connection = try RawConnection(port: port)
+            connection.send(
+                "POST /v1/sessions/h/ops HTTP/1.1\r\n\(hosts)\r\n"
+                    + "Content-Type: application/x-ndjson\r\nContent-Length: \(Ops.root.utf8.count)\r\n\r\n\(Ops.root)")
+            let answer = try #require(connection.readResponse())
+            #expect(answer.status == 400, "\(answer.body)")
+            #expect(answer.jsonStatus == 400)
+            #expect(answer.error?.lowercased().contains("one host") == true, "\(answer.body)")
+            #expect(server.sessionCount == 0)
+        }
+    }
+
     @Test("no CORS: a preflight and a cross-origin request get no Access-Control header")
     func noCORS() async throws {
         try await withServer { client, _ in
