@@ -96,8 +96,16 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         return SessionKey(project: AuthenticatedKey.current?.project ?? ProjectName.default, id: id)
     }
 
+    /// The query parameter `name`'s value, `nil` without one.
+    /// - Throws: 400 when the query gives it more than once: no value is chosen among several.
+    private static func query(_ name: Substring, in request: Request) throws(ServerError) -> Substring? {
+        let values = request.uri.queryParameters[values: name]
+        guard values.count <= 1 else { throw .badRequest("'\(name)' must be given once, not \(values.count) times") }
+        return values.first
+    }
+
     private static func position(in request: Request) throws(ServerError) -> Int? {
-        guard let text = request.uri.queryParameters["position"] else { return nil }
+        guard let text = try query("position", in: request) else { return nil }
         guard !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
             value <= positionLimit
         else {
@@ -107,7 +115,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
 
     private static func format(in request: Request) throws(ServerError) -> SnapshotFormat {
-        guard let text = request.uri.queryParameters["format"] else { return .xml }
+        guard let text = try query("format", in: request) else { return .xml }
         guard let format = SnapshotFormat(rawValue: String(text)) else {
             throw .badRequest("'format' must be xml, json or html, not '\(text)'")
         }

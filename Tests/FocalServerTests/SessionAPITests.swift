@@ -124,6 +124,23 @@ struct SessionAPITests {
         }
     }
 
+    @Test("a query that gives position or format twice answers 400 naming it, applies nothing and creates nothing")
+    func repeatedQueryParameters() async throws {
+        try await withServer { client, server in
+            let twice = try await client.send(
+                .post, "/v1/sessions/q/ops?position=0&position=5", headers: [.contentType: "application/x-ndjson"],
+                body: Ops.root + "\n")
+            #expect(twice.status == .badRequest)
+            #expect(try twice.json["status"] == 400)
+            #expect(twice.error == "'position' must be given once, not 2 times")
+            #expect(server.sessionCount == 0)
+            _ = try await client.post([Ops.root], to: "q")
+            let format = try await client.send(.get, "/v1/sessions/q/snapshot?format=json&format=xml")
+            #expect(format.status == .badRequest)
+            #expect(format.error == "'format' must be given once, not 2 times")
+        }
+    }
+
     @Test("a request id from the client is echoed; a missing or unusable one is generated")
     func requestIDs() async throws {
         try await withServer { client, _ in
