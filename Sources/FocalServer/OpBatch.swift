@@ -50,6 +50,18 @@ struct OpBatch: Sendable {
         return Array(bytes[bounds[start]...])
     }
 
+    /// Whether the last line is an `{"op": "end"}` of `session` (the engine's id of the
+    /// request's session, which a line may name or leave out): once it applied, the session
+    /// holds nothing. Decodes that one line.
+    func endsSession(_ session: String) -> Bool {
+        guard count > 0 else { return false }
+        let entry = try? bytes[bounds[count - 1]..<(bounds[count] - 1)].withUnsafeBytes { line in
+            try OpDecoder.decodeEntry(line, defaultSession: session)
+        }
+        guard case .end = entry?.op else { return false }
+        return entry?.session == session
+    }
+
     /// Each line as a string, for a journal: the journal must hold the very bytes that were
     /// applied, so every line must be valid UTF-8.
     /// - Throws: ``ServerError`` 400 naming the first line that is not.

@@ -62,14 +62,15 @@ final class SessionHost: Sendable {
 
     /// Applies a request's lines. `position` is how many of the session's lines the client
     /// sent before this batch; lines already held at their position are skipped.
+    /// - Returns: the outcome, and the lines the session holds after the batch.
     /// - Throws: ``ServerError`` 409 for a gap, 503 when the store or the engine failed;
     ///   ``SessionHostError/closed`` when the host was ended meanwhile (the caller looks the
     ///   session up again).
-    func apply(_ batch: OpBatch, at position: Int?) async throws -> BatchOutcome {
+    func apply(_ batch: OpBatch, at position: Int?) async throws -> (outcome: BatchOutcome, lines: Int) {
         try await gate.enter()
         defer { gate.leave() }
         try checkOpen()
-        return try await resettingOnFailure {
+        let outcome = try await resettingOnFailure {
             var outcome = BatchOutcome()
             if services.journal != nil {
                 let lines = try batch.lines()
@@ -93,6 +94,7 @@ final class SessionHost: Sendable {
             outcome.omittedErrors = applied.omittedErrors
             return outcome
         }
+        return (outcome, appliedLines)
     }
 
     /// The session's tree now, or `nil` when it has no state. With a journal the answer is
@@ -153,11 +155,15 @@ final class SessionHost: Sendable {
     /// results stay with the host: the call throws a 503, and the session's requests answer 503
     /// until the next ``end(reason:whenEnded:)`` (the client's retried `DELETE`, the reaper's
     /// next round) stores them, once, and finishes.
-    /// - Returns: `false` when there was no session to end (nothing applied, empty journal).
-    func end(reason: SessionEndReason, whenEnded: () -> Void) async throws -> Bool {
+    /// - Parameter lines: when given, the session ends only if it holds that many lines still
+    ///   (no request applied more since).
+    /// - Returns: `false` when there was no session to end (nothing applied, empty journal, or
+    ///   not `lines`).
+    func end(reason: SessionEndReason, ifHolding lines: Int? = nil, whenEnded: () -> Void) async throws -> Bool {
         try await gate.enter()
         defer { gate.leave() }
         guard !isClosed else { return true }
+        if let lines, lines != appliedLines { return false }
         if state.withLock({ $0.pendingEnd }) == nil {
             if services.journal != nil {
                 let expected = reason == .deleted ? nil : appliedLines

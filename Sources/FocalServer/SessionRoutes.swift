@@ -2,6 +2,7 @@ import FocalCore
 import FocalEngine
 import FocalOpLog
 import Hummingbird
+import Logging
 
 /// `/v1/sessions/{id}/…`: applying ops, snapshots and ending a session.
 struct SessionRoutes<Context: RequestContext>: Sendable {
@@ -29,13 +30,18 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         try BodyMediaType.check(request)
         let body = try await RequestBodyReader.read(request, limit: maxBodyBytes, logger: context.logger)
         guard !body.isEmpty else { throw ServerError.badRequest("the request has no body: send op-log lines, one per line") }
+        let bodyBytes = body.count
         let batch = OpBatch(body)
-        // The key's rate limit: one op per line (at least one), paid before anything applies.
-        try AuthenticatedKey.current?.charge(ops: max(1, batch.count))
+        // The key's rate limit: one op per line (at least one), and the body's bytes, paid before anything applies.
+        try AuthenticatedKey.current?.charge(ops: max(1, batch.count), bytes: bodyBytes)
         // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
         let (outcome, host) = try await deadline.run { [registry] in
             try await registry.withHost(id, creating: true, client: ClientIdentity.of(context)) { host in
-                (try await host!.apply(batch, at: position), host!)
+                let (outcome, lines) = try await host!.apply(batch, at: position)
+                if outcome.applied > 0, outcome.skipped + outcome.applied == batch.count, batch.endsSession(id.id) {
+                    await endEmptied(host!, holding: lines, logger: context.logger)
+                }
+                return (outcome, host!)
             }
         }
         if outcome.skipped == 0, outcome.results.isEmpty, outcome.errors.count + outcome.omittedErrors >= batch.count,
@@ -50,6 +56,20 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
                 "focal.errors": "\(outcome.errors.count)", "focal.results": "\(outcome.results.count)",
             ])
         return Self.response(outcome.json, contentType: "application/json")
+    }
+
+    /// Ends a session that a batch's last line, its `{"op": "end"}`, left holding nothing, as
+    /// `DELETE` would (recording nothing more): it is forgotten (its journal, its results'
+    /// indexes) and its client's place in ``ServerConfiguration/maxSessionsPerClient`` is free
+    /// again; not when a request applied lines after `lines` meanwhile. A failure to forget
+    /// it leaves it hosted, for the idle reaper.
+    private func endEmptied(_ host: SessionHost, holding lines: Int, logger: Logger) async {
+        do {
+            _ = try await host.end(reason: .endOp, ifHolding: lines) { registry.removeEnded(host) }
+        } catch {
+            logger.debug(
+                "an ended session stays until the idle timeout", metadata: ["focal.session": "\(host.id)", "focal.error": "\(error)"])
+        }
     }
 
     /// `GET /v1/sessions/{id}/snapshot?format=xml|json|html`.

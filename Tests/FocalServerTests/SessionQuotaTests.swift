@@ -27,6 +27,33 @@ struct SessionQuotaTests {
         }
     }
 
+    @Test(
+        "a batch that ends with its session's end line frees the client's place at once; the id then starts afresh",
+        arguments: [false, true])
+    func endLineFreesThePlace(withJournal: Bool) async throws {
+        var configuration = ServerConfiguration(retryAfterSeconds: 4)
+        configuration.maxSessionsPerClient = 2
+        let journal = withJournal ? MemoryJournal() : nil
+        try await withServer(configuration, journal: journal) { client, server in
+            let ended = try await client.post(Ops.session(items: 1) + [#"{"op":"end"}"#], to: "e1")
+            #expect(try ended.results == Ops.results(0..<1))
+            #expect(server.sessionCount == 0)
+            if let journal { #expect(try await journal.length(of: "e1") == 0) }
+            // An end in the middle of a batch, or one naming another session (an error), ends nothing here.
+            _ = try await client.post([Ops.root, #"{"op":"end"}"#, Ops.root], to: "e2")
+            _ = try await client.post([Ops.root, #"{"op":"end","session":"other"}"#], to: "e3")
+            #expect(server.sessionCount == 2)
+            #expect(try await client.post([Ops.root], to: "e4").status == .tooManyRequests)
+            // As after DELETE: the ended id has no session, and its next lines start a new one from position 0.
+            #expect(try await client.send(.get, "/v1/sessions/e1/snapshot").status == .notFound)
+            _ = try await client.post([Ops.root, #"{"op":"end","session":"e2"}"#], to: "e2")
+            #expect(server.sessionCount == 1)
+            #expect(try await client.post([Ops.tap(0)], to: "e1", position: 3).status == .conflict)
+            let again = try await client.post(Ops.session(items: 1), to: "e1", position: 0)
+            #expect(try again.results == Ops.results(0..<1))
+        }
+    }
+
     @Test("a flood of empty POSTs to distinct ids creates no session and does not starve the next client")
     func emptyFlood() async throws {
         var configuration = ServerConfiguration(maxSessions: 5)
