@@ -15,4 +15,7 @@ public enum FocalLimits {
     /// Accepted JavaScript heap limits in bytes, 16 MiB to 16 GiB: `JSRuntime`'s `heapLimit`,
     /// `JavaScriptCoreOptions.defaultHeapLimit`, `--heap-limit` (in MiB).
     public static let heapLimitRange = (16 << 20)...(16 << 30)
+    /// Accepted memory budgets of one session in bytes, 64 KiB to 1 TiB: `EngineConfiguration.maxSessionBytes`,
+    /// `--max-session-bytes`.
+    public static let sessionBytesRange = (64 << 10)...(1 << 40)
 }

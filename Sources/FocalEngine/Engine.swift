@@ -102,6 +102,11 @@ public final class Engine {
     /// The number of live sessions, the default one included.
     public var sessionCount: Int { sessions.count + 1 }
 
+    /// The bytes `session` (the default session when `nil`) holds, as its memory budget counts them
+    /// (``EngineConfiguration/maxSessionBytes``; the FocalEngine article "Limits" says what is counted); `nil` when
+    /// it has no live state.
+    public func heldBytes(ofSession session: String?) -> Int? { liveState(of: session)?.bytes.held }
+
     /// Applies one op to `session` (the default session when `nil`). `line` is the
     /// op-log line it came from, for error messages.
     public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {

@@ -35,9 +35,16 @@ public struct EngineConfiguration: Sendable {
     /// that would start one more is reported and not applied. In
     /// ``FocalCore/FocalLimits/maxSessionsRange``.
     public var maxSessions: Int
+    /// The most bytes one session may hold (its nodes, their values and histories, the results kept with them, as
+    /// the FocalEngine article "Limits" counts them); an op that would take a session past it is reported and not
+    /// applied. In ``FocalCore/FocalLimits/sessionBytesRange``.
+    public var maxSessionBytes: Int
 
     /// The default session limit: 100,000 sessions (about 2 GB at ~20 KB each).
     public static let defaultMaxSessions = 100_000
+    /// The default memory budget of a session: 64 MiB, some three thousand times what a session of an app's screens
+    /// holds.
+    public static let defaultMaxSessionBytes = 64 << 20
 
     public init(
         tasksDirectory: String,
@@ -46,6 +53,7 @@ public struct EngineConfiguration: Sendable {
         clock: EngineClock = .system,
         consoleLogger: Logger = Logger(label: "focal.console"),
         maxSessions: Int = EngineConfiguration.defaultMaxSessions,
+        maxSessionBytes: Int = EngineConfiguration.defaultMaxSessionBytes,
         logger: Logger = Logger(label: "focal.engine")
     ) {
         self.tasksDirectory = tasksDirectory
@@ -54,16 +62,19 @@ public struct EngineConfiguration: Sendable {
         self.clock = clock
         self.consoleLogger = consoleLogger
         self.maxSessions = maxSessions
+        self.maxSessionBytes = maxSessionBytes
         self.logger = logger
     }
 
     /// Checks every setting against its range: ``maxSessions`` against
-    /// ``FocalCore/FocalLimits/maxSessionsRange``, ``timeLimit`` against
+    /// ``FocalCore/FocalLimits/maxSessionsRange``, ``maxSessionBytes`` against
+    /// ``FocalCore/FocalLimits/sessionBytesRange``, ``timeLimit`` against
     /// ``FocalCore/FocalLimits/timeLimitRange``.
     /// - Throws: ``FocalCore/ConfigurationError`` naming the first setting out of its range
-    ///   (`maxSessions`, `timeLimit`), its range and its value.
+    ///   (`maxSessions`, `maxSessionBytes`, `timeLimit`), its range and its value.
     public func validate() throws(ConfigurationError) {
         try ConfigurationError.check(maxSessions, in: FocalLimits.maxSessionsRange, "maxSessions")
+        try ConfigurationError.check(maxSessionBytes, in: FocalLimits.sessionBytesRange, "maxSessionBytes")
         try ConfigurationError.check(timeLimit, in: FocalLimits.timeLimitRange, "timeLimit")
     }
 }

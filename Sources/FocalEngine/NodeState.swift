@@ -104,29 +104,52 @@ public struct NodeState {
 
     public init() {}
 
-    /// Keeps a result that `task` produced for the latest event (the one just applied).
-    mutating func keepResult(_ json: String, of task: TaskReference) {
-        guard !recent.isEmpty else { return }
+    /// Keeps a result that `task` produced for the latest event (the one just applied). Returns how many bytes the
+    /// state holds more (see ``heldBytes``).
+    mutating func keepResult(_ json: String, of task: TaskReference) -> Int {
+        guard !recent.isEmpty else { return 0 }
         let slot = Int32(newestSlot)
         var keptForEvent = 0
         for entry in kept where entry.slot == slot { keptForEvent += 1 }
         guard keptForEvent < Self.resultsPerEventLimit else {
-            if let index = omitted.firstIndex(where: { $0.slot == slot }) { omitted[index].count += 1 } else { omitted.append((slot, 1)) }
-            return
+            if let index = omitted.firstIndex(where: { $0.slot == slot }) {
+                omitted[index].count += 1
+                return 0
+            }
+            omitted.append((slot, 1))
+            return MemoryLayout<(slot: Int32, count: Int)>.stride
         }
         let count = json.utf8.count
-        kept.append((slot, KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count)))
+        let result = KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count)
+        kept.append((slot, result))
+        return Self.heldBytes(of: result)
+    }
+
+    /// Why ``apply(_:updateMembers:bytes:)`` refused an event.
+    enum Refusal: Error {
+        /// The event is an `ana-updated` that would give the node a value for one key path more than ``valueLimit``.
+        case valueLimit
+        /// The event would take its session past its memory budget (``SessionBytes/limit``).
+        case sessionBytes
     }
 
     /// Applies `event` to the state. Returns `false`, changing nothing, when `event` is an
     /// `ana-updated` that would give the node a value for one key path more than ``valueLimit``.
     public mutating func apply(_ event: Event) -> Bool {
-        apply(event, updateMembers: .unread)
+        var unlimited = SessionBytes(limit: .max)
+        return apply(event, updateMembers: .unread, bytes: &unlimited) == nil
     }
 
     /// ``apply(_:)`` with the members of the event's properties that an `ana-updated` reads, when the decoder read
-    /// them (see ``FocalOpLog/UpdateMembers``).
-    mutating func apply(_ event: consuming Event, updateMembers: borrowing UpdateMembers) -> Bool {
+    /// them (see ``FocalOpLog/UpdateMembers``), counting what the state holds more in `bytes` (see ``heldBytes``).
+    /// Returns why it changed nothing, or `nil` when it applied the event; an event that would take `bytes` past its
+    /// limit is refused, though the values that an `ana-appeared` marks as first displayed by it are counted after
+    /// the check (each counts the event, whose one copy they share).
+    mutating func apply(_ event: consuming Event, updateMembers: borrowing UpdateMembers, bytes: inout SessionBytes) -> Refusal? {
+        // The history gains the event and, once full, loses its oldest with that one's results.
+        var added = MemoryLayout<Event>.stride + event.heldBytes
+        if recent.count == Self.historyLimit { added -= heldBytes(ofSlot: oldestSlot) }
+        guard added <= bytes.room else { return .sessionBytes }
         // The name is compared with each special event at most once (their lengths first: most events are none of
         // them), and an update's properties are read once.
         if event.name.hasSameText(as: SpecialEvent.updated) {
@@ -145,8 +168,14 @@ public struct NodeState {
             if let change {
                 // An absent value and `null` both mean "no value".
                 let value = change.value?.isNull == true ? nil : change.value
-                if value != nil, values.count >= Self.valueLimit, values[change.keyPath] == nil { return false }
-                values.set(change.keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible)
+                if value != nil, values.count >= Self.valueLimit, values[change.keyPath] == nil { return .valueLimit }
+                guard
+                    let changed = values.set(
+                        change.keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible, room: bytes.room - added)
+                else {
+                    return .sessionBytes
+                }
+                added += changed
             }
         } else if event.name.hasSameText(as: SpecialEvent.appeared) {
             if !isVisible {
@@ -156,8 +185,9 @@ public struct NodeState {
                 if firstDisplayed == nil {
                     shared = SharedEvent(copy event)
                     firstDisplayed = shared
+                    added += SharedEvent.heldBytes(of: event)
                 }
-                values.markFirstDisplayed(by: event, sharing: &shared)
+                added += values.markFirstDisplayed(by: event, sharing: &shared)
             }
         } else if event.name.hasSameText(as: SpecialEvent.disappeared) {
             isVisible = false
@@ -179,7 +209,31 @@ public struct NodeState {
             if !omitted.isEmpty { omitted.removeAll { $0.slot == slot } }
             oldest = (oldest + 1) % Self.historyLimit
         }
-        return true
+        bytes.held += added
+        return nil
+    }
+
+    /// The bytes the state holds, as a session's memory budget counts them (FocalEngine article "Limits"): each event
+    /// of the history at its place and its heap bytes, the results kept with it, the values (``NodeValues/heldBytes``)
+    /// and the first-displayed event. Linear in what the state holds (at most ten events, forty results and
+    /// ``valueLimit`` values); ``apply(_:updateMembers:bytes:)`` and ``keepResult(_:of:)`` say how each change moves it.
+    var heldBytes: Int {
+        var bytes = values.heldBytes + (firstDisplayed.map { SharedEvent.heldBytes(of: $0.event) } ?? 0)
+        for slot in recent.indices { bytes += heldBytes(ofSlot: Int32(slot)) }
+        return bytes
+    }
+
+    /// The bytes the event at `slot` of the history holds, with the results kept for it.
+    private func heldBytes(ofSlot slot: Int32) -> Int {
+        var bytes = MemoryLayout<Event>.stride + recent[Int(slot)].heldBytes
+        for entry in kept where entry.slot == slot { bytes += Self.heldBytes(of: entry.result) }
+        for entry in omitted where entry.slot == slot { bytes += MemoryLayout.stride(ofValue: entry) }
+        return bytes
+    }
+
+    /// The bytes a kept result holds: its place and its text.
+    private static func heldBytes(of result: KeptResult) -> Int {
+        MemoryLayout<(slot: Int32, result: KeptResult)>.stride + (result.json?.heapByteCount ?? 0)
     }
 
     /// Forgets everything, as a new state knows nothing, keeping the storage of the history, values and results for

@@ -71,3 +71,30 @@ final class NodeDetails: Sendable {
         namespace == nil && attributes == nil ? nil : NodeDetails(namespace: namespace, attributes: attributes)
     }
 }
+
+extension NodeDetails {
+    /// The bytes the details of a node registered with `namespace` and `attributes` hold (none when it has neither):
+    /// the object and the heap bytes of both (see `heapByteCount`).
+    static func heldBytes(namespace: String?, attributes: JSONObject?) -> Int {
+        guard namespace != nil || attributes != nil else { return 0 }
+        return 16 + MemoryLayout<String?>.stride + MemoryLayout<JSONObject?>.stride + (namespace?.heapByteCount ?? 0)
+            + (attributes?.heapByteCount ?? 0)
+    }
+}
+
+extension FocusTree where Payload == NodePayload {
+    /// The bytes a node registered with `id`, `name`, `namespace` and `attributes` holds besides its state, as a
+    /// session's memory budget counts them (FocalEngine article "Limits"): its place in the arena, in the id index
+    /// and in the index of the ids that extend its id's prefixes; its id's and name's heap bytes; its details.
+    static func nodeBytes(id: NodeID, name: String, namespace: String?, attributes: JSONObject?) -> Int {
+        MemoryLayout<Node>.stride + 16 + 16 * id.keyCount + id.heapByteCount + name.heapByteCount
+            + NodeDetails.heldBytes(namespace: namespace, attributes: attributes)
+    }
+
+    /// The bytes the live node at `index` holds, its state's included (``NodeState/heldBytes``).
+    func heldBytes(of index: Index) -> Int {
+        let node = self[index]
+        return Self.nodeBytes(id: node.id, name: node.name, namespace: node.payload.namespace, attributes: node.payload.attributes)
+            + node.payload.state.heldBytes
+    }
+}

@@ -40,10 +40,15 @@ public struct NodeValues: Sequence {
 
     /// Sets the value of `keyPath`: `nil` removes it, and an equal value (structural JSON equality) changes nothing,
     /// keeping the event that first displayed it; a different one is first displayed by `event` when `isDisplayed`
-    /// (a shared copy of it), by none otherwise.
-    mutating func set(_ keyPath: String, to value: consuming JSONValue?, firstDisplayedBy event: borrowing Event, isDisplayed: Bool) {
+    /// (a shared copy of it), by none otherwise. Returns how many bytes the values hold more (see ``heldBytes``), or
+    /// `nil`, changing nothing, when that would be more than `room`.
+    mutating func set(
+        _ keyPath: String, to value: consuming JSONValue?, firstDisplayedBy event: borrowing Event, isDisplayed: Bool, room: Int
+    ) -> Int? {
         guard let position = position(of: keyPath) else {
-            guard let value else { return }
+            guard let value else { return 0 }
+            let added = Self.entryBytes(keyPath, value) + (isDisplayed ? SharedEvent.heldBytes(of: event) : 0)
+            guard added <= room else { return nil }
             // Room for the first two at once: a node that has values usually has more than one.
             if entries.isEmpty { entries.reserveCapacity(Self.initialCapacity) }
             positions?[keyPath] = entries.count
@@ -51,20 +56,49 @@ public struct NodeValues: Sequence {
             if positions == nil, entries.count > Self.indexThreshold {
                 positions = Dictionary(uniqueKeysWithValues: entries.indices.map { (entries[$0].key, $0) })
             }
-            return
+            return added
         }
-        guard let value else { return remove(at: position) }
-        if entries[position].value.value == value { return }
+        let removed = Self.heldBytes(of: entries[position])
+        guard let value else {
+            remove(at: position)
+            return -removed
+        }
+        if entries[position].value.value == value { return 0 }
+        let added = Self.entryBytes(keyPath, value) + (isDisplayed ? SharedEvent.heldBytes(of: event) : 0)
+        guard added - removed <= room else { return nil }
         entries[position].value = NodeState.Value(value: value, firstDisplayed: isDisplayed ? SharedEvent(copy event) : nil)
+        return added - removed
     }
 
     /// Gives every value that no event has displayed yet `event` as the one that first displayed it, through
-    /// `shared`, which is made when it is `nil` and a value takes it.
-    mutating func markFirstDisplayed(by event: borrowing Event, sharing shared: inout SharedEvent?) {
+    /// `shared`, which is made when it is `nil` and a value takes it. Returns how many bytes the values hold more:
+    /// the shared event counts once for each value that takes it (see ``heldBytes``).
+    mutating func markFirstDisplayed(by event: borrowing Event, sharing shared: inout SharedEvent?) -> Int {
+        var marked = 0
         for position in entries.indices where entries[position].value.firstDisplayed == nil {
             if shared == nil { shared = SharedEvent(copy event) }
             entries[position].value.firstDisplayed = shared
+            marked += 1
         }
+        return marked == 0 ? 0 : marked * SharedEvent.heldBytes(of: event)
+    }
+
+    /// The bytes the values hold, as a session's budget counts them: for each, its place in the array and in the
+    /// index of positions, its key path's and value's heap bytes (`heapByteCount`), and the event that first
+    /// displayed it, counted for each value that holds it. Linear in the values; ``set(_:to:firstDisplayedBy:isDisplayed:room:)``
+    /// and ``markFirstDisplayed(by:sharing:)`` say how each change moves it.
+    var heldBytes: Int {
+        entries.reduce(0) { $0 + Self.heldBytes(of: $1) }
+    }
+
+    private static func heldBytes(of entry: Element) -> Int {
+        entryBytes(entry.key, entry.value.value) + (entry.value.firstDisplayed.map { SharedEvent.heldBytes(of: $0.event) } ?? 0)
+    }
+
+    /// The bytes of a value without its first-displayed event: its place in the array and, allowed for whether or not
+    /// the node has one yet, in the index of positions; its key path's and value's heap bytes.
+    private static func entryBytes(_ keyPath: String, _ value: JSONValue) -> Int {
+        MemoryLayout<Element>.stride + MemoryLayout<(String, Int)>.stride + keyPath.heapByteCount + value.heapByteCount
     }
 
     /// Removes every value, keeping the storage of the array (not of the index of positions, which only a node with

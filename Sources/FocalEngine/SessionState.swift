@@ -38,6 +38,8 @@ final class SessionState {
     @exclusivity(unchecked) private var eventCount: UInt64 = 0
     /// The session's place in the engine's sessions by slot (see ``Engine/apply(_:session:line:sessionSlot:)``); -1 for none.
     @exclusivity(unchecked) var slot = -1
+    /// What the session holds, and its budget (``EngineConfiguration/maxSessionBytes``).
+    @exclusivity(unchecked) private(set) var bytes: SessionBytes
 
     init(id: String?, engine: Engine) {
         self.id = id
@@ -47,6 +49,7 @@ final class SessionState {
         automaton = engine.scripts.automaton(for: [])
         coverage = engine.scripts.coverage
         handedText = engine.scripts.handedText
+        bytes = SessionBytes(limit: engine.configuration.maxSessionBytes)
         library.report = { [unowned self] error in
             var error = error
             error.line = error.line ?? self.currentLine
@@ -117,6 +120,8 @@ final class SessionState {
         let namespace = r.namespace
         let attributes = r.attributes
         let time = r.time
+        let nodeBytes = NodeTree.nodeBytes(id: r.node, name: name, namespace: namespace, attributes: attributes)
+        guard nodeBytes <= bytes.room else { return failOverBudget("cannot register node \(r.node) ('\(name)')", adding: nodeBytes) }
         let outcome = tree.register(r.node, name: name, parent: r.parent) { parent in
             NodePayload(
                 index: index,
@@ -126,13 +131,18 @@ final class SessionState {
         }
         switch outcome {
         case .inserted:
-            break
-        case .registeredAgain(let index), .moved(let index):
+            bytes.held += nodeBytes
+        case .registeredAgain(let index), .moved(let index, _):
             // A keyed id registered again keeps its node and state; its index and attributes are updated, and a
             // move (its subtree follows) changes which tasks can fire on the moved nodes.
             tree[index].payload.index = r.index
-            if r.attributes != nil { tree[index].payload.attributes = r.attributes }
-            if case .moved = outcome {
+            if r.attributes != nil {
+                bytes.held -= NodeDetails.heldBytes(namespace: tree[index].payload.namespace, attributes: tree[index].payload.attributes)
+                tree[index].payload.attributes = r.attributes
+                bytes.held += NodeDetails.heldBytes(namespace: tree[index].payload.namespace, attributes: tree[index].payload.attributes)
+            }
+            if case .moved(_, let formerName) = outcome {
+                bytes.held += name.heapByteCount - formerName.heapByteCount
                 lastResultPath = nil
                 recomputeStates(from: index)
             }
@@ -202,11 +212,15 @@ final class SessionState {
         let time = r.time ?? configuration.clock.now()
         let event = Event(name: r.event, lazyProperties: r.lazyProperties, time: time, serial: eventCount)
         // The event moves into the node's history: used after this line, it would be copied there.
-        guard tree[index].payload.state.apply(consume event, updateMembers: r.updateMembers) else {
+        switch tree[index].payload.state.apply(consume event, updateMembers: r.updateMembers, bytes: &bytes) {
+        case nil: break
+        case .valueLimit?:
             return fail(
                 .invalidOp,
                 "cannot record '\(r.event)' on node \(r.node): the node holds \(NodeState.valueLimit) values, the limit, and this one has a new key path"
             )
+        case .sessionBytes?:
+            return failOverBudget("cannot record '\(r.event)' on node \(r.node)", adding: nil)
         }
         let state = tree[index].payload.matchState
         if let coverage { noteCoverage(coverage, at: index, event: r.event, namedOnly: namedOnly) }
@@ -279,7 +293,7 @@ final class SessionState {
 
     /// Reports a result and keeps it with its event in the history of the node at `index`.
     private func produce(_ json: String, _ task: Task, _ r: Recording, at index: Int32, path: String, time: Int64) {
-        tree[index].payload.state.keepResult(json, of: task.reference)
+        bytes.held += tree[index].payload.state.keepResult(json, of: task.reference)
         engine.observer?.engine(
             engine,
             didProduce: TaskResult(
@@ -288,7 +302,7 @@ final class SessionState {
     }
 
     private func deregister(_ d: Deregistration) {
-        guard tree.removeSubtrees(withPrefix: d.node) > 0 else {
+        guard tree.removeSubtrees(withPrefix: d.node, each: { bytes.held -= tree.heldBytes(of: $0) }) > 0 else {
             return fail(.invalidOp, "cannot deregister \(d.node): no node is registered with this id or an id that starts with it")
         }
     }
@@ -361,6 +375,16 @@ final class SessionState {
     /// Logs a warning of this session (see ``EngineConfiguration/logger``).
     func warn(_ message: String) {
         engine.configuration.logger.warning("\(message)", metadata: id.map { ["focal.session": .string($0)] })
+    }
+
+    /// Reports an op refused because the session would hold more than its memory budget: `what` it would have done,
+    /// and the bytes it would have added when known.
+    private func failOverBudget(_ what: String, adding: Int?) {
+        let adding = adding.map { ", the op \($0) more" } ?? ""
+        fail(
+            .invalidOp,
+            "\(what): the session would pass its memory budget of \(bytes.limit) bytes (it holds \(bytes.held)\(adding)); "
+                + "deregister nodes or end the session, or raise the limit: --max-session-bytes")
     }
 
     private func fail(_ kind: EngineError.Kind, _ message: String) {

@@ -111,6 +111,16 @@ public struct LazyJSONObject: Sendable {
         }
     }
 
+    /// The bytes the object keeps on the heap (see `String.heapByteCount`): a long text's bytes and a header, a built
+    /// object's members; none for a short text, kept in place. Constant time for a text.
+    package var heapByteCount: Int {
+        switch storage {
+        case .shortText: 0
+        case .text(let bytes): bytes.count + heapAllocationHeader
+        case .object(let object): object.heapByteCount
+        }
+    }
+
     /// Whether the object has no members (an object kept as text has at least one).
     public var isEmpty: Bool {
         switch storage {

@@ -288,9 +288,10 @@ public final class FocusTree<Payload: FocusTreePayload> {
         if parent == FocusTree.none, rootIndex != FocusTree.none, rootIndex != existing {
             return .refused(.moveToSecondRoot(existing, existingRoot: rootIndex))
         }
+        let formerName = self[existing].name
         self[existing].name = name
         move(existing, under: parent)
-        return .moved(existing)
+        return .moved(existing, formerName: formerName)
     }
 
     /// Links the unlinked node `index` as the last child of `parent`; ``none`` makes it the root.
@@ -378,13 +379,15 @@ public final class FocusTree<Payload: FocusTreePayload> {
         removeSubtree(index, idForgotten: false)
     }
 
-    /// ``removeSubtree(_:)``; with `idForgotten`, the id of `index` itself is already out of the id index.
+    /// ``removeSubtree(_:)``; with `idForgotten`, the id of `index` itself is already out of the id index. Calls
+    /// `each` with every node it removes, just before.
     @inlinable
-    func removeSubtree(_ index: Index, idForgotten: Bool) -> Int {
+    func removeSubtree(_ index: Index, idForgotten: Bool, each: (Index) -> Void = { _ in }) -> Int {
         guard self[index].isLive else { return 0 }
         unlink(index)
         // A leaf (the common case: a row) needs no stack.
         guard self[index].links.firstChild != FocusTree.none else {
+            each(index)
             vacate(index, idForgotten: idForgotten)
             return 1
         }
@@ -396,6 +399,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
                 stack.append(child)
                 child = self[child].links.nextSibling
             }
+            each(current)
             vacate(current, idForgotten: idForgotten && current == index)
             removed += 1
         }
@@ -438,19 +442,20 @@ public final class FocusTree<Payload: FocusTreePayload> {
     }
 
     /// Removes every live node whose id is `prefix` or starts with it, with their subtrees: what a `deregister`
-    /// of `prefix` does. Returns how many nodes were removed (none when no id starts with `prefix`).
+    /// of `prefix` does. Returns how many nodes were removed (none when no id starts with `prefix`), after calling
+    /// `each` with each of them, just before it goes (its owner's account of what the node held, say).
     @inlinable
     @discardableResult
-    public func removeSubtrees(withPrefix prefix: NodeID) -> Int {
+    public func removeSubtrees(withPrefix prefix: NodeID, each: (Index) -> Void = { _ in }) -> Int {
         var removed = 0
         // The node `prefix` leaves the id index as it is found: one lookup, not two.
         if let exact = ids.remove(IDIndex.hash(prefix), matching: { records[Int($0)].id == prefix }) {
-            removed += removeSubtree(exact, idForgotten: true)
+            removed += removeSubtree(exact, idForgotten: true, each: each)
         }
         // Iterates a copy of the set: removing the nodes changes the one in `extensions`. A node found there that
         // was in a subtree removed before is not live any more and counts nothing.
         if let extending = extensions(of: prefix) {
-            for target in extending { removed += removeSubtree(target) }
+            for target in extending { removed += removeSubtree(target, idForgotten: false, each: each) }
         }
         return removed
     }

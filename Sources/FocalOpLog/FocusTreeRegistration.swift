@@ -6,7 +6,8 @@ public enum FocusTreeRegistration: Equatable, Sendable {
     /// A keyed id registered again under the same parent and name: the node is kept as it is.
     case registeredAgain(Int32)
     /// A keyed id registered again under another parent or name: the node was renamed and moved, with its subtree.
-    case moved(Int32)
+    /// `formerName` is the name it had before.
+    case moved(Int32, formerName: String)
     /// The op breaks a rule of the op log; the tree is unchanged.
     case refused(Refusal)
 

@@ -26,6 +26,9 @@ public struct NodeID: Hashable, Sendable {
         storedKeyCount = Int32(keyCount)
     }
 
+    /// The bytes the id keeps on the heap: its packed key path's, when it does not fit in place.
+    package var heapByteCount: Int { packedKeys.heapByteCount }
+
     /// The number of keys.
     @inlinable public var keyCount: Int { Int(storedKeyCount) }
     /// ``keyCount`` in 32 bits (an id has far fewer keys than a line has bytes): an id takes 28 bytes rather than 32,

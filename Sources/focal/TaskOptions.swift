@@ -19,8 +19,8 @@ struct TaskOptions: ParsableArguments {
     }
 }
 
-/// The JavaScript runtime's limits, `--time-limit` and `--heap-limit` (range-checked), and
-/// whether its optimizing compiler runs (`--no-optimizing-compilers`).
+/// The JavaScript runtime's limits, `--time-limit` and `--heap-limit`, and a session's memory budget,
+/// `--max-session-bytes` (range-checked), and whether its optimizing compiler runs (`--no-optimizing-compilers`).
 struct RuntimeLimits: ParsableArguments, Sendable {
     /// Accepted `--time-limit` values, in milliseconds: the library's
     /// (`FocalLimits.timeLimitRange`, 1 to 600000).
@@ -49,6 +49,13 @@ struct RuntimeLimits: ParsableArguments, Sendable {
             """)
     var optimizingCompilers = true
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The most memory one session may hold: its nodes, values, event histories and kept results (65536…1099511627776); an op past it is refused with an error.",
+            valueName: "bytes"))
+    var maxSessionBytes = EngineConfiguration.defaultMaxSessionBytes
+
     func validate() throws {
         guard Self.timeLimitRange.contains(timeLimit) else {
             throw ValidationError(
@@ -57,6 +64,11 @@ struct RuntimeLimits: ParsableArguments, Sendable {
         guard Self.heapLimitRange.contains(heapLimit) else {
             throw ValidationError(
                 "--heap-limit must be between \(Self.heapLimitRange.lowerBound) and \(Self.heapLimitRange.upperBound) MiB")
+        }
+        do throws(ConfigurationError) {
+            try ConfigurationError.check(maxSessionBytes, in: FocalLimits.sessionBytesRange, "maxSessionBytes")
+        } catch {
+            throw error.usageError(flags: ConfigurationError.engineFlags)
         }
     }
 
@@ -87,7 +99,8 @@ struct RuntimeLimits: ParsableArguments, Sendable {
         var console = Logger(label: "focal.console")
         console.logLevel = .debug
         return EngineConfiguration(
-            tasksDirectory: tasksDirectory, debug: debug, timeLimit: .milliseconds(timeLimit), consoleLogger: console)
+            tasksDirectory: tasksDirectory, debug: debug, timeLimit: .milliseconds(timeLimit), consoleLogger: console,
+            maxSessionBytes: maxSessionBytes)
     }
 }
 

@@ -19,6 +19,8 @@ struct ConfigurationRangeTests {
         Case(setting: "maxSessions", change: { $0.maxSessions = 0 }, message: "must be from 1 to 10000000, not 0"),
         Case(setting: "maxSessions", change: { $0.maxSessions = 10_000_001 }, message: "not 10000001"),
         Case(setting: "maxSessions", change: { $0.maxSessions = -1 }, message: "not -1"),
+        Case(setting: "maxSessionBytes", change: { $0.maxSessionBytes = (64 << 10) - 1 }, message: "not 65535"),
+        Case(setting: "maxSessionBytes", change: { $0.maxSessionBytes = (1 << 40) + 1 }, message: "not 1099511627777"),
         Case(setting: "timeLimit", change: { $0.timeLimit = .zero }, message: "not 0.0 seconds"),
         Case(setting: "timeLimit", change: { $0.timeLimit = .seconds(600) + .milliseconds(1) }, message: "not 600.001 seconds"),
         Case(setting: "timeLimit", change: { $0.timeLimit = .milliseconds(-5) }, message: "not -0.005 seconds"),

@@ -50,7 +50,7 @@ struct FocusTreeTests {
 
         #expect(tree.register(cell, name: "cell", parent: 2, payload: made("x")) == .registeredAgain(row))
         #expect(tree[row].payload == "c", "a node registered again keeps its payload")
-        #expect(tree.register(cell, name: "row", parent: 3, payload: made("x")) == .moved(row))
+        #expect(tree.register(cell, name: "row", parent: 3, payload: made("x")) == .moved(row, formerName: "cell"))
         #expect(tree.path(of: detail) == "/other/row/detail", "renamed and moved with its subtree")
         #expect(childNames(tree, other) == ["row"] && childNames(tree, table).isEmpty)
         #expect(tree.count == 5)
