@@ -11,6 +11,9 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         case malformedOp
         /// The op broke a rule of the tree: duplicate or orphan registration, unknown node…
         case invalidOp
+        /// The op is valid, but not taken where it was sent: a `snapshot` op to a session of an ``EnginePool``
+        /// (as `focal serve` hosts), whose snapshot is read on request (``EngineObserver/takesSnapshots``).
+        case refusedOp
         /// A task threw, timed out or returned something that is not JSON.
         case taskFailed
         /// A task file (or a module it required) failed to evaluate, or called `match` wrongly.

@@ -10,8 +10,13 @@ public protocol EngineObserver: AnyObject {
     /// A `snapshot` op of `session` (`nil` for the default session) asked for its tree;
     /// `text` is the snapshot in `format`.
     func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?)
+    /// Whether `snapshot` ops are rendered for this observer (`true` unless it says otherwise). When `false`, a
+    /// `snapshot` op is an error of kind ``EngineError/Kind/refusedOp`` and nothing is rendered: a pool session's
+    /// observer reads no snapshots from its ops, and a snapshot op sent over the network would only cost its engine.
+    var takesSnapshots: Bool { get }
 }
 
 extension EngineObserver {
     public func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {}
+    public var takesSnapshots: Bool { true }
 }

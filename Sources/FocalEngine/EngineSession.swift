@@ -7,6 +7,11 @@ import Synchronization
 /// Every call hops to that thread; calls on one session apply in the order they are
 /// made. ``apply(_:)`` and ``apply(opLog:)`` return what their ops produced; for streaming,
 /// ``outputs(bufferingLimit:)`` sees every output of the session as it happens.
+///
+/// A long batch does not keep the thread from the other sessions on it: it runs in slices of
+/// about the engine's time limit (``EngineConfiguration/timeLimit``), between which the
+/// thread runs the work that waits for it. The session's own later calls wait for the batch
+/// to end, so each op still applies once, in order.
 public final class EngineSession: Sendable {
     /// The session's id (the `session` of its ops).
     public let id: String
@@ -31,7 +36,8 @@ public final class EngineSession: Sendable {
 
     /// Applies `ops` in order. Errors do not stop the batch: each is in the outcome and
     /// the next op applies. When the calling task is cancelled, the batch stops between
-    /// two ops and the outcome says how many were applied.
+    /// two ops (within 16 ops, or after the op whose tasks were running) and the outcome
+    /// says how many were applied.
     /// - Throws: ``EnginePoolError/closed`` when the session or its pool was closed.
     public func apply(_ ops: [Op]) async throws(EnginePoolError) -> ApplyOutcome {
         try checkOpen()
@@ -48,10 +54,13 @@ public final class EngineSession: Sendable {
     }
 
     /// The session's tree now, or `nil` when it has no state (no op yet, or ended).
-    /// - Throws: ``EnginePoolError/closed`` when the session or its pool was closed.
+    /// - Throws: ``EnginePoolError/closed`` when the session or its pool was closed;
+    ///   ``EnginePoolError/cancelled`` when the calling task was cancelled, which stops the
+    ///   rendering within ``Engine/snapshotStopInterval`` nodes (a request past its deadline
+    ///   frees the engine's thread at once, however large the tree).
     public func snapshot(format: SnapshotFormat = .xml) async throws(EnginePoolError) -> String? {
         try checkOpen()
-        return await worker.snapshot(of: id, format: format)
+        return try await worker.snapshot(of: id, format: format)
     }
 
     /// A sequence of every output from now on, until the session closes.

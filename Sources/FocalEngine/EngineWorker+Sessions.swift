@@ -1,13 +1,17 @@
 import FocalOpLog
 
 extension EngineWorker {
-    /// Applies ops to a pool session, collecting what they produce.
-    func apply(_ ops: [Op], to session: EngineSession) -> ApplyOutcome {
+    /// Applies ops to a pool session, collecting what they produce, in slices (see `applyInSlices`).
+    func apply(_ ops: [Op], to session: EngineSession) async -> ApplyOutcome {
         let engine = engine
-        return collect(for: session) { collector in
+        return await applyInSlices(to: session) { collector in
             engine.withOneEntry {
                 let next = collector.outcome.applied
-                guard next < ops.count, !isCancelled(collector, at: next) else { return false }
+                guard next < ops.count else {
+                    collector.isFinished = true
+                    return false
+                }
+                guard collector.goesOn(before: next) else { return false }
                 engine.apply(ops[next], session: session.id, line: nil, sessionSlot: session.slot)
                 collector.outcome.applied += 1
                 return true
@@ -15,22 +19,24 @@ extension EngineWorker {
         }
     }
 
-    /// Decodes and applies op-log lines to a pool session.
-    func apply(opLog bytes: [UInt8], to session: EngineSession) -> ApplyOutcome {
+    /// Decodes and applies op-log lines to a pool session, in slices (see `applyInSlices`).
+    func apply(opLog bytes: [UInt8], to session: EngineSession) async -> ApplyOutcome {
         let engine = engine
-        return collect(for: session) { collector in
+        return await applyInSlices(to: session) { collector in
             bytes.withUnsafeBytes { buffer in
                 engine.withOneEntry {
                     // The next line starts past the last one applied (kept by the collector: a variable captured by
                     // this closure, which the runtime may keep, would be checked for exclusivity at every access).
                     let start = collector.nextLineStart
-                    guard start <= buffer.count else { return false }
-                    let number = collector.outcome.applied + 1
-                    if isCancelled(collector, at: number) { return false }
+                    guard start <= buffer.count else {
+                        collector.isFinished = true
+                        return false
+                    }
+                    guard collector.goesOn(before: collector.outcome.applied) else { return false }
                     let end = buffer.firstNewline(from: start) ?? buffer.count
                     engine.apply(
-                        line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: number, session: session.id,
-                        sessionSlot: session.slot)
+                        line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: collector.outcome.applied + 1,
+                        session: session.id, sessionSlot: session.slot)
                     collector.outcome.applied += 1
                     collector.nextLineStart = end + 1
                     return true
@@ -39,36 +45,86 @@ extension EngineWorker {
         }
     }
 
-    /// Whether the request was cancelled, looked at every 256th op (`count`), and noted in the outcome.
-    private func isCancelled(_ collector: OutcomeCollector, at count: Int) -> Bool {
-        guard count & 255 == 0, _Concurrency.Task.isCancelled else { return false }
-        collector.outcome.isCancelled = true
-        return true
+    /// Runs a batch on `session` slice by slice (``BatchSlice``: about the engine's time limit each), with the
+    /// engine's outputs going to an outcome and to the session's streams, until `slice` says it finished or the
+    /// calling task is cancelled. Between two slices the thread runs the work queued for it meanwhile (other
+    /// sessions' batches, HTTP connections), so a batch of a million ops, each calling a task, holds it for a time
+    /// limit at a time, never for the whole batch; calls on the same session wait for the batch to end (see
+    /// `waitForTurn`), so a session's calls still apply one after another, in order, each op once.
+    private func applyInSlices(to session: EngineSession, _ slice: (OutcomeCollector) -> Void) async -> ApplyOutcome {
+        await waitForTurn(of: session.id)
+        defer { passTurn(of: session.id) }
+        let collector = OutcomeCollector(session: session)
+        while true {
+            collector.slice = BatchSlice(engine: engine)
+            collect(into: collector) { slice($0) }
+            guard !collector.isFinished, !collector.outcome.isCancelled else { return collector.outcome }
+            holdTurn(of: session.id)
+            await _Concurrency.Task.yield()
+        }
     }
 
     /// The session's snapshot, or `nil` when it has no state.
-    func snapshot(of session: String, format: SnapshotFormat) -> String? {
-        engine.hasSession(session) ? engine.snapshot(format: format, session: session) : nil
+    /// - Throws: ``EnginePoolError/cancelled`` when the calling task was cancelled: the rendering stops within
+    ///   ``Engine/snapshotStopInterval`` nodes of it.
+    func snapshot(of session: String, format: SnapshotFormat) async throws(EnginePoolError) -> String? {
+        await waitForTurn(of: session)
+        defer { passTurn(of: session) }
+        guard engine.hasSession(session) else { return nil }
+        guard let text = engine.snapshot(format: format, session: session, stoppingWhen: { _Concurrency.Task.isCancelled }) else {
+            throw .cancelled
+        }
+        return text
     }
 
     /// Releases a session's state.
-    func end(_ session: String) {
+    func end(_ session: String) async {
+        await waitForTurn(of: session)
+        defer { passTurn(of: session) }
         engine.endSession(session)
     }
 
     /// Records the session's end event (what its tasks produce goes to the outcome and the
     /// session's streams) and releases the session.
-    func end(_ session: EngineSession, reason: SessionEndReason) -> ApplyOutcome {
-        collect(for: session) { _ in engine.endSession(session.id, reason: reason) }
+    func end(_ session: EngineSession, reason: SessionEndReason) async -> ApplyOutcome {
+        await waitForTurn(of: session.id)
+        defer { passTurn(of: session.id) }
+        let collector = OutcomeCollector(session: session)
+        collect(into: collector) { _ in engine.endSession(session.id, reason: reason) }
+        return collector.outcome
     }
 
-    /// Runs `body` with the engine's outputs going to an outcome and to the session's streams.
-    private func collect(for session: EngineSession, _ body: (OutcomeCollector) -> Void) -> ApplyOutcome {
-        let collector = OutcomeCollector(session: session)
+    /// Runs `body` with the engine's outputs going to `collector`.
+    private func collect(into collector: OutcomeCollector, _ body: (OutcomeCollector) -> Void) {
         engine.observer = collector
         defer { engine.observer = nil }
         body(collector)
-        return collector.outcome
+    }
+
+    // MARK: Turns
+
+    /// Waits while another call on `session` is between two slices of its batch; the caller then holds the
+    /// session's turn until `passTurn`. A call that finds no batch between slices goes on at once.
+    private func waitForTurn(of session: String) async {
+        guard !callsWaitingForTurn.isEmpty, callsWaitingForTurn[session] != nil else { return }
+        await withCheckedContinuation { callsWaitingForTurn[session, default: []].append($0) }
+    }
+
+    /// Marks `session` as held by a batch that leaves the thread between two slices.
+    private func holdTurn(of session: String) {
+        if callsWaitingForTurn[session] == nil { callsWaitingForTurn[session] = [] }
+    }
+
+    /// Gives the session's turn to the call that waited longest for it, or frees it.
+    private func passTurn(of session: String) {
+        guard var waiting = callsWaitingForTurn[session] else { return }
+        guard !waiting.isEmpty else {
+            callsWaitingForTurn[session] = nil
+            return
+        }
+        let next = waiting.removeFirst()
+        callsWaitingForTurn[session] = waiting
+        next.resume()
     }
 }
 
@@ -79,10 +135,29 @@ final class OutcomeCollector: EngineObserver {
     @exclusivity(unchecked) var outcome = ApplyOutcome()
     /// Where the next line of an op-log batch starts in its bytes.
     @exclusivity(unchecked) var nextLineStart = 0
+    /// The running slice of the batch.
+    @exclusivity(unchecked) var slice: BatchSlice?
+    /// Whether every op of the batch was applied.
+    @exclusivity(unchecked) var isFinished = false
 
     init(session: EngineSession) {
         self.session = session
     }
+
+    /// Whether the batch goes on with its op number `op` (from 0) in this slice; when its task was cancelled, notes
+    /// it in the outcome.
+    func goesOn(before op: Int) -> Bool {
+        switch slice?.turn(before: op) ?? .goOn {
+        case .goOn: return true
+        case .yield: return false
+        case .cancel:
+            outcome.isCancelled = true
+            return false
+        }
+    }
+
+    /// A pool session's snapshot is read on request (``EngineSession/snapshot(format:)``): a `snapshot` op is refused.
+    var takesSnapshots: Bool { false }
 
     func engine(_ engine: Engine, didProduce result: consuming TaskResult) {
         session.publish(.result(result))

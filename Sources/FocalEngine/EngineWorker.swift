@@ -41,6 +41,10 @@ public actor EngineWorker {
     /// Whether ``release()`` released the engine.
     private var isReleased = false
 
+    /// The sessions whose batch is between two of its slices, each with the calls on it that wait for their turn, in
+    /// the order they came (see `applyInSlices`, `waitForTurn`): meanwhile the thread runs other sessions' work only.
+    var callsWaitingForTurn: [String: [CheckedContinuation<Void, Never>]] = [:]
+
     /// Releases the engine now, on its thread; the worker must do no more work. Call it
     /// before the worker's event loop shuts down (``EnginePool/close()`` does), so the
     /// engine does not have to be released from `deinit` on a loop that is gone.

@@ -8,6 +8,10 @@
 /// also read from the page's fragment (`snapshot.html#search=tableView/cell`), so a
 /// filtered view can be linked to.
 ///
+/// Each node's element carries its own name (`data-name`); the script works out its path
+/// from the nesting when the page loads (into `data-path` and the summary's `code.path`), so
+/// the page is linear in the size of the tree, whatever its depth.
+///
 /// The page is well-formed XHTML as well as HTML, so it can be checked with an XML parser;
 /// its script has no `<` or `&` for the same reason.
 enum HTMLSnapshotPage {
@@ -37,9 +41,20 @@ enum HTMLSnapshotPage {
         (function () {
           var search = document.getElementById('search');
           var noMatch = document.getElementById('no-match');
-          // Document order puts a node before its descendants; walking it backwards decides
-          // every node after its children, so filtering is linear in the number of nodes.
-          var nodes = Array.prototype.slice.call(document.querySelectorAll('details.node')).reverse();
+          // Document order puts a node before its descendants: a node's path is its parent's
+          // and its own name (the root's is "/"), each worked out once.
+          var nodes = Array.prototype.slice.call(document.querySelectorAll('details.node'));
+          var paths = new Map();
+          nodes.forEach(function (node) {
+            var parent = node.parentElement.closest('details.node');
+            var path = parent ? paths.get(parent) + '/' + node.getAttribute('data-name') : '';
+            paths.set(node, path);
+            node.setAttribute('data-path', path || '/');
+            node.firstElementChild.querySelector('code.path').textContent = path || '/';
+          });
+          // Walking the nodes backwards decides every node after its children, so filtering
+          // is linear in the number of nodes.
+          nodes.reverse();
           function filter(query) {
             var kept = new Set();
             var any = false;

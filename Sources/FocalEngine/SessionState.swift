@@ -69,7 +69,7 @@ final class SessionState {
         case .register(let registration): register(registration)
         case .record(let recording): record(recording)
         case .deregister(let deregistration): deregister(deregistration)
-        case .snapshot(let format): engine.observer?.engine(engine, didTakeSnapshot: snapshot(format: format), format: format, session: id)
+        case .snapshot(let format): takeSnapshot(format)
         case .end: break  // the engine releases the session
         }
     }
@@ -196,7 +196,24 @@ final class SessionState {
             "cannot move node \(r.node) under \(r.parent.map(String.init(describing:)) ?? "nothing"): that is inside its own subtree"
         case .moveToSecondRoot(_, let root):
             "cannot make node \(r.node) a root: the root \(tree[root].id) is already registered"
+        case .tooDeep:
+            "cannot register node \(r.node) ('\(r.name)') under \(r.parent.map(String.init(describing:)) ?? "nothing"): "
+                + "the tree would be deeper than \(OpLogLimits.treeDepth) levels, the most a session's tree may have"
         }
+    }
+
+    /// A `snapshot` op: the tree goes to the observer, or the op is refused when the observer takes no snapshots
+    /// (``EngineObserver/takesSnapshots``), before anything is rendered.
+    private func takeSnapshot(_ format: SnapshotFormat) {
+        guard let observer = engine.observer else { return }
+        guard observer.takesSnapshots else {
+            return fail(
+                .refusedOp,
+                "a snapshot op is refused here: this session's snapshot is read on request, not written by its ops "
+                    + "(GET /v1/sessions/{id}/snapshot with a read key; EngineSession.snapshot(format:) in Swift)")
+        }
+        // Never stopped, so never `nil`.
+        observer.engine(engine, didTakeSnapshot: snapshot(format: format) ?? "", format: format, session: id)
     }
 
     /// Records `r`; with `namedOnly`, only tasks whose pattern names the event fire (not `*`).

@@ -9,24 +9,45 @@ extension Engine {
     /// current values and its last ten events (name, properties, time), each with the
     /// results its tasks produced (see ``NodeState/KeptResults``). An empty tree is
     /// `<snapshot/>` or `{"root":null}`, as is the snapshot of a session that has no state.
+    ///
+    /// Every form is linear in the size of the tree: a node carries its own name, never its whole path (the HTML
+    /// page's script works the paths out from the nesting), and indentation stops growing past
+    /// ``SnapshotWriter/maximumIndent`` levels.
     public func snapshot(format: SnapshotFormat, session: String? = nil) -> String {
+        // Never stopped, so never `nil`.
+        snapshot(format: format, session: session, stoppingWhen: { false }) ?? ""
+    }
+
+    /// ``snapshot(format:session:)`` that stops half-way once `isStopped` says so, and then returns `nil`: the
+    /// work a snapshot of a large tree takes ends soon after its reader has gone (a request past its deadline).
+    /// `isStopped` is asked before the first node and then once every ``snapshotStopInterval`` nodes.
+    public func snapshot(format: SnapshotFormat, session: String? = nil, stoppingWhen isStopped: () -> Bool) -> String? {
         guard let state = liveState(of: session) else {
             var writer = SnapshotWriter(format: format)
             writer.begin()
             writer.end()
             return writer.text
         }
-        return state.snapshot(format: format)
+        return state.snapshot(format: format, stoppingWhen: isStopped)
     }
+
+    /// How many nodes a snapshot writes between two questions to its `isStopped`.
+    public static var snapshotStopInterval: Int { 64 }
 }
 
 extension SessionState {
-    func snapshot(format: SnapshotFormat) -> String {
+    /// The tree in `format`, or `nil` when `isStopped` (asked every ``Engine/snapshotStopInterval`` nodes) stopped it.
+    func snapshot(format: SnapshotFormat, stoppingWhen isStopped: () -> Bool = { false }) -> String? {
         var writer = SnapshotWriter(format: format)
         writer.begin()
         if tree.root != NodeTree.none {
-            tree.walk(
+            var visited = 0
+            let complete = tree.walk(
                 from: tree.root,
+                stoppingWhen: {
+                    defer { visited &+= 1 }
+                    return visited % Engine.snapshotStopInterval == 0 && isStopped()
+                },
                 enter: { index, depth in
                     writer.enter(
                         self.tree[index], patterns: self.taskPatterns(at: index), depth: depth,
@@ -35,6 +56,7 @@ extension SessionState {
                 exit: { index, depth in
                     writer.exit(depth: depth)
                 })
+            guard complete else { return nil }
         }
         writer.end()
         return writer.text
@@ -51,9 +73,6 @@ struct SnapshotWriter {
     init(format: SnapshotFormat) {
         self.format = format
     }
-
-    /// The paths of the nodes being written, by depth (HTML only).
-    private var paths: [String] = []
 
     mutating func begin() {
         switch format {
@@ -80,7 +99,7 @@ struct SnapshotWriter {
         switch format {
         case .xml: enterXML(node, patterns, depth)
         case .json: enterJSON(node, patterns, isFirstChild: isFirstChild || depth == 0)
-        case .html: enterHTML(node, patterns, depth)
+        case .html: enterHTML(node, patterns)
         }
     }
 
@@ -94,13 +113,12 @@ struct SnapshotWriter {
 
     // MARK: HTML
 
-    private mutating func enterHTML(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
-        paths.removeLast(max(0, paths.count - depth))
-        let path = depth == 0 ? "" : paths[depth - 1] + "/" + node.name
-        paths.append(path)
-        let shown = path.isEmpty ? "/" : path
+    /// A node's element carries its own name (`data-name`), not its path: the page's script works the paths out from
+    /// the nesting (see ``HTMLSnapshotPage``), where a path per node made the page quadratic in the tree's depth.
+    private mutating func enterHTML(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)]) {
+        let name = xml(node.name)
         text +=
-            "<details open=\"open\" class=\"node\" data-path=\"\(xml(shown))\"><summary><b>\(xml(node.name))</b> <code>\(xml(shown))</code>"
+            "<details open=\"open\" class=\"node\" data-name=\"\(name)\"><summary><b>\(name)</b> <code class=\"path\"></code>"
         if let index = node.payload.index { text += " <span class=\"index\">#\(index)</span>" }
         text += node.payload.state.isVisible ? " <span class=\"visible\">visible</span>" : " <span class=\"hidden\">hidden</span>"
         text += " <span class=\"id\">id \(xml(node.id.description))</span></summary>\n"

@@ -44,8 +44,10 @@ public final class FocusTree<Payload: FocusTreePayload> {
         // in the cache misses on as few cache lines as can be. The links (five 32-bit indices) come right after the
         // id (28 bytes), where the two end on an 8-byte boundary: last, they left padding at the end of the node.
         // `isLive`, `generation` and `id` change only when the tree gives the slot to another node (``identify``):
-        // stored under other names, read-only outside the tree.
+        // stored under other names, read-only outside the tree. The depth sits in the room that the generation's
+        // alignment leaves after `isLive`.
         @usableFromInline var slotIsLive: Bool
+        @usableFromInline var slotDepth: UInt16 = 0
         @usableFromInline var slotGeneration: UInt32
         @usableFromInline var slotID: NodeID
         @usableFromInline var links = Links()
@@ -69,6 +71,11 @@ public final class FocusTree<Payload: FocusTreePayload> {
         @inlinable public var generation: UInt32 { slotGeneration }
         /// The node's id, as registered.
         @inlinable public var id: NodeID { slotID }
+        /// How far below the root the node is: 0 for the root, its parent's depth and 1 for the others. A tree that
+        /// ``FocusTree/register(_:name:parent:payload:)`` builds is less than ``OpLogLimits/treeDepth`` deep; a node
+        /// `UInt16.max` levels deep or deeper (only ``FocusTree/insert(_:name:payload:under:)`` puts one there) reads
+        /// `UInt16.max`.
+        @inlinable public var depth: Int { Int(slotDepth) }
 
         /// Gives the slot of this node to another node, or (`isLive` false) to none.
         @inlinable
@@ -279,6 +286,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
         guard let existing = slot(of: id, hash: hash) else {
             // Matched, not compared with `nil`: `!=` took `Optional`'s `Equatable` path and its generic tuple destroy.
             if case .none = parentID, rootIndex != FocusTree.none { return .refused(.secondRoot(existingRoot: rootIndex)) }
+            if parent != FocusTree.none, Int(self[parent].slotDepth) + 1 >= OpLogLimits.treeDepth { return .refused(.tooDeep) }
             ids.insert(hash, slot: nextSlot)
             return .inserted(place(id, name: name, payload: payload(parent), under: parent))
         }
@@ -287,6 +295,12 @@ public final class FocusTree<Payload: FocusTreePayload> {
         if parent != FocusTree.none, isAncestor(existing, of: parent) { return .refused(.moveIntoOwnSubtree(existing)) }
         if parent == FocusTree.none, rootIndex != FocusTree.none, rootIndex != existing {
             return .refused(.moveToSecondRoot(existing, existingRoot: rootIndex))
+        }
+        // Moved deeper, its subtree must still fit (a walk of the subtree, as the move's own is).
+        if parent != FocusTree.none, self[parent].slotDepth >= self[existing].slotDepth,
+            Int(self[parent].slotDepth) + 1 + height(of: existing) >= OpLogLimits.treeDepth
+        {
+            return .refused(.tooDeep)
         }
         let formerName = self[existing].name
         self[existing].name = name
@@ -301,9 +315,11 @@ public final class FocusTree<Payload: FocusTreePayload> {
         self[index].links.nextSibling = FocusTree.none
         guard parent != FocusTree.none else {
             rootIndex = index
+            self[index].slotDepth = 0
             self[index].links.previousSibling = FocusTree.none
             return
         }
+        self[index].slotDepth = Self.depth(below: self[parent].slotDepth, by: 1)
         let last = self[parent].links.lastChild
         self[index].links.previousSibling = last
         if last == FocusTree.none { self[parent].links.firstChild = index } else { self[last].links.nextSibling = index }
@@ -338,8 +354,30 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// `parent` must not be in the subtree of `index` (see ``isAncestor(_:of:)``).
     @inlinable
     public func move(_ index: Index, under parent: Index) {
+        let before = self[index].slotDepth
         unlink(index)
         link(index, under: parent)
+        let after = self[index].slotDepth
+        // The subtree moves with the node: its depths change by as much, in one walk (only when they change).
+        guard after != before, self[index].links.firstChild != FocusTree.none else { return }
+        walk(from: index) { node, depth in
+            if depth > 0 { self[node].slotDepth = Self.depth(below: after, by: depth) }
+        }
+    }
+
+    /// The depth `levels` below a node at `depth`; `UInt16.max` when that is deeper (see ``Node/depth``).
+    @inlinable
+    static func depth(below depth: UInt16, by levels: Int) -> UInt16 {
+        UInt16(min(Int(depth) + levels, Int(UInt16.max)))
+    }
+
+    /// How many levels the subtree of `index` has below it: 0 for a leaf. One walk of the subtree.
+    @inlinable
+    func height(of index: Index) -> Int {
+        guard self[index].links.firstChild != FocusTree.none else { return 0 }
+        var height = 0
+        walk(from: index) { _, depth in height = max(height, depth) }
+        return height
     }
 
     /// Every live node whose id is `id` or starts with it: the node `id` first, if live, then the others in no
@@ -502,12 +540,25 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// `exit` after them, each with the node's depth below `index`.
     @inlinable
     public func walk(from index: Index, enter: (Index, Int) -> Void, exit: (Index, Int) -> Void = { _, _ in }) {
+        walk(from: index, stoppingWhen: { false }, enter: enter, exit: exit)
+    }
+
+    /// ``walk(from:enter:exit:)`` that stops once `isStopped` says so, asked before each node is entered (work
+    /// that may have to stop half-way, such as a snapshot whose request was cancelled, answers it cheaply).
+    /// Returns whether the whole subtree was visited; a stopped walk does not `exit` the nodes it left open.
+    @inlinable
+    @discardableResult
+    public func walk(
+        from index: Index, stoppingWhen isStopped: () -> Bool, enter: (Index, Int) -> Void,
+        exit: (Index, Int) -> Void = { _, _ in }
+    ) -> Bool {
         var stack: [(node: Index, depth: Int, entered: Bool)] = [(index, 0, false)]
         while let (node, depth, entered) = stack.popLast() {
             if entered {
                 exit(node, depth)
                 continue
             }
+            if isStopped() { return false }
             enter(node, depth)
             stack.append((node, depth, true))
             var child = self[node].links.lastChild
@@ -516,6 +567,7 @@ public final class FocusTree<Payload: FocusTreePayload> {
                 child = self[child].links.previousSibling
             }
         }
+        return true
     }
 
     /// The children of `index`, in order.

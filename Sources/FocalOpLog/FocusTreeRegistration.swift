@@ -23,5 +23,8 @@ public enum FocusTreeRegistration: Equatable, Sendable {
         case moveIntoOwnSubtree(Int32)
         /// A keyed id registered again without a parent while another root, at `existingRoot`, is live.
         case moveToSecondRoot(Int32, existingRoot: Int32)
+        /// A node (or, for a keyed id registered again under another parent, a node of its subtree) would be
+        /// ``OpLogLimits/treeDepth`` levels below the root or deeper.
+        case tooDeep
     }
 }

@@ -21,4 +21,14 @@ public enum OpLogLimits {
     /// argument of `latestValue(keyPath)` and `valueFirstDisplayedEvent(keyPath)` in a task.
     /// A key path is one name, looked up whole (a dot in it is not a separator).
     public static let keyPathLength = 1024
+    /// The most levels a session's tree may have, the root's included: a `register` that would put a node
+    /// deeper is refused (``FocusTreeRegistration/Refusal/tooDeep``).
+    ///
+    /// A focus tree has a level per screen, container and control a user went through, tens in an app; 250
+    /// leaves room for a hundred screens pushed one from another, and keeps every snapshot of any tree readable
+    /// by the usual readers at their default nesting limits: the XML form nests at most 254 elements (libxml2
+    /// refuses more than 256), the JSON form about twice the depth (``FocalJSON/JSONScanner/maximumDepth``, Focal's
+    /// own reader, takes 512), the HTML page at most 258 (browsers' HTML parsers flatten past 512). It also
+    /// bounds what a node's depth costs: a focus path, what a task sees as `node.path`, has at most 249 names.
+    public static let treeDepth = 250
 }

@@ -188,8 +188,9 @@ public final class JSRuntime {
         return try finish(result, exception, file: nil)
     }
 
-    /// The watchdog's ticks so far, and how many one entry may run (for tests).
-    var watchdogTicks: (counted: Int, allowed: Int) { (watchdog.ticksCounted, watchdog.ticksAllowed) }
+    /// The watchdog's ticks so far, and how many one entry may run: a tick is an eighth of the time limit of CPU
+    /// time, counted while a script runs (a batch's slices read it to learn cheaply that tasks took time).
+    package var watchdogTicks: (counted: Int, allowed: Int) { (watchdog.ticksCounted, watchdog.ticksAllowed) }
 
     /// How many calls into JavaScript are on the stack: the time limit starts again only
     /// at the outermost, so host code called from a script cannot extend its limit.

@@ -9,15 +9,15 @@ struct BatchOutcome: Sendable {
     var applied = 0
     /// Leading lines the session already held at their position (a retried batch).
     var skipped = 0
-    /// Errors, with the line of the request body (1-based) they belong to: the first
-    /// thousand (``FocalEngine/ApplyOutcome/maximumErrors``).
-    var errors: [(line: Int?, message: String)] = []
+    /// Errors, with the line of the request body (1-based) they belong to and their kind's
+    /// ``FocalEngine/EngineError/Kind/code``: the first thousand (``FocalEngine/ApplyOutcome/maximumErrors``).
+    var errors: [(line: Int?, code: String, message: String)] = []
     /// How many more errors the batch had; answered as `errorsOmitted` when not zero.
     var omittedErrors = 0
     /// The results, as compact JSON text.
     var results: [String] = []
 
-    /// `{"applied": N, "skipped": K, "errors": [{"line": L, "message": "…"}], "results": [VALUE, …]}`
+    /// `{"applied": N, "skipped": K, "errors": [{"line": L, "code": "…", "message": "…"}], "results": [VALUE, …]}`
     /// and a newline, written straight into the response's buffer.
     var json: ByteBuffer {
         var buffer = ByteBufferAllocator().buffer(capacity: results.reduce(64) { $0 + $1.utf8.count + 1 })
@@ -30,7 +30,9 @@ struct BatchOutcome: Sendable {
             if index > 0 { buffer.writeStaticString(",") }
             buffer.writeStaticString("{\"line\":")
             buffer.writeString(error.line.map(String.init) ?? "null")
-            buffer.writeStaticString(",\"message\":")
+            buffer.writeStaticString(",\"code\":\"")
+            buffer.writeString(error.code)
+            buffer.writeStaticString("\",\"message\":")
             buffer.writeString(JSONValue.string(error.message).jsonString)
             buffer.writeStaticString("}")
         }

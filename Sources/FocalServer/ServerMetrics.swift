@@ -14,7 +14,7 @@ import Synchronization
 /// | `focal_sessions_live` | gauge | sessions hosted now |
 /// | `focal_ops_total` | counter | op lines applied (rebuilds included) |
 /// | `focal_results_total` | counter | task results produced |
-/// | `focal_errors_total{kind}` | counter | errors: `malformed_op`, `invalid_op`, `task_failed`, `task_file_failed` |
+/// | `focal_errors_total{kind}` | counter | errors: `malformed_op`, `invalid_op`, `refused_op`, `task_failed`, `task_file_failed` |
 /// | `focal_task_timeouts_total` | counter | task calls stopped by the time limit |
 /// | `focal_request_duration_seconds{route,status}` | histogram | request latency |
 /// | `focal_outbox_depth` | gauge | results in the outbox waiting for delivery |
@@ -89,13 +89,9 @@ public final class ServerMetrics: Sendable {
                 let dimensions = [("operation", operation.rawValue)]
                 return (operation, CoreMetrics.Counter(label: "focal_store_errors_total", dimensions: dimensions, factory: factory))
             })
-        let kinds: [(EngineError.Kind, String)] = [
-            (.malformedOp, "malformed_op"), (.invalidOp, "invalid_op"), (.taskFailed, "task_failed"),
-            (.taskFileFailed, "task_file_failed"),
-        ]
         errors = Dictionary(
-            uniqueKeysWithValues: kinds.map { kind, name in
-                (kind, CoreMetrics.Counter(label: "focal_errors_total", dimensions: [("kind", name)], factory: factory))
+            uniqueKeysWithValues: EngineError.Kind.lineErrorKinds.map { kind in
+                (kind, CoreMetrics.Counter(label: "focal_errors_total", dimensions: [("kind", kind.code)], factory: factory))
             })
     }
 

@@ -90,7 +90,7 @@ final class SessionHost: Sendable {
             let applied = try await applyText(batch.text(from: outcome.skipped))
             outcome.applied = applied.applied
             outcome.results = applied.results.map(\.record.resultJSON)
-            outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.message) }
+            outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.kind.code, error.message) }
             outcome.omittedErrors = applied.omittedErrors
             return outcome
         }
@@ -112,6 +112,10 @@ final class SessionHost: Sendable {
             guard let engine = state.withLock({ $0.engine }) else { return nil }
             do throws(EnginePoolError) {
                 return try await engine.snapshot(format: format)
+            } catch .cancelled {
+                // The request's deadline passed, or its client left: the rendering stopped half-way.
+                services.logger.debug("snapshot stopped: its request was cancelled", metadata: ["focal.session": "\(id)"])
+                throw CancellationError()
             } catch {
                 throw unavailable(error)
             }

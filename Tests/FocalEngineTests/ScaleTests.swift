@@ -7,20 +7,25 @@ import Testing
 /// is left out because it alone takes over a minute there (the XML one covers the shape).
 @Suite("Large trees do not crash the engine", .serialized)
 struct ScaleTests {
-    @Test("a tree 100,000 levels deep: register, record, snapshot, deregister the root")
+    @Test("a chain of 100,000 registrations stops at the depth limit, each deeper one refused: record, snapshot, deregister")
     func deepTree() throws {
         let depth = 100_000
+        let limit = OpLogLimits.treeDepth
         let harness = try EngineHarness(["index.js": "match('n/n/ev', n => n.path.length);\nmatch('/n/ev', () => 'top');"])
         harness.apply(registerRoot)
         harness.apply(chain(Array(repeating: "n", count: depth), from: 2, under: root))
-        #expect(harness.engine.nodeCount == depth + 1)
-        let deepest = NodeID(owner: Int64(depth + 1))
-        #expect(harness.fire(deepest) == [.number(Double(2 * depth))])
+        #expect(harness.engine.nodeCount == limit)
+        let errors = harness.takeErrors()
+        #expect(errors.count == depth - (limit - 1))
+        #expect(errors.first?.message.contains("deeper than \(limit) levels") == true)
+        #expect(errors.dropFirst().allSatisfy { $0.message.contains("is not registered") })
+        let deepest = NodeID(owner: Int64(limit))
+        #expect(harness.fire(deepest) == [.number(Double(2 * (limit - 1)))])
         #expect(harness.fire(2) == ["top"])
         let xml = harness.engine.snapshot(format: .xml)
-        #expect(xml.components(separatedBy: "createdAt=").count - 1 == depth + 1)
+        #expect(xml.components(separatedBy: "createdAt=").count - 1 == limit)
         let json = harness.engine.snapshot(format: .json)
-        #expect(json.components(separatedBy: "\"children\":").count - 1 == depth + 1)
+        #expect(json.components(separatedBy: "\"children\":").count - 1 == limit)
         harness.apply(deregister(root))
         #expect(harness.engine.nodeCount == 0)
         #expect(harness.takeErrors().isEmpty)
