@@ -115,6 +115,58 @@ struct SessionIsolationTests {
         #expect(harness.takeErrors().isEmpty)
     }
 
+    @Test("a session cannot read another's values through the prototypes of objects that built-ins make (issue 53)")
+    func hiddenPrototypes() throws {
+        // Each session patches `next` of the prototypes only objects made by built-ins reach (an iterator helper's,
+        // `Iterator.from`'s wrapper's, a segment iterator's) to keep what passes through, then iterates its own
+        // node's name through each: whatever it kept of another session's name is a leak.
+        let harness = try EngineHarness([
+            "index.js": """
+            const kept = [];
+            function patch(prototype) {
+              const next = prototype.next;
+              try {
+                prototype.next = function () { const step = next.call(this); if (!step.done) kept.push(step.value.segment ?? step.value); return step; };
+                return 'patched';
+              } catch (e) { return e.name; }
+            }
+            match('/ev', n => {
+              const secret = n.nodeName;
+              const patched = [
+                patch(Object.getPrototypeOf([].values().map(x => x))),
+                patch(Object.getPrototypeOf(Iterator.from({ next: () => ({ done: true }) }))),
+                patch(Object.getPrototypeOf(new Intl.Segmenter().segment('')[Symbol.iterator]())),
+              ];
+              [...[...secret].values().map(c => c)];
+              const characters = [...secret].values();
+              [...Iterator.from({ next: () => characters.next() })];
+              [...new Intl.Segmenter().segment(secret)];
+              return [patched, kept.filter(value => !secret.includes(value)).join('')];
+            });
+            """
+        ])
+        let results = fireRounds(harness, sessions: ["alpha", "beta"], rounds: 2)
+        for session in ["alpha", "beta"] {
+            let expected: JSONValue = [["TypeError", "TypeError", "TypeError"], ""]
+            #expect(results[session] == [expected, expected], "\(session)")
+        }
+        #expect(harness.takeErrors().isEmpty)
+    }
+
+    @Test("the reachability audit: everything a task reaches that another session's task reaches too is frozen")
+    func reachabilityAudit() throws {
+        // The audit calls thousands of built-ins (hundreds of thousands of allocations under the GC stress of
+        // ./Scripts/test): it gets the longest time limit there is.
+        let harness = try EngineHarness(
+            ["index.js": FrozenReachabilityAudit.source + "\nmatch('/ev', n => audit(n));\n"], timeLimit: .seconds(600))
+        let results = fireRounds(harness, sessions: ["alpha"], rounds: 1)
+        #expect(harness.takeErrors().isEmpty)
+        let report = try #require(results["alpha"]?.first)
+        // The walk found what it should: the intrinsics (about 900 objects with JavaScriptCore 2.50).
+        #expect((report["shared"]?.numberValue ?? 0) > 500, "\(report)")
+        #expect(report["notFrozen"] == [], "shared but not frozen: \(report["notFrozen"] ?? .null)")
+    }
+
     @Test("match exists while a task file is evaluated, and cannot be replaced or written to")
     func matchIsFrozen() throws {
         let harness = try EngineHarness([

@@ -31,6 +31,7 @@ struct LockdownTests {
             ("JSON.stringify = () => 'replaced'", "JSON.stringify(1)"),
             ("Object.getPrototypeOf(function* () {}).leaked = 1", "typeof Object.getPrototypeOf(function* () {}).leaked"),
             ("Object.getPrototypeOf([][Symbol.iterator]()).leaked = 1", "typeof [][Symbol.iterator]().leaked"),
+            ("Object.getPrototypeOf([].values().map(x => x)).next = null", "typeof [].values().map(x => x).next"),
             ("delete Array.prototype.map", "typeof [].map"),
             ("Object.defineProperty(globalThis, 'leaked', { value: 1 })", "typeof leaked"),
         ])
