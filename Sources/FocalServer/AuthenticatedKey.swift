@@ -24,10 +24,10 @@ public struct AuthenticatedKey: Sendable {
         self.ring = ring
     }
 
-    /// Pays `ops` tokens of the key's rate limit, if it has one.
-    /// - Throws: ``ServerError`` 429 with `Retry-After` when the bucket cannot pay now,
-    ///   413 when `ops` is more than the key's burst (it never could).
-    func charge(ops: Int) throws(ServerError) {
-        try ring.charge(keyName: name, ops: ops)
+    /// Pays `ops` tokens of the key's rate limit, and `bytes` (a request body's) of its byte limit, if it has them.
+    /// - Throws: ``ServerError`` 429 with `Retry-After` when a bucket cannot pay now (and then neither pays),
+    ///   413 when `ops` is more than the key's burst or `bytes` more than its byte burst (it never could).
+    func charge(ops: Int, bytes: Int = 0) throws(ServerError) {
+        try ring.charge(keyName: name, ops: ops, bytes: bytes)
     }
 }

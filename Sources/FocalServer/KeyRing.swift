@@ -20,7 +20,7 @@ public final class KeyRing: Sendable {
         }
         /// Each key's hash as four words, in the file's order: what every request compares.
         private(set) var hashes: [SIMD4<UInt64>]
-        var buckets: [String: TokenBucket] = [:]
+        var buckets: [String: KeyBuckets] = [:]
         var reloads = 0
 
         init(file: KeysFile) {
@@ -91,7 +91,7 @@ public final class KeyRing: Sendable {
                     message: "\"projects\" changed; projects are set up at start only: restart the server to add, remove or move one")
             }
             let limits = Dictionary(uniqueKeysWithValues: file.keys.map { ($0.name, $0.rateLimit) })
-            state.buckets = state.buckets.filter { name, bucket in limits[name] == .some(bucket.limit) }
+            state.buckets = state.buckets.filter { name, buckets in limits[name] == .some(buckets.limit) }
             state.file = file
             state.reloads += 1
         }
@@ -123,9 +123,10 @@ public final class KeyRing: Sendable {
         return words
     }
 
-    /// Pays `ops` tokens of the named key's rate limit (nothing when it has none).
-    func charge(keyName: String, ops: Int) throws(ServerError) {
-        guard ops > 0 else { return }
+    /// Pays `ops` tokens of the named key's rate limit, and `bytes` of its byte limit when it has one (nothing when
+    /// it has no rate limit): from both buckets, or from neither.
+    func charge(keyName: String, ops: Int, bytes: Int) throws(ServerError) {
+        guard ops > 0 || bytes > 0 else { return }
         let now = clock.now
         try state.withLock { state throws(ServerError) in
             guard let limit = state.file.keys.first(where: { $0.name == keyName })?.rateLimit else { return }
@@ -134,16 +135,43 @@ public final class KeyRing: Sendable {
                     .contentTooLarge,
                     "the batch holds \(ops) op lines, more than the burst of \(limit.burst) of the key's rate limit; send smaller batches")
             }
-            var bucket = state.buckets[keyName] ?? TokenBucket(limit: limit, now: now)
-            let wait = bucket.take(ops, now: now)
-            state.buckets[keyName] = bucket
-            if let wait {
-                let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18).rounded(.up)))
+            if let bytesBurst = limit.bytesBurst, bytes > bytesBurst {
                 throw ServerError(
-                    .tooManyRequests,
-                    "the key's rate limit (\(limit.opsPerSecond) ops per second, burst \(limit.burst)) is spent; retry later",
-                    headers: [.retryAfter: String(seconds)])
+                    .contentTooLarge,
+                    "the request body holds \(bytes) bytes, more than the byte burst of \(bytesBurst) of the key's rate limit; "
+                        + "send smaller batches")
             }
+            var buckets = state.buckets[keyName] ?? KeyBuckets(limit: limit, now: now)
+            let opsWait = buckets.ops.wait(for: ops, now: now)
+            let bytesWait = buckets.bytes?.wait(for: bytes, now: now)
+            defer { state.buckets[keyName] = buckets }
+            guard let wait = [opsWait, bytesWait].compactMap({ $0 }).max() else {
+                buckets.ops.take(ops)
+                buckets.bytes?.take(bytes)
+                return
+            }
+            let seconds = max(1, Int((Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18).rounded(.up)))
+            let spent =
+                bytesWait != nil && opsWait == nil
+                ? "byte rate limit (\(limit.bytesPerSecond ?? 0) bytes per second, burst \(limit.bytesBurst ?? 0))"
+                : "rate limit (\(limit.opsPerSecond) ops per second, burst \(limit.burst))"
+            throw ServerError(.tooManyRequests, "the key's \(spent) is spent; retry later", headers: [.retryAfter: String(seconds)])
+        }
+    }
+}
+
+/// The buckets a key's ``RateLimit`` pays from: ops, and bytes when the limit has a byte rate.
+private struct KeyBuckets: Sendable {
+    let limit: RateLimit
+    var ops: TokenBucket
+    var bytes: TokenBucket?
+
+    /// Full buckets for `limit`.
+    init(limit: RateLimit, now: ContinuousClock.Instant) {
+        self.limit = limit
+        ops = TokenBucket(rate: limit.opsPerSecond, capacity: limit.burst, now: now)
+        if let rate = limit.bytesPerSecond, let capacity = limit.bytesBurst {
+            bytes = TokenBucket(rate: rate, capacity: capacity, now: now)
         }
     }
 }

@@ -170,7 +170,7 @@ public struct KeysFile: Sendable, Hashable {
         var rateLimit: RateLimit?
         if let value = entry["rateLimit"] {
             guard let limit = value.objectValue else { throw fail("\(place).rateLimit must be an object with opsPerSecond and burst") }
-            try checkMembers(of: limit, allowed: ["opsPerSecond", "burst"], at: "\(place).rateLimit", fail)
+            try checkMembers(of: limit, allowed: ["opsPerSecond", "burst", "bytesPerSecond", "bytesBurst"], at: "\(place).rateLimit", fail)
             guard let rate = limit["opsPerSecond"]?.numberValue, RateLimit.opsPerSecondRange.contains(rate) else {
                 throw fail("\(place).rateLimit.opsPerSecond must be a number from 0.001 to 1000000")
             }
@@ -180,6 +180,22 @@ public struct KeysFile: Sendable, Hashable {
                 throw fail("\(place).rateLimit.burst must be a whole number from 1 to 1000000")
             }
             rateLimit = RateLimit(opsPerSecond: rate, burst: Int(number))
+            switch (limit["bytesPerSecond"], limit["bytesBurst"]) {
+            case (nil, nil): break
+            case (let bytesRate?, let bytesBurst?):
+                guard let bytesRate = bytesRate.numberValue, RateLimit.bytesPerSecondRange.contains(bytesRate) else {
+                    throw fail("\(place).rateLimit.bytesPerSecond must be a number from 1 to 1099511627776")
+                }
+                guard let bytesBurst = bytesBurst.numberValue, bytesBurst.rounded() == bytesBurst,
+                    Double(RateLimit.bytesBurstRange.lowerBound)...Double(RateLimit.bytesBurstRange.upperBound) ~= bytesBurst
+                else {
+                    throw fail("\(place).rateLimit.bytesBurst must be a whole number from 1 to 1099511627776")
+                }
+                rateLimit?.bytesPerSecond = bytesRate
+                rateLimit?.bytesBurst = Int(bytesBurst)
+            default:
+                throw fail("\(place).rateLimit: bytesPerSecond and bytesBurst go together")
+            }
         }
         return Key(name: name, sha256: sha256, scopes: scopes, project: project, rateLimit: rateLimit)
     }

@@ -1,29 +1,33 @@
-/// A key's bucket of ops (see ``RateLimit``): it holds at most `burst` tokens and refills
-/// at `opsPerSecond`, reading the time from the server's clock (a manual one in tests).
+/// A bucket of tokens (ops or bytes of a key's ``RateLimit``): it holds at most `capacity` tokens and refills at
+/// `rate` per second, reading the time from the server's clock (a manual one in tests).
 struct TokenBucket: Sendable {
-    let limit: RateLimit
+    let rate: Double
+    let capacity: Int
     private var tokens: Double
     private var updated: ContinuousClock.Instant
 
     /// A full bucket.
-    init(limit: RateLimit, now: ContinuousClock.Instant) {
-        self.limit = limit
-        tokens = Double(limit.burst)
+    init(rate: Double, capacity: Int, now: ContinuousClock.Instant) {
+        self.rate = rate
+        self.capacity = capacity
+        tokens = Double(capacity)
         updated = now
     }
 
-    /// Takes `cost` tokens and returns `nil`, or takes none and returns how long until the
-    /// bucket holds `cost` (never more than `burst`: the caller refuses larger costs).
-    mutating func take(_ cost: Int, now: ContinuousClock.Instant) -> Duration? {
+    /// Refills the bucket up to `now` and returns `nil` when it holds `cost`, or how long until it does (never more
+    /// than `capacity`: the caller refuses larger costs). Takes nothing: ``take(_:)`` does, once every bucket a
+    /// request pays from can.
+    mutating func wait(for cost: Int, now: ContinuousClock.Instant) -> Duration? {
         let elapsed = now > updated ? now - updated : .zero
         let (seconds, attoseconds) = elapsed.components
-        tokens = min(Double(limit.burst), tokens + (Double(seconds) + Double(attoseconds) * 1e-18) * limit.opsPerSecond)
+        tokens = min(Double(capacity), tokens + (Double(seconds) + Double(attoseconds) * 1e-18) * rate)
         updated = max(updated, now)
         let needed = Double(cost)
-        guard tokens < needed else {
-            tokens -= needed
-            return nil
-        }
-        return .seconds((needed - tokens) / limit.opsPerSecond)
+        return tokens < needed ? .seconds((needed - tokens) / rate) : nil
+    }
+
+    /// Takes `cost` tokens, which ``wait(for:now:)`` just said the bucket holds.
+    mutating func take(_ cost: Int) {
+        tokens -= Double(cost)
     }
 }

@@ -101,6 +101,33 @@ struct AuthTests {
         }
     }
 
+    @Test("over the byte rate limit: 429 with Retry-After and nothing applied, though ops are left; a body over the byte burst is 413")
+    func byteRateLimit() async throws {
+        let clock = ManualClock()
+        let lines = Ops.session(items: 1)
+        let bytes = lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        let tap = Ops.tap(0).utf8.count + 1
+        // Ops to spare; bytes for the session's lines and one tap, refilled at one tap's bytes per second.
+        let limited = TestKey(
+            "limited", scopes: ["ingest"], rateLimit: (opsPerSecond: 1000, burst: 1000),
+            byteLimit: (bytesPerSecond: Double(tap), bytesBurst: bytes + tap))
+        try await withKeyedServer(keys: [limited], clock: clock) { client, _, _ in
+            #expect(try await client.post(lines, to: "r", key: limited).status == .ok)
+            let refused = try await client.post([Ops.tap(0), Ops.tap(0)], to: "r", key: limited)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "1", "one tap's bytes left, two needed at one tap's bytes per second")
+            #expect(refused.error?.contains("byte rate limit") == true, "\(refused.error ?? "")")
+            clock.advance(by: .seconds(1))
+            let later = try await client.post([Ops.tap(0), Ops.tap(0)], to: "r", key: limited)
+            #expect(later.status == .ok)
+            #expect(try later.results == [["item": 0, "count": 2], ["item": 0, "count": 3]], "nothing of the refused batch applied")
+            clock.advance(by: .seconds(600))
+            let tooLarge = try await client.post(Array(repeating: Ops.tap(0), count: 20), to: "r", key: limited)
+            #expect(tooLarge.status == .contentTooLarge)
+            #expect(tooLarge.error?.contains("byte burst of \(bytes + tap)") == true, "\(tooLarge.error ?? "")")
+        }
+    }
+
     @Test("the same session id in two projects is two sessions; a key of one project gets 404 for the other's")
     func projectsAreSeparate() async throws {
         let shopKey = TestKey("shop-app", scopes: Self.everything, project: "shop")

@@ -7,6 +7,7 @@ import Testing
 struct KeysFileTests {
     static let hash = APIKey(secret: "k").sha256Hex
     static let other = APIKey(secret: "other").sha256Hex
+    static let third = APIKey(secret: "third").sha256Hex
 
     static func entry(_ name: String = "app", hash: String = hash, extra: String = "") -> String {
         #"{"name":"\#(name)","sha256":"\#(hash)","scopes":["ingest"]\#(extra)}"#
@@ -18,18 +19,21 @@ struct KeysFileTests {
             {"keys": [
               {"name": "ios-app", "sha256": "\#(Self.hash.uppercased())", "scopes": ["ingest", "read"], "project": "shop",
                "rateLimit": {"opsPerSecond": 0.5, "burst": 10}},
-              {"name": "prom", "sha256": "\#(Self.other)", "scopes": ["metrics"]}
+              {"name": "prom", "sha256": "\#(Self.other)", "scopes": ["metrics"]},
+              {"name": "bytes", "sha256": "\#(Self.third)", "scopes": ["ingest"],
+               "rateLimit": {"opsPerSecond": 5, "burst": 10, "bytesPerSecond": 1000.5, "bytesBurst": 65536}}
             ],
              "projects": {"shop": {"tasks": "tasks/shop"}, "abs": {"tasks": "/srv/tasks"}}}
             """#
         let file = try KeysFile(parsing: text, file: "/etc/focal/keys.json", directory: "/etc/focal")
         #expect(file.projects == ["shop": "/etc/focal/tasks/shop", "abs": "/srv/tasks"])
-        #expect(file.keys.map(\.name) == ["ios-app", "prom"])
+        #expect(file.keys.map(\.name) == ["ios-app", "prom", "bytes"])
         #expect(file.keys[0].scopes == [.ingest, .read])
         #expect(file.keys[0].project == "shop")
         #expect(file.keys[0].rateLimit == RateLimit(opsPerSecond: 0.5, burst: 10))
         #expect(file.keys[1].project == ProjectName.default)
         #expect(file.keys[1].rateLimit == nil)
+        #expect(file.keys[2].rateLimit == RateLimit(opsPerSecond: 5, burst: 10, bytesPerSecond: 1000.5, bytesBurst: 65536))
         let ring = KeyRing(file)
         #expect(ring.key(for: "k")?.name == "ios-app", "an upper-case hash is the same hash")
         #expect(ring.key(for: "other")?.name == "prom")
@@ -69,6 +73,18 @@ struct KeysFileTests {
             (
                 #"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":1,"burst":1.5}"#))]}"#,
                 "rateLimit.burst must be a whole number from 1 to 1000000"
+            ),
+            (
+                #"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":1,"burst":1,"bytesPerSecond":100}"#))]}"#,
+                "rateLimit: bytesPerSecond and bytesBurst go together"
+            ),
+            (
+                #"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":1,"burst":1,"bytesPerSecond":0.5,"bytesBurst":1}"#))]}"#,
+                "rateLimit.bytesPerSecond must be a number from 1 to 1099511627776"
+            ),
+            (
+                #"{"keys": [\#(entry(extra: #","rateLimit":{"opsPerSecond":1,"burst":1,"bytesPerSecond":1,"bytesBurst":1099511627777}"#))]}"#,
+                "rateLimit.bytesBurst must be a whole number from 1 to 1099511627776"
             ),
             ("{\"keys\": [\n\n  oops]}", "line 3: not JSON"),
         ])

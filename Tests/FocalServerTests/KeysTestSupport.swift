@@ -20,20 +20,27 @@ struct TestKey: Sendable {
     let scopes: [String]
     let project: String?
     let rateLimit: (opsPerSecond: Double, burst: Int)?
+    /// The byte dimension of the rate limit, with `rateLimit`.
+    let byteLimit: (bytesPerSecond: Double, bytesBurst: Int)?
 
-    init(_ name: String, scopes: [String], project: String? = nil, rateLimit: (opsPerSecond: Double, burst: Int)? = nil) {
+    init(
+        _ name: String, scopes: [String], project: String? = nil, rateLimit: (opsPerSecond: Double, burst: Int)? = nil,
+        byteLimit: (bytesPerSecond: Double, bytesBurst: Int)? = nil
+    ) {
         self.name = name
         secret = APIKey.generate().secret
         self.scopes = scopes
         self.project = project
         self.rateLimit = rateLimit
+        self.byteLimit = byteLimit
     }
 
     /// The key's entry, as JSON text.
     var entry: String {
         let key = APIKey(secret: secret)
         let project = self.project.map { #","project":"\#($0)""# } ?? ""
-        let limit = rateLimit.map { #","rateLimit":{"opsPerSecond":\#($0.opsPerSecond),"burst":\#($0.burst)}"# } ?? ""
+        let bytes = byteLimit.map { #","bytesPerSecond":\#($0.bytesPerSecond),"bytesBurst":\#($0.bytesBurst)"# } ?? ""
+        let limit = rateLimit.map { #","rateLimit":{"opsPerSecond":\#($0.opsPerSecond),"burst":\#($0.burst)\#(bytes)}"# } ?? ""
         let scopes = self.scopes.map { "\"\($0)\"" }.joined(separator: ",")
         return #"{"name":"\#(name)","sha256":"\#(key.sha256Hex)","scopes":[\#(scopes)]\#(project)\#(limit)}"#
     }
