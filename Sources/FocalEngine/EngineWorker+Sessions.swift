@@ -50,26 +50,30 @@ extension EngineWorker {
     /// calling task is cancelled. Between two slices the thread runs the work queued for it meanwhile (other
     /// sessions' batches, HTTP connections), so a batch of a million ops, each calling a task, holds it for a time
     /// limit at a time, never for the whole batch; calls on the same session wait for the batch to end (see
-    /// `waitForTurn`), so a session's calls still apply one after another, in order, each op once.
+    /// `takeTurn`), so a session's calls still apply one after another, in order, each op once.
     private func applyInSlices(to session: EngineSession, _ slice: (OutcomeCollector) -> Void) async -> ApplyOutcome {
-        await waitForTurn(of: session.id)
-        defer { passTurn(of: session.id) }
         let collector = OutcomeCollector(session: session)
-        while true {
+        defer { passTurn(of: session.id) }
+        // The pool may close while the batch waits: its engine is then gone, and the batch stops.
+        var isEngineThere = await takeTurn(of: session.id)
+        while isEngineThere {
             collector.slice = BatchSlice(engine: engine)
             collect(into: collector) { slice($0) }
             guard !collector.isFinished, !collector.outcome.isCancelled else { return collector.outcome }
             holdTurn(of: session.id)
             await _Concurrency.Task.yield()
+            isEngineThere = !isReleased
         }
+        collector.outcome.isCancelled = true
+        return collector.outcome
     }
 
     /// The session's snapshot, or `nil` when it has no state.
     /// - Throws: ``EnginePoolError/cancelled`` when the calling task was cancelled: the rendering stops within
     ///   ``Engine/snapshotStopInterval`` nodes of it.
     func snapshot(of session: String, format: SnapshotFormat) async throws(EnginePoolError) -> String? {
-        await waitForTurn(of: session)
         defer { passTurn(of: session) }
+        guard await takeTurn(of: session) else { throw .closed }
         guard engine.hasSession(session) else { return nil }
         guard let text = engine.snapshot(format: format, session: session, stoppingWhen: { _Concurrency.Task.isCancelled }) else {
             throw .cancelled
@@ -79,17 +83,20 @@ extension EngineWorker {
 
     /// Releases a session's state.
     func end(_ session: String) async {
-        await waitForTurn(of: session)
         defer { passTurn(of: session) }
+        guard await takeTurn(of: session) else { return }
         engine.endSession(session)
     }
 
     /// Records the session's end event (what its tasks produce goes to the outcome and the
     /// session's streams) and releases the session.
     func end(_ session: EngineSession, reason: SessionEndReason) async -> ApplyOutcome {
-        await waitForTurn(of: session.id)
         defer { passTurn(of: session.id) }
         let collector = OutcomeCollector(session: session)
+        guard await takeTurn(of: session.id) else {
+            collector.outcome.isCancelled = true
+            return collector.outcome
+        }
         collect(into: collector) { _ in engine.endSession(session.id, reason: reason) }
         return collector.outcome
     }
@@ -104,10 +111,13 @@ extension EngineWorker {
     // MARK: Turns
 
     /// Waits while another call on `session` is between two slices of its batch; the caller then holds the
-    /// session's turn until `passTurn`. A call that finds no batch between slices goes on at once.
-    private func waitForTurn(of session: String) async {
-        guard !callsWaitingForTurn.isEmpty, callsWaitingForTurn[session] != nil else { return }
-        await withCheckedContinuation { callsWaitingForTurn[session, default: []].append($0) }
+    /// session's turn until `passTurn`. A call that finds no batch between slices goes on at once. Returns
+    /// whether the engine is still there (``release()`` may have come meanwhile).
+    private func takeTurn(of session: String) async -> Bool {
+        if !callsWaitingForTurn.isEmpty, callsWaitingForTurn[session] != nil {
+            await withCheckedContinuation { callsWaitingForTurn[session, default: []].append($0) }
+        }
+        return !isReleased
     }
 
     /// Marks `session` as held by a batch that leaves the thread between two slices.

@@ -39,10 +39,10 @@ public actor EngineWorker {
     public var engine: Engine { bound.value! }
 
     /// Whether ``release()`` released the engine.
-    private var isReleased = false
+    private(set) var isReleased = false
 
     /// The sessions whose batch is between two of its slices, each with the calls on it that wait for their turn, in
-    /// the order they came (see `applyInSlices`, `waitForTurn`): meanwhile the thread runs other sessions' work only.
+    /// the order they came (see `applyInSlices`, `takeTurn`): meanwhile the thread runs other sessions' work only.
     var callsWaitingForTurn: [String: [CheckedContinuation<Void, Never>]] = [:]
 
     /// Releases the engine now, on its thread; the worker must do no more work. Call it
