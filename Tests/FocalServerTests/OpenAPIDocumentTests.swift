@@ -163,10 +163,18 @@ struct OpenAPIDocumentTests {
         let outcome = try #require(schemas["BatchOutcome"] as? [String: Any])
         let properties = Set(try #require(outcome["properties"] as? [String: Any]).keys)
         let required = Set(try #require(outcome["required"] as? [String]))
+        let errorItem = try #require(((outcome["properties"] as? [String: Any])?["errors"] as? [String: Any])?["items"] as? [String: Any])
+        let errorKeys = Set(try #require(errorItem["required"] as? [String]))
+        let codes = try #require(((errorItem["properties"] as? [String: Any])?["code"] as? [String: Any])?["enum"] as? [String])
         try await withServer { client, _ in
-            let few = try await client.post([Ops.root, "bad"], to: "few")
+            let few = try await client.post([Ops.root, "bad", #"{"op":"snapshot"}"#], to: "few")
             let fewKeys = Set(try #require(try few.json.objectValue).keys)
             #expect(fewKeys == required, "\(few.text)")
+            // Each error has the documented members, its code one of the documented codes.
+            let errors = try few.json["errors"]?.arrayValue ?? []
+            #expect(errors.compactMap { $0.objectValue.map { Set($0.keys) } } == [errorKeys, errorKeys])
+            #expect(errors.map { $0["code"]?.stringValue ?? "" } == ["malformed_op", "refused_op"])
+            #expect(errors.allSatisfy { codes.contains($0["code"]?.stringValue ?? "") })
             let many = try await client.post([Ops.root] + Array(repeating: "bad", count: 1200), to: "many")
             let manyKeys = Set(try #require(try many.json.objectValue).keys)
             #expect(manyKeys == properties, "the answer uses every documented property")
