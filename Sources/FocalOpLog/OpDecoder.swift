@@ -50,6 +50,9 @@ public struct OpDecoder {
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()
+        // The members read so far, one bit each (``Key/bit``), and those given more than once.
+        var seen: UInt16 = 0
+        var repeated: UInt16 = 0
         guard first == 0x7B else {
             do throws(JSONParseError) {
                 _ = try scanner.readValue()
@@ -64,6 +67,8 @@ public struct OpDecoder {
             if !scanner.consume(0x7D) {
                 repeat {
                     let key = try Key(&scanner)
+                    repeated |= seen & key.bit
+                    seen |= key.bit
                     try scanner.expect(0x3A)
                     try fields.read(key, &scanner)
                 } while try scanner.consumeSeparator(closing: 0x7D)
@@ -71,6 +76,11 @@ public struct OpDecoder {
             try scanner.expectEnd()
         } catch {
             throw OpLogError("invalid JSON: \(error)")
+        }
+        // JSON leaves a repeated name to the reader: taking either value would let two readers of one log disagree.
+        repeated &= ~Key.other.bit
+        if repeated != 0, let key = Key(rawValue: UInt8(repeated.trailingZeroBitCount)) {
+            throw OpLogError("the member '\(key)' is given twice: an op gives each member once")
         }
         return try fields.makeEntry(defaultSession: defaultSession)
     }
@@ -136,8 +146,12 @@ public struct OpDecoder {
 }
 
 /// The keys the op log defines.
-private enum Key {
+private enum Key: UInt8 {
+    // Each case is named as its member is spelled in a line, which messages use.
     case op, node, parent, name, index, namespace, attributes, event, properties, time, format, reason, session, other
+
+    /// The key's bit in a set of the members a line gave (unknown keys share one, and may repeat).
+    var bit: UInt16 { 1 << rawValue }
 
     init(_ scanner: inout JSONScanner) throws(JSONParseError) {
         if let bytes = try scanner.readUnescapedStringBytes() {

@@ -48,6 +48,9 @@ struct ReplayErrorTests {
         ErrorCase(name: "an unknown op", lines: [#"{"op":"explode","node":1}"#], mentions: ["explode"]),
         ErrorCase(name: "a missing key", lines: [#"{"op":"record","node":1}"#], mentions: ["event"]),
         ErrorCase(name: "an ill-typed key", lines: [#"{"op":"record","node":1,"event":7}"#], mentions: ["event"]),
+        ErrorCase(
+            name: "a member given twice", lines: [#"{"op":"record","node":1,"event":"ev","event":"after"}"#],
+            mentions: ["'event' is given twice"]),
         ErrorCase(name: "a bad id: fractional", lines: [Line.record("1.5", "ev")]),
         ErrorCase(name: "a bad id: empty array", lines: [Line.record("[]", "ev")]),
         ErrorCase(name: "a bad id: string owner", lines: [Line.record(#"["x",1]"#, "ev")]),
