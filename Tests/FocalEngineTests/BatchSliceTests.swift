@@ -2,18 +2,19 @@ import FocalEngine
 import FocalJSON
 import FocalOpLog
 import FocalTestSupport
-import Synchronization
 import Testing
 
 /// A pool session's batch shares its engine's thread (issue 53: two snapshot ops of one session held it 13 s).
 @Suite("A batch in slices, snapshot ops refused and cancelled snapshots in a pool session")
 struct BatchSliceTests {
     static func withPool<R>(
-        _ files: [String: String], timeLimit: Duration = .seconds(1), _ body: (EnginePool) async throws -> R
+        _ files: [String: String], timeLimit: Duration = .seconds(1), console: LogCapture = LogCapture(),
+        _ body: (EnginePool) async throws -> R
     ) async throws -> R {
         let directory = try TemporaryDirectory(prefix: "focal-tasks-", files: files)
-        let pool = try await EnginePool(
-            configuration: EngineConfiguration(tasksDirectory: directory.path, timeLimit: timeLimit), threads: 1)
+        let configuration = EngineConfiguration(
+            tasksDirectory: directory.path, timeLimit: timeLimit, consoleLogger: console.logger(level: .info, label: "focal.console"))
+        let pool = try await EnginePool(configuration: configuration, threads: 1)
         let result = try await body(pool)
         await pool.close()
         withExtendedLifetime(directory) {}
@@ -66,9 +67,13 @@ struct BatchSliceTests {
 
     @Test("a long batch leaves the thread to another session between slices; the session's next call waits for it")
     func slices() async throws {
-        // Every `spin` runs to the time limit, so each op ends a slice.
-        let tasks = ["index.js": "match('/spin', () => { for (;;) {} });"]
-        try await Self.withPool(tasks, timeLimit: .milliseconds(20)) { pool in
+        // Every `spin` runs to the time limit, so each op ends a slice. The console lines, written on the engine's
+        // one thread as the tasks run, say in which order the two sessions' tasks ran.
+        let tasks = [
+            "index.js": "match('/spin', () => { console.log('spin'); for (;;) {} });\nmatch('/ping', () => { console.log('ping'); });"
+        ]
+        let console = LogCapture()
+        try await Self.withPool(tasks, timeLimit: .milliseconds(20), console: console) { pool in
             let long = try pool.session("long")
             let outputs = long.outputs()
             let rounds = 12
@@ -77,34 +82,27 @@ struct BatchSliceTests {
                 ops.append(register(NodeID(owner: Int64(round + 2)), under: root, "child"))
                 ops.append(record(root, "spin"))
             }
-            let finished = Flag()
-            let batch = Task { [ops] in
-                let outcome = try await long.apply(ops)
-                finished.value.store(true, ordering: .sequentiallyConsistent)
-                return outcome
-            }
+            let batch = Task { [ops] in try await long.apply(ops) }
             // Once the batch has run its first task, another session's call and a second call of the same session.
             for await output in outputs {
                 if case .error = output { break }
             }
             let snapshot = Task { try await long.snapshot(format: .json) }
-            let other = try await pool.session("other").apply([registerRoot])
-            #expect(other.applied == 1)
-            let batchHadEnded = finished.value.load(ordering: .sequentiallyConsistent)
-            #expect(!batchHadEnded, "the other session's call came before the batch ended")
+            let other = try await pool.session("other").apply([registerRoot, record(root, "ping")])
+            #expect(other.applied == 2)
+            #expect(other.errors.isEmpty)
             let outcome = try await batch.value
             #expect(outcome.applied == ops.count)
             #expect(outcome.timeouts == rounds)
             #expect(!outcome.isCancelled)
+            let lines = console.logged.map(\.message).filter { $0 == "spin" || $0 == "ping" }
+            #expect(lines.filter { $0 == "spin" }.count == rounds)
+            let ping = try #require(lines.firstIndex(of: "ping"))
+            #expect(ping < rounds, "the other session's task ran between two slices of the batch, not after it: \(lines)")
             // The session's own snapshot waited for the whole batch: every child is in it, each once.
             let text = try #require(try await snapshot.value)
             let children = try JSONValue(parsing: text)["root"]?["children"]?.arrayValue ?? []
             #expect(children.count == rounds)
         }
     }
-}
-
-/// Whether something happened, set on one task and read on another.
-private final class Flag: Sendable {
-    let value = Atomic(false)
 }
