@@ -87,9 +87,10 @@ public struct OpDecoder {
 
     /// What `line` says of its session, read without decoding the rest: only the top-level keys, and the
     /// values of `session` and `op`, are read; every other value is skipped unchecked. For a valid op it is
-    /// what ``decodeEntry(_:defaultSession:)-swift.type.method`` would say (the last `session` and `op` count, as there). It is
-    /// `nil` when the line is not an object or `session` is neither a string nor `null`; for other invalid lines
-    /// it may be anything, so it can only route a line to where it is decoded in full.
+    /// what ``decodeEntry(_:defaultSession:)-swift.type.method`` would say (a line that gives `session` or
+    /// `op` twice, an error there, is hinted by the last). It is `nil` when the line is not an object or
+    /// `session` is neither a string nor `null`; for other invalid lines it may be anything, so it can only
+    /// route a line to where it is decoded in full.
     public static func sessionHint(_ line: UnsafeRawBufferPointer) -> SessionHint? {
         sessionHint(line, strings: nil)
     }
