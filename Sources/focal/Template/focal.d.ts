@@ -116,7 +116,7 @@ declare var console: FocalConsole;
 /** CommonJS `require`: relative ids, directories with index.js, node_modules, `.json`. */
 interface FocalRequire {
   (id: string): any;
-  /** The absolute path `id` resolves to; throws for a missing module. */
+  /** The path `id` resolves to, from the tasks directory (`/lib/x.js`); throws for a missing module. */
   resolve(id: string): string;
 }
 
@@ -124,6 +124,7 @@ interface FocalRequire {
 interface FocalModule {
   exports: any;
   readonly id: string;
+  /** As `__filename`: `/lib/x.js`. */
   readonly filename: string;
   loaded: boolean;
 }
@@ -131,5 +132,7 @@ interface FocalModule {
 declare var require: FocalRequire;
 declare var module: FocalModule;
 declare var exports: any;
+/** This file's path from the tasks directory, as if it were `/`: `/lib/x.js`. */
 declare var __filename: string;
+/** This file's directory from the tasks directory: `/lib`, or `/` for `index.js`. */
 declare var __dirname: string;
