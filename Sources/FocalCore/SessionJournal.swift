@@ -47,6 +47,17 @@ public protocol SessionJournal: Sendable {
 
     /// Returns when the journal's store answers, throws when it does not: `GET /readyz`.
     func ping() async throws
+
+    /// Whether the journal keeps each session's ``StoredThrough`` mark, moved by an outbox
+    /// that shares its store: only then can a sweep find the results a crash left out.
+    var tracksStoredThrough: Bool { get }
+
+    /// Claims, for a sweep, up to `limit` sessions whose log holds lines past their
+    /// ``StoredThrough`` mark (their results never reached the outbox: an instance died
+    /// between journal and outbox) and that no line was appended to, nor a sweep claimed,
+    /// for `quiet`: a request still in flight would have ended by then. A claim holds the
+    /// session for another `quiet`, so two instances' sweeps do not take it at once.
+    func claimUnstored(quiet: Duration, limit: Int) async throws -> [String]
 }
 
 extension SessionJournal {
@@ -58,6 +69,12 @@ extension SessionJournal {
 
     /// A journal in memory always answers.
     public func ping() async throws {}
+
+    /// A journal that shares no store with an outbox keeps no ``StoredThrough`` mark.
+    public var tracksStoredThrough: Bool { false }
+
+    /// A journal without ``StoredThrough`` marks has nothing to sweep.
+    public func claimUnstored(quiet: Duration, limit: Int) async throws -> [String] { [] }
 }
 
 /// What ``SessionJournal/append(_:to:at:)`` did.

@@ -19,5 +19,14 @@ public struct SessionKey: Sendable, Hashable, CustomStringConvertible {
         project == ProjectName.default ? id : project + "/" + id
     }
 
+    /// The session a ``storageKey`` names: `project/id`, or an id alone in the default project.
+    public init(storageKey: String) {
+        if let slash = storageKey.firstIndex(of: "/") {
+            self.init(project: String(storageKey[..<slash]), id: String(storageKey[storageKey.index(after: slash)...]))
+        } else {
+            self.init(project: ProjectName.default, id: storageKey)
+        }
+    }
+
     public var description: String { storageKey }
 }

@@ -137,9 +137,20 @@ public actor DeliveryPipeline: Service {
     ///   `CancellationError` when cancelled while waiting for room; nothing was appended then.
     @discardableResult
     public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
-        guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
+        try await append(results, storedThrough: nil)
+    }
+
+    /// Commits `results` as ``append(_:)`` does and moves the session's stored-through mark
+    /// in the same transaction (``Outbox/append(_:storedThrough:)``), even when there are
+    /// no results: `focal serve` with a journal, after each batch it applied.
+    @discardableResult
+    public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
+        guard !results.isEmpty else {
+            guard let storedThrough else { return AppendReceipt(sequences: nil) }
+            return try await outbox.append([], storedThrough: storedThrough)
+        }
         let (evicted, depth) = try await makeRoom(count: results.count, bytes: results.reduce(0) { $0 + $1.byteCount })
-        var receipt = try await outbox.append(results)
+        var receipt = try await outbox.append(results, storedThrough: storedThrough)
         receipt.evicted = evicted
         produced += receipt.appended
         tellDepth(depth + receipt.appended)

@@ -35,6 +35,13 @@ public protocol Outbox: AnyObject, Sendable {
     @discardableResult
     func append(_ results: [ResultRecord]) async throws -> AppendReceipt
 
+    /// Appends `results` as ``append(_:)`` does and, in the same transaction, moves the
+    /// session's ``FocalCore/StoredThrough`` mark in the journal that shares this outbox's
+    /// store (never backwards, never past the journal's length), even when `results` is
+    /// empty. An outbox beside no journal (SQLite, memory) has no mark to move: it appends.
+    @discardableResult
+    func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt
+
     /// Forgets which indexes of `session` were stored: the session ended, and results of a
     /// new session with its id are stored from index 0 on. Results already held stay.
     /// - Parameter session: the session's ``FocalCore/ResultRecord/sessionKey`` (its id, prefixed by
@@ -74,4 +81,10 @@ public protocol Outbox: AnyObject, Sendable {
 
     /// How many results after `destination`'s cursor the store holds.
     func pendingCount(for destination: String) async throws -> Int
+}
+
+extension Outbox {
+    public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
+        try await append(results)
+    }
 }

@@ -42,11 +42,26 @@ public final class PostgresOutbox: Outbox {
 
     @discardableResult
     public func append(_ results: [ResultRecord]) async throws -> AppendReceipt {
-        guard !results.isEmpty else { return AppendReceipt(sequences: nil) }
+        try await append(results, storedThrough: nil)
+    }
+
+    /// Appends `results` and moves the session's mark in `focal_journal_session` (the
+    /// ``PostgresSessionJournal`` in this store) in the same transaction; without results,
+    /// only the mark, in one statement.
+    @discardableResult
+    public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
         let logger = store.logger
+        guard !results.isEmpty else {
+            guard let storedThrough else { return AppendReceipt(sequences: nil) }
+            try await store.withConnection("mark a session's results stored") { connection in
+                try await Self.markStored(storedThrough, connection, logger: logger)
+            }
+            return AppendReceipt(sequences: nil)
+        }
         let (sequences, stored) = try await store.transaction("append results") { connection in
             let meta = try await Self.lockMeta(connection, logger: logger)
             let kept = try await Self.keepUnstored(results, connection, logger: logger)
+            if let storedThrough { try await Self.markStored(storedThrough, connection, logger: logger) }
             guard !kept.isEmpty else { return (ClosedRange<Int64>?.none, 0) }
             let first = meta.lastSequence + 1
             let sizes = kept.map { Int64($0.byteCount) }
@@ -67,6 +82,17 @@ public final class PostgresOutbox: Outbox {
             return (first...last, kept.count)
         }
         return AppendReceipt(sequences: sequences, skipped: results.count - stored)
+    }
+
+    /// Moves a session's stored-through mark forward, never past its journal's length (a
+    /// late writer cannot mark lines of a session started afresh under the same id).
+    private static func markStored(_ mark: StoredThrough, _ connection: PostgresConnection, logger: Logger) async throws {
+        let lines = Int64(mark.lines)
+        try await connection.query(
+            """
+            UPDATE focal_journal_session SET stored_through = \(lines)
+            WHERE session = \(mark.session) AND stored_through < \(lines) AND length >= \(lines)
+            """, logger: logger)
     }
 
     /// The results whose session has not stored their index yet; moves the marks past them.

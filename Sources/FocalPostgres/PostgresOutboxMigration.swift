@@ -28,7 +28,7 @@ enum PostgresOutboxMigration {
 
     /// Runs `statements` when `table` lacks `column`, under the schema's creation lock, so
     /// instances starting at once add it once; a store that has it takes no table lock.
-    private static func addColumns(
+    static func addColumns(
         _ store: PostgresStore, _ purpose: String, table: String, column: String, statements: [String]
     ) async throws {
         let logger = store.logger

@@ -16,6 +16,7 @@ public final class PostgresSessionJournal: SessionJournal {
     /// The journal in `store`, creating its tables if needed; `store` must be running.
     public init(store: PostgresStore) async throws {
         try await store.prepareSchema()
+        try await PostgresJournalMigration.addStoredThrough(store)
         self.store = store
     }
 
@@ -46,7 +47,7 @@ public final class PostgresSessionJournal: SessionJournal {
                     """, logger: logger)
                 try await connection.query(
                     """
-                    UPDATE focal_journal_session SET length = \(length + Int64(appended.count))
+                    UPDATE focal_journal_session SET length = \(length + Int64(appended.count)), touched_at = now()
                     WHERE session = \(session)
                     """, logger: logger)
             }
@@ -106,6 +107,29 @@ public final class PostgresSessionJournal: SessionJournal {
 
     public func ping() async throws {
         try await store.ping()
+    }
+
+    /// The mark is a column of `focal_journal_session`, which ``PostgresOutbox`` moves.
+    public var tracksStoredThrough: Bool { true }
+
+    /// Claims the sessions quiet the longest first, each claim moving `touched_at` to now;
+    /// rows another transaction holds (an append, a seal) are passed over.
+    public func claimUnstored(quiet: Duration, limit: Int) async throws -> [String] {
+        let logger = store.logger
+        let seconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) * 1e-18
+        return try await store.withConnection("claim sessions for the sweep") { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE focal_journal_session SET touched_at = now() WHERE session IN (
+                    SELECT session FROM focal_journal_session
+                    WHERE stored_through < length AND touched_at <= now() - make_interval(secs => \(seconds))
+                    ORDER BY touched_at LIMIT \(Int64(limit)) FOR UPDATE SKIP LOCKED)
+                RETURNING session
+                """, logger: logger)
+            var sessions: [String] = []
+            for try await session in rows.decode(String.self) { sessions.append(session) }
+            return sessions
+        }
     }
 
     public func remove(session: String) async throws {

@@ -197,7 +197,9 @@ public struct FocalServer: Sendable {
 extension FocalServer {
     /// The services an application serving ``routes(context:)`` must run: the delivery
     /// pipeline, when there is one, the idle-session reaper and, when the key ring was
-    /// loaded from a file, its reload on SIGHUP (``KeyReloadService``).
+    /// loaded from a file, its reload on SIGHUP (``KeyReloadService``) and, with a pipeline
+    /// and a journal that tracks what the outbox stored, the sweep that stores the results a
+    /// crash left out (``JournalSweeper``).
     public var backgroundServices: [any Service] {
         var list: [any Service] = []
         if let pipeline = services.pipeline { list.append(pipeline) }
@@ -206,6 +208,12 @@ extension FocalServer {
             IdleSessionReaper(
                 registry: registry, idleTimeout: configuration.idleTimeout, clock: clock, metrics: metrics,
                 logger: services.logger))
+        if services.journal?.tracksStoredThrough == true, services.pipeline != nil {
+            list.append(
+                JournalSweeper(
+                    registry: registry, services: services, interval: configuration.sweepInterval,
+                    quiet: configuration.requestTimeout, clock: clock))
+        }
         return list
     }
 }

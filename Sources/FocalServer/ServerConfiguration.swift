@@ -48,6 +48,10 @@ public struct ServerConfiguration: Sendable {
     /// At graceful shutdown, how long a request may still take to read its body before its
     /// connection is cut (`focal serve` uses `--drain-timeout`).
     public var drainTimeout: Duration = .seconds(30)
+    /// With a journal and a pipeline, how often the sweep looks for sessions whose results
+    /// an instance lost between journal and outbox (it also sweeps at start; see
+    /// <doc:RunningTheServer#What-a-crash-leaves-behind>).
+    public var sweepInterval: Duration = .seconds(60)
 
     /// Accepted ports.
     public static let portRange = 0...65_535
@@ -90,6 +94,8 @@ public struct ServerConfiguration: Sendable {
 
     /// Accepted drain timeouts: none to a week.
     public static let drainTimeoutRange = Duration.zero...Duration.seconds(7 * 86_400)
+    /// Accepted sweep intervals: a tenth of a second to a day.
+    public static let sweepIntervalRange = Duration.milliseconds(100)...Duration.seconds(86_400)
 
     /// Checks every value against its range.
     /// - Throws: ``FocalCore/ConfigurationError`` naming the first value out of range.
@@ -109,6 +115,7 @@ public struct ServerConfiguration: Sendable {
         try ConfigurationError.check(minimumBodyBytesPerSecond, in: Self.minimumBodyRateRange, "minimumBodyBytesPerSecond")
         try ConfigurationError.check(maxHeaderBytes, in: Self.maxHeaderBytesRange, "maxHeaderBytes")
         try ConfigurationError.check(drainTimeout, in: Self.drainTimeoutRange, "drainTimeout")
+        try ConfigurationError.check(sweepInterval, in: Self.sweepIntervalRange, "sweepInterval")
         guard allowedHosts.allSatisfy({ !$0.isEmpty }) else {
             throw ConfigurationError(setting: "allowedHosts", message: "must not hold an empty name")
         }

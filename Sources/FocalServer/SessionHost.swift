@@ -122,6 +122,27 @@ final class SessionHost: Sendable {
         }
     }
 
+    /// Brings the session up to its journal for the sweep (``JournalSweeper``), after the
+    /// requests before it: a host that applied fewer or more lines than the journal holds
+    /// rebuilds the session, which stores every result the outbox lacks (under its
+    /// `sessionIndex`, once) and moves the session's ``FocalCore/StoredThrough`` mark; a
+    /// host already up to it only moves the mark. Returns the lines the journal holds.
+    func catchUp() async throws -> Int {
+        try await gate.enter()
+        defer { gate.leave() }
+        try checkOpen()
+        return try await resettingOnFailure {
+            let length = try await services.journalCall(.length) { try await $0.length(of: id) }
+            if length != appliedLines {
+                try await rebuild(upTo: length)
+            } else if let pipeline = services.pipeline, length > 0 {
+                let mark = StoredThrough(session: id, lines: length)
+                try await services.storeCall(.outboxAppend) { try await pipeline.append([], storedThrough: mark) }
+            }
+            return length
+        }
+    }
+
     /// Closes the session after the requests before it, recording nothing (a session that
     /// holds nothing but errors); with `removingJournal`, forgets its journal log too.
     func close(removingJournal: Bool) async throws {
@@ -295,9 +316,15 @@ final class SessionHost: Sendable {
             return state.resultCount
         }
         services.metrics.record(outcome)
-        if let pipeline = services.pipeline, !outcome.results.isEmpty {
+        guard let pipeline = services.pipeline else { return outcome }
+        // With a journal that tracks it, the results of every line applied so far are stored
+        // with these: the mark moves in their transaction (alone when there are none), so lines
+        // past it are lines whose results an instance lost between journal and outbox (the sweep's).
+        let mark = services.journal?.tracksStoredThrough == true ? StoredThrough(session: id, lines: appliedLines) : nil
+        if !outcome.results.isEmpty || mark != nil {
             let records = records(for: outcome.results, first: first)
-            try await services.storeCall(.outboxAppend) { try await pipeline.append(records) }
+            TestFault.current?.beforeOutbox()
+            try await services.storeCall(.outboxAppend) { try await pipeline.append(records, storedThrough: mark) }
         }
         return outcome
     }

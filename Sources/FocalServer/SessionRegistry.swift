@@ -57,7 +57,9 @@ final class SessionRegistry: Sendable {
     }
 
     /// Removes `host` if it is still the session's host and no other request uses it.
-    func discard(_ host: SessionHost) {
+    /// Returns whether it was removed.
+    @discardableResult
+    func discard(_ host: SessionHost) -> Bool {
         remove(host) { entry in entry.activeRequests == 0 }
     }
 

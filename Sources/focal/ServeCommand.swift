@@ -91,6 +91,13 @@ struct ServeCommand: AsyncParsableCommand {
             "Fail a PostgreSQL call (--store postgres://…) not done within this time (0.001…3600 seconds).", valueName: "seconds"))
     var storeTimeout: Double = 10
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --store postgres://… and --deliver, look for sessions whose results a crash kept from the outbox at start and then this often (0.1…86400 seconds).",
+            valueName: "seconds"))
+    var sweepInterval: Double = 60
+
     @Option(name: .long, help: ArgumentHelp("The most sessions hosted at once (1…10000000); more answer 503.", valueName: "n"))
     var maxSessions = 10_000
 
@@ -170,6 +177,7 @@ struct ServeCommand: AsyncParsableCommand {
         try DeliveryArguments.check(requestTimeout, in: ServerConfiguration.requestTimeoutRange, flag: "--request-timeout")
         try DeliveryArguments.check(storeTimeout, in: 0.001...3_600, flag: "--store-timeout")
         try DeliveryArguments.check(headerTimeout, in: ServerConfiguration.headerTimeoutRange, flag: "--header-timeout")
+        try DeliveryArguments.check(sweepInterval, in: ServerConfiguration.sweepIntervalRange, flag: "--sweep-interval")
         do throws(ConfigurationError) {
             try serverConfiguration.validate()
             try ConfigurationError.check(threads, in: FocalLimits.engineThreadsRange, "threads")
@@ -197,7 +205,7 @@ struct ServeCommand: AsyncParsableCommand {
         "requestTimeout": "--request-timeout", "maxSessionsPerClient": "--max-sessions-per-client",
         "maxConnections": "--max-connections", "maxConnectionsPerClient": "--max-connections-per-client",
         "headerTimeout": "--header-timeout", "minimumBodyBytesPerSecond": "--min-body-rate",
-        "drainTimeout": "--drain-timeout", "allowedHosts": "--allowed-host",
+        "drainTimeout": "--drain-timeout", "allowedHosts": "--allowed-host", "sweepInterval": "--sweep-interval",
     ]) { $1 }
 
     /// The engines' configuration: the task options; an engine never refuses a session the
@@ -221,6 +229,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.headerTimeout = DeliveryArguments.duration(headerTimeout)
         configuration.minimumBodyBytesPerSecond = minBodyRate
         configuration.drainTimeout = DeliveryArguments.duration(delivery.drainTimeout)
+        configuration.sweepInterval = DeliveryArguments.duration(sweepInterval)
         return configuration
     }
 

@@ -88,7 +88,7 @@ struct ServeShutdownTests {
 
 /// A `focal serve` process: ready once it printed the address it listens on; its standard
 /// error is collected as it arrives, and waited on line by line.
-private final class ServedFocal: @unchecked Sendable {
+final class ServedFocal: @unchecked Sendable {
     let process = Process()
     private(set) var port = 0
     private let output = Pipe()
@@ -102,9 +102,11 @@ private final class ServedFocal: @unchecked Sendable {
     /// The safety limit of every wait (a failing test ends instead of hanging).
     static let limit: Double = 120
 
-    init(_ arguments: [String]) throws {
+    /// Starts `focal` with `arguments`, its environment the test's with `environment` added.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: focalBinary)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
@@ -191,12 +193,12 @@ private final class ServedFocal: @unchecked Sendable {
     }
 }
 
-private enum ServedFocalError: Error {
+enum ServedFocalError: Error {
     case noAddress(String)
 }
 
 /// Writes all of `bytes` to `socket`.
-private func send(_ bytes: [UInt8], on socket: Int32) throws {
+func send(_ bytes: [UInt8], on socket: Int32) throws {
     var sent = 0
     while sent < bytes.count {
         let count = bytes[sent...].withUnsafeBytes { write(socket, $0.baseAddress, $0.count) }
@@ -206,7 +208,7 @@ private func send(_ bytes: [UInt8], on socket: Int32) throws {
 }
 
 /// One HTTP/1.1 response read off a raw connection.
-private struct HTTPAnswer: CustomStringConvertible {
+struct HTTPAnswer: CustomStringConvertible {
     var status: Int
     /// Lower-cased names.
     var headers: [String: String]
