@@ -12,7 +12,7 @@ extension Engine {
     ///
     /// Every form is linear in the size of the tree: a node carries its own name, never its whole path (the HTML
     /// page's script works the paths out from the nesting), and indentation stops growing past
-    /// ``SnapshotWriter/maximumIndent`` levels.
+    /// 32 levels.
     public func snapshot(format: SnapshotFormat, session: String? = nil) -> String {
         // Never stopped, so never `nil`.
         snapshot(format: format, session: session, stoppingWhen: { false }) ?? ""
