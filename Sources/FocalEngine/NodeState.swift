@@ -117,12 +117,11 @@ public struct NodeState {
                 return 0
             }
             omitted.append((slot, 1))
-            return MemoryLayout<(slot: Int32, count: Int)>.stride
+            return Self.omittedStride
         }
         let count = json.utf8.count
-        let result = KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count)
-        kept.append((slot, result))
-        return Self.heldBytes(of: result)
+        kept.append((slot, KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count)))
+        return heldBytes(ofKept: kept.count - 1)
     }
 
     /// Why ``apply(_:updateMembers:bytes:)`` refused an event.
@@ -136,20 +135,24 @@ public struct NodeState {
     /// Applies `event` to the state. Returns `false`, changing nothing, when `event` is an
     /// `ana-updated` that would give the node a value for one key path more than ``valueLimit``.
     public mutating func apply(_ event: Event) -> Bool {
-        var unlimited = SessionBytes(limit: .max)
+        var unlimited = SessionBytes(limit: SessionBytes.unlimited)
         return apply(event, updateMembers: .unread, bytes: &unlimited) == nil
     }
 
     /// ``apply(_:)`` with the members of the event's properties that an `ana-updated` reads, when the decoder read
     /// them (see ``FocalOpLog/UpdateMembers``), counting what the state holds more in `bytes` (see ``heldBytes``).
     /// Returns why it changed nothing, or `nil` when it applied the event; an event that would take `bytes` past its
-    /// limit is refused, though the values that an `ana-appeared` marks as first displayed by it are counted after
-    /// the check (each counts the event, whose one copy they share).
-    mutating func apply(_ event: consuming Event, updateMembers: borrowing UpdateMembers, bytes: inout SessionBytes) -> Refusal? {
+    /// limit is refused unless it is not `budgeted` (a session's end event, which always goes in), though the values
+    /// that an `ana-appeared` marks as first displayed by it are counted after the check (each counts the event,
+    /// whose one copy they share).
+    mutating func apply(
+        _ event: consuming Event, updateMembers: borrowing UpdateMembers, bytes: inout SessionBytes, budgeted: Bool = true
+    ) -> Refusal? {
         // The history gains the event and, once full, loses its oldest with that one's results.
         var added = MemoryLayout<Event>.stride + event.heldBytes
         if recent.count == Self.historyLimit { added -= heldBytes(ofSlot: oldestSlot) }
-        guard added <= bytes.room else { return .sessionBytes }
+        let room = budgeted ? bytes.room : SessionBytes.unlimited
+        guard added <= room else { return .sessionBytes }
         // The name is compared with each special event at most once (their lengths first: most events are none of
         // them), and an update's properties are read once.
         if event.name.hasSameText(as: SpecialEvent.updated) {
@@ -171,7 +174,7 @@ public struct NodeState {
                 if value != nil, values.count >= Self.valueLimit, values[change.keyPath] == nil { return .valueLimit }
                 guard
                     let changed = values.set(
-                        change.keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible, room: bytes.room - added)
+                        change.keyPath, to: value, firstDisplayedBy: event, isDisplayed: isVisible, room: room - added)
                 else {
                     return .sessionBytes
                 }
@@ -218,23 +221,29 @@ public struct NodeState {
     /// and the first-displayed event. Linear in what the state holds (at most ten events, forty results and
     /// ``valueLimit`` values); ``apply(_:updateMembers:bytes:)`` and ``keepResult(_:of:)`` say how each change moves it.
     var heldBytes: Int {
-        var bytes = values.heldBytes + (firstDisplayed.map { SharedEvent.heldBytes(of: $0.event) } ?? 0)
-        for slot in recent.indices { bytes += heldBytes(ofSlot: Int32(slot)) }
+        // One pass over each array, each element read in place: a node's removal pays this.
+        var bytes = values.heldBytes + recent.count * MemoryLayout<Event>.stride + omitted.count * Self.omittedStride
+        if let firstDisplayed { bytes += SharedEvent.heldBytes(of: firstDisplayed.event) }
+        for slot in recent.indices { bytes += recent[slot].heldBytes }
+        for position in kept.indices { bytes += heldBytes(ofKept: position) }
         return bytes
     }
 
     /// The bytes the event at `slot` of the history holds, with the results kept for it.
     private func heldBytes(ofSlot slot: Int32) -> Int {
         var bytes = MemoryLayout<Event>.stride + recent[Int(slot)].heldBytes
-        for entry in kept where entry.slot == slot { bytes += Self.heldBytes(of: entry.result) }
-        for entry in omitted where entry.slot == slot { bytes += MemoryLayout.stride(ofValue: entry) }
+        for position in kept.indices where kept[position].slot == slot { bytes += heldBytes(ofKept: position) }
+        for entry in omitted where entry.slot == slot { bytes += Self.omittedStride }
         return bytes
     }
 
-    /// The bytes a kept result holds: its place and its text.
-    private static func heldBytes(of result: KeptResult) -> Int {
-        MemoryLayout<(slot: Int32, result: KeptResult)>.stride + (result.json?.heapByteCount ?? 0)
+    /// The bytes the result kept at `position` holds: its place and its text.
+    private func heldBytes(ofKept position: Int) -> Int {
+        Self.keptStride + (kept[position].result.json?.heapByteCount ?? 0)
     }
+
+    private static let keptStride = MemoryLayout<(slot: Int32, result: KeptResult)>.stride
+    private static let omittedStride = MemoryLayout<(slot: Int32, count: Int)>.stride
 
     /// Forgets everything, as a new state knows nothing, keeping the storage of the history, values and results for
     /// the node that takes this one's slot (see ``NodePayload/vacate()``).

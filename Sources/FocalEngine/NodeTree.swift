@@ -91,10 +91,13 @@ extension FocusTree where Payload == NodePayload {
             + NodeDetails.heldBytes(namespace: namespace, attributes: attributes)
     }
 
-    /// The bytes the live node at `index` holds, its state's included (``NodeState/heldBytes``).
+    /// The bytes the live node at `index` holds, its state's included (``NodeState/heldBytes``). Reads the node in
+    /// place: a copy of it retained and released each of its references.
     func heldBytes(of index: Index) -> Int {
-        let node = self[index]
-        return Self.nodeBytes(id: node.id, name: node.name, namespace: node.payload.namespace, attributes: node.payload.attributes)
-            + node.payload.state.heldBytes
+        var bytes = Self.nodeBytes(id: self[index].id, name: self[index].name, namespace: nil, attributes: nil)
+        if let details = self[index].payload.details {
+            bytes += NodeDetails.heldBytes(namespace: details.namespace, attributes: details.attributes)
+        }
+        return bytes + self[index].payload.state.heldBytes
     }
 }

@@ -58,7 +58,7 @@ public struct NodeValues: Sequence {
             }
             return added
         }
-        let removed = Self.heldBytes(of: entries[position])
+        let removed = heldBytes(at: position)
         guard let value else {
             remove(at: position)
             return -removed
@@ -88,11 +88,16 @@ public struct NodeValues: Sequence {
     /// displayed it, counted for each value that holds it. Linear in the values; ``set(_:to:firstDisplayedBy:isDisplayed:room:)``
     /// and ``markFirstDisplayed(by:sharing:)`` say how each change moves it.
     var heldBytes: Int {
-        entries.reduce(0) { $0 + Self.heldBytes(of: $1) }
+        var bytes = 0
+        for position in entries.indices { bytes += heldBytes(at: position) }
+        return bytes
     }
 
-    private static func heldBytes(of entry: Element) -> Int {
-        entryBytes(entry.key, entry.value.value) + (entry.value.firstDisplayed.map { SharedEvent.heldBytes(of: $0.event) } ?? 0)
+    /// The bytes of the value at `position`, read in place.
+    private func heldBytes(at position: Int) -> Int {
+        var bytes = Self.entryBytes(entries[position].key, entries[position].value.value)
+        if let event = entries[position].value.firstDisplayed { bytes += SharedEvent.heldBytes(of: event.event) }
+        return bytes
     }
 
     /// The bytes of a value without its first-displayed event: its place in the array and, allowed for whether or not

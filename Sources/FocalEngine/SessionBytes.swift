@@ -16,4 +16,7 @@ struct SessionBytes {
 
     /// How many bytes more the session may hold; negative past the limit.
     var room: Int { limit - held }
+
+    /// A limit no count reaches, far enough from `Int.max` that sums and differences of rooms stay in range.
+    static let unlimited = Int.max >> 2
 }

@@ -229,7 +229,8 @@ final class SessionState {
         let time = r.time ?? configuration.clock.now()
         let event = Event(name: r.event, lazyProperties: r.lazyProperties, time: time, serial: eventCount)
         // The event moves into the node's history: used after this line, it would be copied there.
-        switch tree[index].payload.state.apply(consume event, updateMembers: r.updateMembers, bytes: &bytes) {
+        // A session's end event is never refused: its tasks must see the end.
+        switch tree[index].payload.state.apply(consume event, updateMembers: r.updateMembers, bytes: &bytes, budgeted: !namedOnly) {
         case nil: break
         case .valueLimit?:
             return fail(

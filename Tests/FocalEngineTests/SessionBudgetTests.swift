@@ -15,6 +15,7 @@ struct SessionBudgetTests {
         match('ev', n => n.nodeName);
         match('row/ana-updated', n => results([1, 2, 3, 4, 5, 'a result long enough to be kept on the heap']));
         match('row/ev', n => n.latestValue('title'));
+        match('/ana-session-ended', n => 'ended');
         """
     ]
 
@@ -63,6 +64,20 @@ struct SessionBudgetTests {
             #"{"op":"record","session":"s","node":3,"event":"ev","properties":{"pad":"\#(Self.filler(30_000))"}}"#)
         #expect(harness.takeErrors().isEmpty, "the deregistered root's history made room")
         #expect(harness.takeResults() == ["row"])
+    }
+
+    @Test("a session at its budget still records its end, which its tasks see")
+    func endAtBudget() throws {
+        let harness = try EngineHarness(Self.tasks) { $0.maxSessionBytes = 64 << 10 }
+        harness.apply(lines: #"{"op":"register","session":"s","node":1,"parent":null,"name":"root"}"#)
+        for _ in 0..<8 {
+            harness.apply(lines: #"{"op":"record","session":"s","node":1,"event":"ev","properties":{"pad":"\#(Self.filler(10_000))"}}"#)
+        }
+        #expect(!harness.takeErrors().isEmpty, "the budget is reached")
+        _ = harness.takeResults()
+        harness.apply(lines: #"{"op":"end","session":"s"}"#)
+        #expect(harness.takeErrors().isEmpty)
+        #expect(harness.takeResults() == ["ended"])
     }
 
     @Test("a value past the budget is refused and the node keeps the one it had")
