@@ -208,10 +208,24 @@ public final class Engine {
     }
 
     /// Releases `session` and everything it holds. Returns whether it was live.
+    ///
+    /// After a session that held a lot (``FreeMemory/largeSession``), the engine hands the freed memory back to the
+    /// system and asks JavaScriptCore for a collection, so the process shrinks again (FocalEngine article "Limits",
+    /// what the process keeps).
     @discardableResult
     public func endSession(_ session: String) -> Bool {
-        guard let state = sessions.removeValue(forKey: session) else { return false }
-        vacateSlot(of: state)
+        let held: Int
+        do {
+            guard let state = sessions.removeValue(forKey: session) else { return false }
+            vacateSlot(of: state)
+            binding.forget(state.tree)
+            held = state.bytes.held
+        }
+        // The state is gone with the scope above: what it held is free.
+        if held >= FreeMemory.largeSession {
+            runtime.collectGarbage()
+            FreeMemory.trim()
+        }
         return true
     }
 

@@ -29,6 +29,12 @@ final class NodeBinding {
     /// The tree of the session whose event is being dispatched. A node handle from
     /// another session fails the generation check instead of reading this tree.
     @exclusivity(unchecked) var tree = NodeTree(generations: GenerationSource())
+
+    /// Lets go of `tree`, the tree of a session that ended, if it is the one the last dispatch read: held here, it
+    /// and everything its nodes hold would stay until the next dispatch of another session.
+    func forget(_ tree: NodeTree) {
+        if self.tree === tree { self.tree = NodeTree(generations: GenerationSource()) }
+    }
     /// Event objects made during the current dispatch, so a task sees one object per event.
     /// Those made for the wrapper's arguments are alive while the dispatch runs (on its stack,
     /// then held by `enter`); the others are protected until it ends.
