@@ -14,6 +14,12 @@ struct EngineFlagRangeTests {
             (["replay", "--time-limit", "600001"], "--time-limit must be between 1 and 600000 milliseconds"),
             (["replay", "--heap-limit", "15"], "--heap-limit must be between 16 and 16384 MiB"),
             (["replay", "--heap-limit", "16385"], "--heap-limit must be between 16 and 16384 MiB"),
+            (["replay", "--max-session-bytes", "65535"], "--max-session-bytes must be from 65536 to 1099511627776, not 65535"),
+            (
+                ["snapshot", "--max-session-bytes", "1099511627777"],
+                "--max-session-bytes must be from 65536 to 1099511627776, not 1099511627777"
+            ),
+            (["serve", "--port", "0", "--max-session-bytes", "0"], "--max-session-bytes must be from 65536 to 1099511627776, not 0"),
             (["serve", "--port", "0", "--threads", "257"], "--threads must be from 1 to 256, not 257"),
             (["serve", "--port", "0", "--threads", "0"], "--threads must be from 1 to 256, not 0"),
             (["serve", "--port", "0", "--http-threads", "0"], "--http-threads must be from 1 to 256, not 0"),
@@ -32,7 +38,7 @@ struct EngineFlagRangeTests {
         "the bounds are accepted",
         arguments: [
             ["--jobs", "1"], ["--max-sessions", "10000000"], ["--time-limit", "600000"], ["--heap-limit", "16"],
-            ["--heap-limit", "16384"],
+            ["--heap-limit", "16384"], ["--max-session-bytes", "65536"], ["--max-session-bytes", "1099511627776"],
         ])
     func bounds(flags: [String]) throws {
         let workspace = try TemporaryDirectory(tasks: ["index.js": "match('/ev', () => 'ok');"])
