@@ -1,6 +1,3 @@
-import FocalCore
-import FocalDelivery
-import FocalPostgres
 import FocalPostgresTestSupport
 import FocalTestSupport
 import Foundation
@@ -64,10 +61,7 @@ struct JournalSweepTests {
         }
         #expect(swept.0, "\(swept.2)")
         #expect(swept.1 == 0, "\(swept.2)")
-        let stored = try await TestPostgres.withStore(url: url) { store in
-            let outbox = try await PostgresOutbox(store: store)
-            return try await outbox.nextBatch(for: Self.destination, limits: BatchLimits(maxCount: 1_000)).map(\.result)
-        }
+        let stored = try await TestPostgres.storedResults(url: url)
         for (session, lines) in [("a", a.flatMap { $0 }), ("b", b)] {
             let log = try workspace.write("\(session).oplog", lines.joined(separator: "\n") + "\n")
             let replay = try runFocal(["replay", "--tasks", workspace.tasks, log], timeout: .seconds(60))

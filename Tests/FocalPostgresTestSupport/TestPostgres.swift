@@ -73,6 +73,34 @@ public enum TestPostgres {
             database: String(components.path.dropFirst()), tls: .disable)
     }
 
+    /// One row of an outbox's results table.
+    public struct StoredResult: Sendable, Hashable {
+        public var session: String?
+        public var sessionIndex: Int64?
+        public var resultJSON: String
+    }
+
+    /// Every result the outbox in the database at `url` holds, oldest first, read from its
+    /// table: whichever process holds (or has not yet let go of) a destination's delivery lock.
+    public static func storedResults(url: String) async throws -> [StoredResult] {
+        let logger = Logger(label: "focal.test.postgres")
+        let connection = try await PostgresConnection.connect(
+            configuration: try connectionConfiguration(url), id: 1, logger: logger)
+        do {
+            let rows = try await connection.query(
+                "SELECT session, session_index, result FROM focal_outbox_result ORDER BY seq", logger: logger)
+            var results: [StoredResult] = []
+            for try await (session, index, result) in rows.decode((String?, Int64?, String).self) {
+                results.append(StoredResult(session: session, sessionIndex: index, resultJSON: result))
+            }
+            try await connection.close()
+            return results
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
     /// Runs `body` while a connection of its own holds `table` of the database at `url` in
     /// an exclusive lock (an open transaction), so that every query on the table waits, as
     /// on a server that stopped answering; the lock goes when `body` returns.

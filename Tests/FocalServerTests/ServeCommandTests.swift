@@ -276,6 +276,8 @@ struct ServeCommandTests {
             (["--log-level", "loud"], "--log-level"), (["--time-limit", "0"], "--time-limit"),
             (["--connection-idle-timeout", "0"], "--connection-idle-timeout"),
             (["--connection-idle-timeout", "3601"], "--connection-idle-timeout"),
+            (["--sweep-interval", "0.09"], "--sweep-interval"), (["--sweep-interval", "86401"], "--sweep-interval"),
+            (["--sweep-interval", "nan"], "--sweep-interval"),
         ])
     func flagRanges(_ flags: [String], _ name: String) async throws {
         let tasks = try TemporaryDirectory(index: serverTasks)
