@@ -22,10 +22,10 @@ import ServiceLifecycle
 /// A claim holds a session for another `requestTimeout`, so the instances' sweeps do not
 /// take it at once; one that outlasts it may meet another instance's, and the outbox still
 /// stores each result once. A round that fails (the store away, an engine closed) is logged
-/// and leaves nothing held: the claim lapses and a later round, on any instance, tries
-/// again. Every wait is bounded like a request's: the store's call timeout
-/// (`--store-timeout`) each store call, the engine's time limit each task, the requests in
-/// flight their deadlines.
+/// (rate-limited, as every recurring warning) and leaves nothing held: the claim lapses and
+/// a later round, on any instance, tries again. Every wait is bounded like a request's: the
+/// store's call timeout (`--store-timeout`) each store call, the engine's time limit each
+/// task, the requests in flight their deadlines.
 struct JournalSweeper: Service, CustomStringConvertible {
     let registry: SessionRegistry
     let services: SessionServices
@@ -35,6 +35,10 @@ struct JournalSweeper: Service, CustomStringConvertible {
     let clock: PipelineClock
     /// Sessions claimed at once; a round claims again while it gets this many.
     static let claimsPerCall = 64
+    /// Sessions swept, and sweeps that failed, for the rate-limited logs (a database away
+    /// fails every round).
+    private let stored = LogThrottle()
+    private let failures = LogThrottle()
 
     var description: String { "JournalSweeper" }
 
@@ -58,7 +62,7 @@ struct JournalSweeper: Service, CustomStringConvertible {
                     try await $0.claimUnstored(quiet: quiet, limit: Self.claimsPerCall)
                 }
             } catch {
-                logger.warning("the sweep could not claim sessions; it tries again", metadata: ["focal.error": "\(error)"])
+                failed("the sweep could not claim sessions; the next round tries again", error)
                 return
             }
             for session in claimed {
@@ -83,15 +87,21 @@ struct JournalSweeper: Service, CustomStringConvertible {
             if registry.discard(host) { try await host.close(removingJournal: false) }
             logged(key, lines: lines)
         } catch {
-            logger.warning(
-                "the sweep could not store a session's results; a later round tries again",
-                metadata: ["focal.session": "\(key)", "focal.error": "\(error)"])
+            failed("the sweep could not store a session's results; a later round tries again", error, session: key)
         }
     }
 
     private func logged(_ key: SessionKey, lines: Int) {
-        logger.info(
-            "the sweep stored a session's results lost between journal and outbox",
+        stored.log(
+            logger, .info, "the sweep stored a session's results lost between journal and outbox",
             metadata: ["focal.session": "\(key)", "focal.lines": "\(lines)"])
+    }
+
+    /// Logs a failure (rate-limited), unless graceful shutdown cancelled the sweep.
+    private func failed(_ message: Logger.Message, _ error: any Error, session: SessionKey? = nil) {
+        guard !Task.isCancelled else { return }
+        var metadata: Logger.Metadata = ["focal.error": "\(error)"]
+        if let session { metadata["focal.session"] = "\(session)" }
+        failures.log(logger, .warning, message, metadata: metadata)
     }
 }
