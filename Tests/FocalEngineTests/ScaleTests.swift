@@ -35,7 +35,8 @@ struct ScaleTests {
     @Test("1,000,000 live sibling nodes: register, record, snapshot, deregister the root")
     func wideTree() throws {
         let count = 1_000_000
-        let harness = try EngineHarness(["index.js": "match('row/ev', n => n.index);"])
+        // A million live nodes hold ~190 MB, past the default budget of a session (64 MiB).
+        let harness = try EngineHarness(["index.js": "match('row/ev', n => n.index);"]) { $0.maxSessionBytes = 1 << 30 }
         harness.apply(registerRoot, register(2, under: root, "list"))
         for i in 0..<count {
             harness.engine.apply(
