@@ -48,6 +48,17 @@ struct NewKeyCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A rate limit: the largest burst of ops (1…1000000), with --ops-per-second.", valueName: "n"))
     var burst: Int?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A rate limit of request-body bytes per second (1…1099511627776), with --bytes-burst and --ops-per-second.", valueName: "rate"))
+    var bytesPerSecond: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The largest burst of request-body bytes (1…1099511627776), with --bytes-per-second.", valueName: "bytes"))
+    var bytesBurst: Int?
+
     /// The scopes as given, split at commas.
     private var scopeList: [String] {
         scopes.flatMap { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }
@@ -71,6 +82,18 @@ struct NewKeyCommand: ParsableCommand {
         if let burst, !RateLimit.burstRange.contains(burst) {
             throw ValidationError("--burst must be a whole number from 1 to 1000000, not \(burst)")
         }
+        guard (bytesPerSecond == nil) == (bytesBurst == nil) else {
+            throw ValidationError("--bytes-per-second and --bytes-burst go together")
+        }
+        guard bytesPerSecond == nil || opsPerSecond != nil else {
+            throw ValidationError("--bytes-per-second and --bytes-burst need --ops-per-second and --burst")
+        }
+        if let bytesPerSecond, !(bytesPerSecond.isFinite && RateLimit.bytesPerSecondRange.contains(bytesPerSecond)) {
+            throw ValidationError("--bytes-per-second must be a number from 1 to 1099511627776, not \(bytesPerSecond)")
+        }
+        if let bytesBurst, !RateLimit.bytesBurstRange.contains(bytesBurst) {
+            throw ValidationError("--bytes-burst must be a whole number from 1 to 1099511627776, not \(bytesBurst)")
+        }
     }
 
     func run() throws {
@@ -81,7 +104,12 @@ struct NewKeyCommand: ParsableCommand {
         entry["scopes"] = .array(scopeList.map { .string($0) })
         if let project { entry["project"] = .string(project) }
         if let opsPerSecond, let burst {
-            entry["rateLimit"] = ["opsPerSecond": .number(opsPerSecond), "burst": .number(Double(burst))]
+            var limit: JSONObject = ["opsPerSecond": .number(opsPerSecond), "burst": .number(Double(burst))]
+            if let bytesPerSecond, let bytesBurst {
+                limit["bytesPerSecond"] = .number(bytesPerSecond)
+                limit["bytesBurst"] = .number(Double(bytesBurst))
+            }
+            entry["rateLimit"] = .object(limit)
         }
         StandardStream.output.writeLine(key.secret)
         StandardStream.output.writeLine(JSONValue.object(entry).jsonString)

@@ -62,6 +62,18 @@ struct ServeAccessTests {
             (["--name", "app", "--scopes", "read,read"], "--scopes lists a scope twice"),
             (["--name", "app", "--scopes", "read", "--burst", "3"], "--ops-per-second and --burst go together"),
             (["--name", "app", "--scopes", "read", "--ops-per-second", "0", "--burst", "3"], "--ops-per-second must be a number"),
+            (["--name", "app", "--scopes", "ingest", "--bytes-per-second", "10"], "--bytes-per-second and --bytes-burst go together"),
+            (
+                ["--name", "app", "--scopes", "ingest", "--bytes-per-second", "10", "--bytes-burst", "10"],
+                "--bytes-per-second and --bytes-burst need --ops-per-second and --burst"
+            ),
+            (
+                [
+                    "--name", "app", "--scopes", "ingest", "--ops-per-second", "1", "--burst", "1", "--bytes-per-second", "0.5",
+                    "--bytes-burst", "1",
+                ],
+                "--bytes-per-second must be a number from 1 to 1099511627776"
+            ),
         ] {
             let run = try runFocal(["keys", "new"] + arguments)
             #expect(run.status == 2, "\(arguments)")

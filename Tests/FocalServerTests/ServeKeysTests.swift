@@ -46,7 +46,13 @@ struct ServeKeysTests {
         let shop = tasks.path + "/shop"
         try FileManager.default.createDirectory(atPath: shop, withIntermediateDirectories: true)
         try Data(shopTasks.utf8).write(to: URL(fileURLWithPath: shop + "/index.js"))
-        let app = try makeKey(["--name", "app", "--scopes", "ingest,read", "--project", "shop"])
+        let app = try makeKey([
+            "--name", "app", "--scopes", "ingest,read", "--project", "shop", "--ops-per-second", "1000", "--burst", "1000",
+            "--bytes-per-second", "1048576", "--bytes-burst", "16777216",
+        ])
+        #expect(
+            try JSONValue(parsing: app.entry)["rateLimit"]
+                == ["opsPerSecond": 1000, "burst": 1000, "bytesPerSecond": 1_048_576, "bytesBurst": 16_777_216])
         let ops = try makeKey(["--name", "ops", "--scopes", "metrics", "delete", "--ops-per-second", "10", "--burst", "20"])
         let entry = try JSONValue(parsing: ops.entry)
         #expect(entry["rateLimit"] == ["opsPerSecond": 10, "burst": 20])
