@@ -14,6 +14,9 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
         /// The op is valid, but not taken where it was sent: a `snapshot` op to a session of an ``EnginePool``
         /// (as `focal serve` hosts), whose snapshot is read on request (``EngineObserver/takesSnapshots``).
         case refusedOp
+        /// The op would take its session past its memory budget (``EngineConfiguration/maxSessionBytes``); it
+        /// changed nothing.
+        case overMemoryBudget
         /// A task threw, timed out or returned something that is not JSON.
         case taskFailed
         /// A task file (or a module it required) failed to evaluate, or called `match` wrongly.

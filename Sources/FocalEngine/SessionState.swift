@@ -400,7 +400,7 @@ final class SessionState {
     private func failOverBudget(_ what: String, adding: Int?) {
         let adding = adding.map { ", the op \($0) more" } ?? ""
         fail(
-            .invalidOp,
+            .overMemoryBudget,
             "\(what): the session would pass its memory budget of \(bytes.limit) bytes (it holds \(bytes.held)\(adding)); "
                 + "deregister nodes or end the session, or raise the limit: --max-session-bytes")
     }

@@ -5,7 +5,7 @@ enum MetricHelp {
         "focal_sessions_live": "Sessions hosted now.",
         "focal_ops_total": "Op lines applied (rebuilds included).",
         "focal_results_total": "Task results produced.",
-        "focal_errors_total": "Errors by kind: malformed_op, invalid_op, refused_op, task_failed, task_file_failed.",
+        "focal_errors_total": "Errors by kind: malformed_op, invalid_op, refused_op, over_memory_budget, task_failed, task_file_failed.",
         "focal_task_timeouts_total": "Task calls stopped by the time limit.",
         "focal_request_duration_seconds": "Request latency by route template and status.",
         "focal_outbox_depth": "Results in the outbox waiting for delivery.",

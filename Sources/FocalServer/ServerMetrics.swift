@@ -14,7 +14,7 @@ import Synchronization
 /// | `focal_sessions_live` | gauge | sessions hosted now |
 /// | `focal_ops_total` | counter | op lines applied (rebuilds included) |
 /// | `focal_results_total` | counter | task results produced |
-/// | `focal_errors_total{kind}` | counter | errors: `malformed_op`, `invalid_op`, `refused_op`, `task_failed`, `task_file_failed` |
+/// | `focal_errors_total{kind}` | counter | errors: `malformed_op`, `invalid_op`, `refused_op`, `over_memory_budget`, `task_failed`, `task_file_failed` |
 /// | `focal_task_timeouts_total` | counter | task calls stopped by the time limit |
 /// | `focal_request_duration_seconds{route,status}` | histogram | request latency |
 /// | `focal_outbox_depth` | gauge | results in the outbox waiting for delivery |
