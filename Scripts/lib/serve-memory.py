@@ -65,8 +65,10 @@ with tempfile.TemporaryDirectory() as scratch:
                 batch.append(line)
                 size += len(line) + 1
         print(f"during       {rss():8.1f} MiB  ({len(lines)} lines, {mib} MiB of values, {errors} errors)")
+        started = time.monotonic()
         request("DELETE", "/v1/sessions/big")
-        print(f"after DELETE {rss():8.1f} MiB")
+        took = (time.monotonic() - started) * 1000
+        print(f"after DELETE {rss():8.1f} MiB  (the DELETE took {took:.0f} ms)")
         settle()
         print(f"idle 2 s     {rss():8.1f} MiB")
     finally:
