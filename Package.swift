@@ -66,6 +66,7 @@ let package = Package(
             pkgConfig: "javascriptcoregtk-4.1",
             providers: [.apt(["libjavascriptcoregtk-4.1-dev"])]
         ),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(
             name: "FocalRuntime",
             dependencies: [
@@ -108,7 +109,7 @@ let package = Package(
         .target(
             name: "FocalServer",
             dependencies: [
-                "FocalCore", "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime",
+                "FocalCore", "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime", "CZlib",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -223,6 +224,8 @@ let package = Package(
             name: "FocalServerTests",
             dependencies: [
                 "FocalServer", "FocalCore", "FocalEngine", "FocalDelivery", "FocalTestSupport", "FocalReceiverTestSupport", "FocalJSON",
+                // Gzip bodies for the tests of compressed requests.
+                "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),

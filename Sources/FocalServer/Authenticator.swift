@@ -38,13 +38,13 @@ public struct Authenticator<Context: RequestContext>: RouterMiddleware {
         let values = request.headers[values: .authorization]
         guard values.count == 1, let secret = Self.bearer(values[0]), let key = keyRing.key(for: secret) else {
             throw ServerError(
-                .unauthorized, "this route needs a key: send 'Authorization: Bearer <key>' with a key of this server",
+                .unauthorized, .unauthorized, "this route needs a key: send 'Authorization: Bearer <key>' with a key of this server",
                 headers: [.wwwAuthenticate: "Bearer"])
         }
         var context = context
         context.logger[metadataKey: "focal.key"] = .string(key.name)
         guard key.scopes.contains(scope) else {
-            throw ServerError(.forbidden, "the key '\(key.name)' does not have the scope '\(scope)' this route needs")
+            throw ServerError(.forbidden, .forbidden, "the key '\(key.name)' does not have the scope '\(scope)' this route needs")
         }
         if chargesRequest { try key.charge(ops: 1) }
         return try await AuthenticatedKey.$current.withValue(key) { try await next(request, context) }

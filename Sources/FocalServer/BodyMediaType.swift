@@ -7,26 +7,46 @@ import Hummingbird
 ///
 /// Accepted `Content-Type`s: `application/x-ndjson` and `application/jsonl`, case-insensitive,
 /// with no parameter but `charset=utf-8` (any case, quoted or not). Anything else, or none,
-/// answers 415. A `Content-Encoding` other than `identity` (`gzip` included) answers 415 too:
-/// bodies are read as they are sent.
+/// answers 415. Accepted `Content-Encoding`s: none or `identity`, and `gzip` (or `x-gzip`), which
+/// ``RequestBodyReader`` inflates; any other answers 415 too.
 enum BodyMediaType {
     /// The accepted media types, lower case.
     static let accepted = ["application/x-ndjson", "application/jsonl"]
 
+    /// How a body is encoded.
+    enum Encoding: Sendable {
+        case identity
+        case gzip
+    }
+
     /// Checks the request's `Content-Type` and `Content-Encoding`.
+    /// - Returns: the body's encoding.
     /// - Throws: ``ServerError`` 415 saying what is accepted.
-    static func check(_ request: Request) throws(ServerError) {
-        if let encoding = request.headers[.contentEncoding], !isIdentity(encoding) {
-            throw ServerError(
-                .unsupportedMediaType,
-                "the body's Content-Encoding must be identity (not compressed), not '\(encoding.prefix(64))'")
-        }
+    static func check(_ request: Request) throws(ServerError) -> Encoding {
+        let encoding = try encoding(of: request)
         guard let type = request.headers[.contentType], isAccepted(type) else {
             let sent = request.headers[.contentType].map { "'\($0.prefix(128))'" } ?? "none"
             throw ServerError(
-                .unsupportedMediaType,
+                .unsupportedMediaType, .unsupportedMediaType,
                 "the body's Content-Type must be \(accepted.joined(separator: " or ")) (charset utf-8), not \(sent)",
                 headers: [.accept: accepted.joined(separator: ", ")])
+        }
+        return encoding
+    }
+
+    /// The encoding the `Content-Encoding` headers name: `identity` members are no encoding, and at most one `gzip`.
+    private static func encoding(of request: Request) throws(ServerError) -> Encoding {
+        let values = request.headers[values: .contentEncoding]
+        let codings = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace().lowercased() }.filter { $0 != "identity" }
+        switch codings {
+        case []: return .identity
+        case ["gzip"], ["x-gzip"]: return .gzip
+        default:
+            let sent = values.joined(separator: ", ")
+            throw ServerError(
+                .unsupportedMediaType, .unsupportedEncoding,
+                "the body's Content-Encoding must be gzip or identity, not '\(sent.prefix(64))'",
+                headers: [.acceptEncoding: "gzip, identity"])
         }
     }
 
@@ -45,9 +65,6 @@ enum BodyMediaType {
         }
     }
 
-    private static func isIdentity(_ value: String) -> Bool {
-        value.split(separator: ",").allSatisfy { $0.trimmingWhitespace().lowercased() == "identity" }
-    }
 }
 
 extension StringProtocol {

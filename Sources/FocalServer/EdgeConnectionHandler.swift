@@ -175,9 +175,9 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         let refusal =
             parserError == .headerOverflow
             ? ServerError(
-                .requestHeaderFieldsTooLarge,
+                .requestHeaderFieldsTooLarge, .headersTooLarge,
                 "the request's head is larger than the limit of \(limits.maxHeaderBytes) bytes")
-            : ServerError.badRequest("the request is not valid HTTP/1.1")
+            : ServerError.badRequest(.invalidHTTP, "the request is not valid HTTP/1.1")
         answer(context, refusal, version: .http1_1)
     }
 
@@ -185,24 +185,24 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func refusal(of head: HTTPRequestHead) -> ServerError? {
         if probesOnly, !Self.isProbe(head.uri) {
             return ServerError(
-                .serviceUnavailable,
+                .serviceUnavailable, .connectionLimit,
                 "the server holds its limit of connections (--max-connections, --max-connections-per-client); retry later",
                 headers: [.retryAfter: String(limits.retryAfterSeconds)])
         }
         let hosts = head.headers["host"]
         if head.version == .http1_1, hosts.isEmpty {
-            return .badRequest("an HTTP/1.1 request must carry a Host header")
+            return .badRequest(.invalidHost, "an HTTP/1.1 request must carry a Host header")
         }
         // RFC 9112 §3.2: more than one Host (as lines, or joined by a comma) is refused, never one of them chosen.
         if hosts.count > 1 {
-            return .badRequest("a request must carry one Host header, not \(hosts.count)")
+            return .badRequest(.invalidHost, "a request must carry one Host header, not \(hosts.count)")
         }
         if let host = hosts.first, host.utf8.contains(UInt8(ascii: ",")) {
-            return .badRequest("a Host header must name one host, not a list ('\(host.prefix(256))')")
+            return .badRequest(.invalidHost, "a Host header must name one host, not a list ('\(host.prefix(256))')")
         }
         let expectations = head.headers[canonicalForm: "expect"]
         if !expectations.isEmpty, expectations.contains(where: { $0.lowercased() != "100-continue" }) {
-            return ServerError(.expectationFailed, "the server meets no expectation but 100-continue")
+            return ServerError(.expectationFailed, .expectationFailed, "the server meets no expectation but 100-continue")
         }
         return nil
     }

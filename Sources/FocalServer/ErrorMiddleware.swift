@@ -37,15 +37,16 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         case let error as HTTPError where error.status == .notFound && error.body == nil:
             let allowed = ServerRoute.methods(allowedOn: request.uri.path)
             guard !allowed.isEmpty else {
-                return ServerError(.notFound, "no route for \(request.method) \(request.uri.path)")
+                return ServerError(.notFound, .noRoute, "no route for \(request.method) \(request.uri.path)")
             }
             let list = allowed.joined(separator: ", ")
             return ServerError(
-                .methodNotAllowed, "\(request.uri.path) takes \(list), not \(request.method)", headers: [.allow: list])
+                .methodNotAllowed, .methodNotAllowed, "\(request.uri.path) takes \(list), not \(request.method)", headers: [.allow: list])
         case let error as HTTPError:
-            return ServerError(error.status, error.body ?? error.status.reasonPhrase, headers: error.headers)
+            return ServerError(
+                error.status, .of(status: error.status.code), error.body ?? error.status.reasonPhrase, headers: error.headers)
         default:
-            return ServerError(.internalServerError, "internal error: the server's log has the details")
+            return ServerError(.internalServerError, .internalError, "internal error: the server's log has the details")
         }
     }
 }

@@ -22,7 +22,7 @@ struct HealthRoutes<Context: RequestContext>: Sendable {
     /// `{"status": "ready"}`, or 503 with `Retry-After` while the server is stopping or its
     /// session store does not answer (within the request deadline).
     func readiness(_ request: Request, context: Context) async throws -> Response {
-        guard !readiness.isStopping else { throw services.unavailable("the server is stopping") }
+        guard !readiness.isStopping else { throw services.unavailable(.stopping, "the server is stopping") }
         if services.journal != nil {
             try await deadline.run { [services] in try await services.journalCall(.ping) { try await $0.ping() } }
         }

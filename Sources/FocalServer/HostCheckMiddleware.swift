@@ -9,7 +9,7 @@ struct HostCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let host = request.head.authority, !allowed.allows(host) {
             throw ServerError(
-                .misdirectedRequest,
+                .misdirectedRequest, .misdirected,
                 "this server does not answer to the host '\(host.prefix(256))' (--host, --allowed-host)")
         }
         return try await next(request, context)

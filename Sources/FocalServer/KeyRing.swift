@@ -132,12 +132,12 @@ public final class KeyRing: Sendable {
             guard let limit = state.file.keys.first(where: { $0.name == keyName })?.rateLimit else { return }
             guard ops <= limit.burst else {
                 throw ServerError(
-                    .contentTooLarge,
+                    .contentTooLarge, .batchOverBurst,
                     "the batch holds \(ops) op lines, more than the burst of \(limit.burst) of the key's rate limit; send smaller batches")
             }
             if let bytesBurst = limit.bytesBurst, bytes > bytesBurst {
                 throw ServerError(
-                    .contentTooLarge,
+                    .contentTooLarge, .batchOverBurst,
                     "the request body holds \(bytes) bytes, more than the byte burst of \(bytesBurst) of the key's rate limit; "
                         + "send smaller batches")
             }
@@ -155,7 +155,8 @@ public final class KeyRing: Sendable {
                 bytesWait != nil && opsWait == nil
                 ? "byte rate limit (\(limit.bytesPerSecond ?? 0) bytes per second, burst \(limit.bytesBurst ?? 0))"
                 : "rate limit (\(limit.opsPerSecond) ops per second, burst \(limit.burst))"
-            throw ServerError(.tooManyRequests, "the key's \(spent) is spent; retry later", headers: [.retryAfter: String(seconds)])
+            throw ServerError(
+                .tooManyRequests, .rateLimited, "the key's \(spent) is spent; retry later", headers: [.retryAfter: String(seconds)])
         }
     }
 }

@@ -70,7 +70,7 @@ struct OpBatch: Sendable {
         lines.reserveCapacity(count)
         for index in 0..<count {
             guard let line = String(validating: bytes[bounds[index]..<(bounds[index + 1] - 1)], as: UTF8.self) else {
-                throw .badRequest("line \(index + 1) is not valid UTF-8")
+                throw .badRequest(.invalidUTF8, "line \(index + 1) is not valid UTF-8")
             }
             lines.append(line)
         }

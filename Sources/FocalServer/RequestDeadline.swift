@@ -45,7 +45,7 @@ struct RequestDeadline: Sendable {
 
     private var deadlineExceeded: ServerError {
         ServerError(
-            .serviceUnavailable,
+            .serviceUnavailable, .requestTimeout,
             "the request was not done within the server's request timeout of \(timeout) (--request-timeout); "
                 + "it may have been applied in part: retry it with ?position=N",
             headers: [.retryAfter: String(retryAfterSeconds)])

@@ -91,7 +91,7 @@ public final class ServerMetrics: Sendable {
             })
         errors = Dictionary(
             uniqueKeysWithValues: EngineError.Kind.lineErrorKinds.map { kind in
-                (kind, CoreMetrics.Counter(label: "focal_errors_total", dimensions: [("kind", kind.code)], factory: factory))
+                (kind, CoreMetrics.Counter(label: "focal_errors_total", dimensions: [("kind", kind.metricKind)], factory: factory))
             })
     }
 

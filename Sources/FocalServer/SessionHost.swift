@@ -239,7 +239,9 @@ final class SessionHost: Sendable {
     private func checkOpen() throws {
         let (closed, ending) = state.withLock { ($0.isClosed, $0.pendingEnd != nil) }
         if closed { throw SessionHostError.closed }
-        if ending { throw services.unavailable("the session is ending and its end waits for the session store; retry later") }
+        if ending {
+            throw services.unavailable(.sessionEnding, "the session is ending and its end waits for the session store; retry later")
+        }
     }
 
     /// Closes the engine session (recording nothing) and marks the host closed.
@@ -357,14 +359,14 @@ final class SessionHost: Sendable {
     }
 
     private func unavailable(_ error: EnginePoolError) -> ServerError {
-        services.unavailable("the engine is \(error)")
+        services.unavailable(.engineUnavailable, "the engine is \(error)")
     }
 
     private static func gap(expected: Int, received: Int) -> ServerError {
         ServerError(
-            .conflict,
-            "position \(received) is past the end of the session's op log, which holds \(expected) lines; send the lines from \(expected) first"
-        )
+            .conflict, .positionAhead,
+            "position \(received) is past the end of the session's op log, which holds \(expected) lines; send the lines from \(expected) first",
+            length: expected)
     }
 
     /// A journal's refusal as the client's 409.
@@ -374,7 +376,7 @@ final class SessionHost: Sendable {
             gap(expected: expected, received: received)
         case let .sealed(session):
             ServerError(
-                .conflict,
+                .conflict, .sessionSealed,
                 "the session '\(session)' is ending (a DELETE or the idle timeout is ending it on some instance): "
                     + "its lines were not applied; once it has ended, lines sent with its id start a new session "
                     + "(a DELETE completes an end that an instance left half-way)")

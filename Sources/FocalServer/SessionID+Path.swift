@@ -7,7 +7,7 @@ extension SessionID {
         do {
             return try SessionID(pathSegment: segment).rawValue
         } catch {
-            throw .badRequest("the session id \(error)")
+            throw .badRequest(.invalidSessionID, "the session id \(error)")
         }
     }
 }

@@ -120,7 +120,8 @@ final class SessionRegistry: Sendable {
             guard creating else { return nil }
             guard entries.count < maxSessions else {
                 throw ServerError(
-                    .serviceUnavailable, "the server hosts its limit of \(maxSessions) sessions (--max-sessions); retry later",
+                    .serviceUnavailable, .sessionLimit,
+                    "the server hosts its limit of \(maxSessions) sessions (--max-sessions); retry later",
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }
             // Only a new session needs its client (``ClientIdentity`` costs a string or two).
@@ -128,7 +129,7 @@ final class SessionRegistry: Sendable {
             guard quota.withLock({ $0.admit(client) }) else {
                 let limit = quota.withLock { $0.limit }
                 throw ServerError(
-                    .tooManyRequests,
+                    .tooManyRequests, .clientSessionLimit,
                     "this client (\(Self.describe(client))) holds its limit of \(limit) sessions (--max-sessions-per-client); end one or retry later",
                     headers: [.retryAfter: String(retryAfterSeconds)])
             }

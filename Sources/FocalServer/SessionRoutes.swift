@@ -27,9 +27,9 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     func postOps(_ request: Request, context: Context) async throws -> Response {
         let id = try Self.session(in: context)
         let position = try Self.position(in: request)
-        try BodyMediaType.check(request)
-        let body = try await RequestBodyReader.read(request, limit: maxBodyBytes, logger: context.logger)
-        guard !body.isEmpty else { throw ServerError.badRequest("the request has no body: send op-log lines, one per line") }
+        let encoding = try BodyMediaType.check(request)
+        let body = try await RequestBodyReader.read(request, encoding: encoding, limit: maxBodyBytes, logger: context.logger)
+        guard !body.isEmpty else { throw ServerError.badRequest(.emptyBody, "the request has no body: send op-log lines, one per line") }
         let bodyBytes = body.count
         let batch = OpBatch(body)
         // The key's rate limit: one op per line (at least one), and the body's bytes, paid before anything applies.
@@ -120,7 +120,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     /// - Throws: 400 when the query gives it more than once: no value is chosen among several.
     private static func query(_ name: Substring, in request: Request) throws(ServerError) -> Substring? {
         let values = request.uri.queryParameters[values: name]
-        guard values.count <= 1 else { throw .badRequest("'\(name)' must be given once, not \(values.count) times") }
+        guard values.count <= 1 else { throw .badRequest(.invalidQuery, "'\(name)' must be given once, not \(values.count) times") }
         return values.first
     }
 
@@ -129,7 +129,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         guard !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
             value <= positionLimit
         else {
-            throw .badRequest("'position' must be a whole number from 0 to \(positionLimit), not '\(text)'")
+            throw .badRequest(.invalidQuery, "'position' must be a whole number from 0 to \(positionLimit), not '\(text)'")
         }
         return value
     }
@@ -137,7 +137,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     private static func format(in request: Request) throws(ServerError) -> SnapshotFormat {
         guard let text = try query("format", in: request) else { return .xml }
         guard let format = SnapshotFormat(rawValue: String(text)) else {
-            throw .badRequest("'format' must be xml, json or html, not '\(text)'")
+            throw .badRequest(.invalidQuery, "'format' must be xml, json or html, not '\(text)'")
         }
         return format
     }

@@ -34,7 +34,7 @@ struct SessionServices: Sendable {
     func pool(for project: String) throws(ServerError) -> EnginePool {
         if project == ProjectName.default { return pool }
         guard let pool = projectPools[project] else {
-            throw ServerError(.internalServerError, "the server has no engines for the project '\(project)'")
+            throw ServerError(.internalServerError, .internalError, "the server has no engines for the project '\(project)'")
         }
         return pool
     }
@@ -66,13 +66,13 @@ struct SessionServices: Sendable {
             storeFailures.log(
                 logger, .error, "session store call failed",
                 metadata: ["focal.store.operation": "\(operation.rawValue)", "focal.error": "\(String(reflecting: error))"])
-            throw unavailable("the session store could not \(operation.description): \(error)")
+            throw unavailable(.storeUnavailable, "the session store could not \(operation.description): \(error)")
         }
     }
 
     /// A 503 with `Retry-After`.
-    func unavailable(_ message: String) -> ServerError {
-        ServerError(.serviceUnavailable, message, headers: [.retryAfter: String(retryAfterSeconds)])
+    func unavailable(_ code: ServerErrorCode, _ message: String) -> ServerError {
+        ServerError(.serviceUnavailable, code, message, headers: [.retryAfter: String(retryAfterSeconds)])
     }
 }
 

@@ -38,18 +38,6 @@ struct MediaTypeAndHostTests {
         }
     }
 
-    @Test("a compressed body answers 415")
-    func compressedBody() async throws {
-        try await withServer { client, server in
-            let answer = try await client.send(
-                .post, "/v1/sessions/z/ops", headers: [.contentType: "application/x-ndjson", .contentEncoding: "gzip"],
-                body: Ops.root + "\n")
-            #expect(answer.status == .unsupportedMediaType)
-            #expect(answer.error?.contains("Content-Encoding") == true)
-            #expect(server.sessionCount == 0)
-        }
-    }
-
     @Test("a Host the server does not answer to: 421; loopback names are answered on loopback")
     func rebinding() async throws {
         try await withServer { client, server in

@@ -31,6 +31,14 @@ struct OpenAPIDocumentTests {
         return statuses
     }
 
+    /// The `ErrorCode` enum: every `code` an error body may carry.
+    static func documentedErrorCodes() throws -> Set<String> {
+        let text = try String(contentsOfFile: documentPath, encoding: .utf8)
+        let document = try #require(try Yams.load(yaml: text) as? [String: Any])
+        let schemas = try #require((document["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        return Set(try #require((schemas["ErrorCode"] as? [String: Any])?["enum"] as? [String]))
+    }
+
     /// A request that makes the server answer each status of each operation (run in order,
     /// on one server with at most 2 sessions and 64-byte bodies).
     static let probes: [(route: ServerRoute, status: Int, request: @Sendable (any TestClientProtocol) async throws -> Answer)] = [
@@ -141,13 +149,20 @@ struct OpenAPIDocumentTests {
                             == Set(allowed))
                     #expect(answer.headers[.contentType] == "application/json")
                     #expect(try answer.json["status"] == 405)
+                    #expect(try answer.json["code"] == "method-not-allowed")
                 }
             }
             // A path the API does not have stays a 404.
             let unknown = try await client.send(.get, "/v1/nothing")
             #expect(unknown.status == .notFound)
             #expect(try unknown.json["status"] == 404)
+            #expect(try unknown.json["code"] == "no-route")
         }
+    }
+
+    @Test("every error code the server can answer is in the document's ErrorCode enum, and nothing else")
+    func errorCodesAreDocumented() throws {
+        #expect(try Self.documentedErrorCodes() == Set(ServerErrorCode.allCases.map(\.rawValue)))
     }
 
     @Test("every route the server registers is documented, and nothing else")
@@ -173,7 +188,7 @@ struct OpenAPIDocumentTests {
             // Each error has the documented members, its code one of the documented codes.
             let errors = try few.json["errors"]?.arrayValue ?? []
             #expect(errors.compactMap { $0.objectValue.map { Set($0.keys) } } == [errorKeys, errorKeys])
-            #expect(errors.map { $0["code"]?.stringValue ?? "" } == ["malformed_op", "refused_op"])
+            #expect(errors.map { $0["code"]?.stringValue ?? "" } == ["malformed-op", "refused-op"])
             #expect(errors.allSatisfy { codes.contains($0["code"]?.stringValue ?? "") })
             let many = try await client.post([Ops.root] + Array(repeating: "bad", count: 1200), to: "many")
             let manyKeys = Set(try #require(try many.json.objectValue).keys)
@@ -193,6 +208,8 @@ struct OpenAPIDocumentTests {
         if probe.status >= 400 {
             #expect(answer.headers[.contentType] == "application/json", "\(probe.route) \(probe.status)")
             #expect(try answer.json["status"] == .number(Double(probe.status)))
+            let code = try answer.json["code"]?.stringValue
+            #expect(try code.map(Self.documentedErrorCodes().contains) == true, "\(probe.route) \(probe.status): \(answer.text)")
         }
         if probe.status == 503 || probe.status == 429 { #expect(answer.headers[.retryAfter] != nil, "\(probe.route) \(probe.status)") }
         if probe.status == 401 { #expect(answer.headers[.wwwAuthenticate] == "Bearer", "\(probe.route) 401") }

@@ -119,6 +119,9 @@ struct SessionAPITests {
             let gap = try await client.post([Ops.tap(0)], to: "p", position: 9)
             #expect(gap.status == .conflict)
             #expect(gap.error?.contains("holds 5 lines") == true)
+            // A sender reads where the session stands from the body, never from the prose.
+            #expect(try gap.json["code"] == "position-ahead")
+            #expect(try gap.json["length"] == 5)
             #expect(try await client.post([Ops.tap(0)], to: "p", position: -1).status == .badRequest)
             #expect(try await client.post([Ops.tap(0)], to: "p", position: 5).results == [["item": 0, "count": 3]])
         }

@@ -40,7 +40,7 @@ struct SessionBudgetServeTests {
         let errors = try #require(answer["errors"]?.arrayValue)
         let served = errors.map { "error: line \($0["line"]?.integerValue ?? 0), session 's': \($0["message"]?.stringValue ?? "")" }
         #expect(served == replayed.errorLines)
-        #expect(errors.allSatisfy { $0["code"] == "over_memory_budget" }, "\(errors)")
+        #expect(errors.allSatisfy { $0["code"] == "over-memory-budget" }, "\(errors)")
         // focal replay prints each result with its session: {"session":"s","result":…}.
         let replayedResults = try replayed.stdoutLines.map { try JSONValue(parsing: $0)["result"] ?? .null }
         #expect(answer["results"]?.arrayValue == replayedResults)

@@ -23,6 +23,7 @@ struct SessionEndSealTests {
                 #expect(await journal.isSealed("race"))
                 let refused = try await b.post([Ops.tap(0)], to: "race", position: 5)
                 #expect(refused.status == .conflict)
+                #expect(try refused.json["code"] == "session-sealed")
                 #expect(refused.error?.contains("the session 'race' is ending") == true, "\(refused.text)")
                 await journal.release()
                 #expect(try await deleted.status == .noContent)

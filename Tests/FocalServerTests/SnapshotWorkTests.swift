@@ -9,7 +9,7 @@ import Testing
 /// thread 13 s, and a snapshot past `--request-timeout` went on rendering).
 @Suite("Snapshots over HTTP: snapshot ops refused, a timed-out snapshot stops", .serialized)
 struct SnapshotWorkTests {
-    @Test("a snapshot op in a POST is refused as an error of its line with code refused_op; the other lines apply")
+    @Test("a snapshot op in a POST is refused as an error of its line with code refused-op; the other lines apply")
     func snapshotOpRefused() async throws {
         try await withServer { client, _ in
             let lines = [Ops.root, Ops.item(0), #"{"op":"snapshot","format":"html"}"#, Ops.tap(0)]
@@ -21,7 +21,7 @@ struct SnapshotWorkTests {
             let errors = json["errors"]?.arrayValue ?? []
             #expect(errors.count == 1)
             #expect(errors.first?["line"] == 3)
-            #expect(errors.first?["code"] == "refused_op")
+            #expect(errors.first?["code"] == "refused-op")
             #expect(errors.first?["message"]?.stringValue?.contains("GET /v1/sessions/{id}/snapshot") == true, "\(answer.text)")
             let metrics = try await client.send(.get, "/metrics").text
             #expect(metrics.contains(#"focal_errors_total{kind="refused_op"} 1"#), "\(metrics)")
