@@ -20,6 +20,7 @@ import Glibc
 //   FocalAnalyzers   analyzers that turn simulator activity into op-log ops
 //   FocalScenarios   scenario files: an app description plus a scripted journey
 //   FocalDelivery    outbox, flush policies, destinations and adapters
+//   FocalClient      what an app sends with: a recorder, a durable queue and a sender to `focal serve`
 //   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
 //   FocalPostgres    the outbox and session journal in a PostgreSQL shared by several instances
 //   focal            the command-line tool
@@ -40,6 +41,7 @@ let package = Package(
         .library(name: "FocalDelivery", targets: ["FocalDelivery"]),
         .library(name: "FocalServer", targets: ["FocalServer"]),
         .library(name: "FocalPostgres", targets: ["FocalPostgres"]),
+        .library(name: "FocalClient", targets: ["FocalClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -107,6 +109,15 @@ let package = Package(
             ]
         ),
         .target(
+            name: "FocalClient",
+            dependencies: [
+                "FocalOpLog", "FocalJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(
             name: "FocalServer",
             dependencies: [
                 "FocalCore", "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime", "CZlib",
@@ -136,7 +147,7 @@ let package = Package(
             name: "focal",
             dependencies: [
                 "FocalCore", "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON",
-                "FocalServer", "FocalPostgres",
+                "FocalServer", "FocalPostgres", "FocalClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -238,6 +249,10 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
+        ),
+        .testTarget(
+            name: "FocalClientTests",
+            dependencies: ["FocalClient", "FocalOpLog", "FocalJSON", "FocalTestSupport"]
         ),
         .testTarget(
             name: "FocalPostgresTests",

@@ -1,0 +1,69 @@
+import FocalClient
+import FocalTestSupport
+import Foundation
+import Testing
+
+@Suite("OpQueue: durable lines per session, positions, the byte limit and continuations")
+struct OpQueueTests {
+    static func line(_ text: String, _ session: String) -> QueuedLine { QueuedLine(session: session, bytes: Array(text.utf8)) }
+
+    @Test("past the byte limit the oldest whole sessions are dropped, counted, and later lines of theirs too")
+    func byteLimitDropsOldestSessions() async throws {
+        let directory = try TemporaryDirectory(prefix: "focal-client-")
+        let filler = String(repeating: "x", count: 90)
+        let queue = try OpQueue(directory: directory.path, byteLimit: 500)
+        // Three sessions of two 100-byte lines: 600 bytes, so the oldest (a) goes.
+        let lines = ["a", "b", "c"].flatMap { session in
+            (0..<2).map { _ in Self.line(#"{"x":"\#(filler)"}"#.padding(toLength: 100, withPad: " ", startingAt: 0), session) }
+        }
+        let drop = try queue.append(lines)
+        #expect(drop == QueueDrop(sessions: 1, lines: 2))
+        #expect(try await queue.sessionsWithLines() == ["b", "c"])
+        #expect(try await queue.held() == (lines: 4, bytes: 400))
+        // A line of a dropped session would leave a gap in it: dropped as well.
+        #expect(try queue.append([Self.line("{}", "a")]) == QueueDrop(sessions: 0, lines: 1))
+        #expect(try await queue.sessionsWithLines() == ["b", "c"])
+    }
+
+    @Test("acknowledging removes the lines and advances the position together, and both survive reopening the queue")
+    func acknowledgeAdvancesPosition() async throws {
+        let directory = try TemporaryDirectory(prefix: "focal-client-")
+        do {
+            let queue = try OpQueue(directory: directory.path)
+            try queue.append((0..<5).map { Self.line(#"{"n":\#($0)}"#, "s") })
+            let batch = try #require(try await queue.nextBatch(of: "s", maxLines: 3, maxBytes: 1 << 20))
+            #expect(batch.position == 0 && batch.lines.count == 3 && batch.wireSession == "s")
+            try await queue.acknowledge(batch, lines: 2)
+        }
+        let reopened = try OpQueue(directory: directory.path)
+        let next = try #require(try await reopened.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
+        #expect(next.position == 2)
+        #expect(next.lines.map { String(decoding: $0, as: UTF8.self) } == [#"{"n":2}"#, #"{"n":3}"#, #"{"n":4}"#])
+    }
+
+    @Test("a continued session gets the next id at position 0 and first registers the nodes its acknowledged lines left live")
+    func continuationRegistersLiveTree() async throws {
+        let directory = try TemporaryDirectory(prefix: "focal-client-")
+        let queue = try OpQueue(directory: directory.path)
+        try queue.append(
+            [
+                #"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#,
+                #"{"op":"register","node":2,"parent":1,"name":"list","session":"s"}"#,
+                #"{"op":"register","node":3,"parent":2,"name":"row","session":"s"}"#,
+                #"{"op":"register","node":[4,"a"],"parent":1,"name":"cell","session":"s"}"#,
+                #"{"op":"deregister","node":2,"session":"s"}"#,
+                #"{"op":"record","node":[4,"a"],"event":"tap","session":"s"}"#,
+            ].map { Self.line($0, "s") })
+        let sent = try #require(try await queue.nextBatch(of: "s", maxLines: 5, maxBytes: 1 << 20))
+        try await queue.acknowledge(sent, lines: 5)
+        #expect(try await queue.continueSession("s") == "s~2")
+        let batch = try #require(try await queue.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
+        #expect(batch.wireSession == "s~2" && batch.position == 0)
+        #expect(
+            batch.lines.map { String(decoding: $0, as: UTF8.self) } == [
+                #"{"op":"register","node":1,"parent":null,"name":"root"}"#,
+                #"{"op":"register","node":[4,"a"],"parent":1,"name":"cell"}"#,
+                #"{"op":"record","node":[4,"a"],"event":"tap","session":"s"}"#,
+            ])
+    }
+}
