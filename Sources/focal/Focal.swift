@@ -34,6 +34,7 @@ struct Focal: AsyncParsableCommand {
             """,
         subcommands: [
             InitCommand.self, ReplayCommand.self, SnapshotCommand.self, CheckCommand.self, DeliverCommand.self, RunCommand.self,
+            SendCommand.self,
             TestCommand.self,
             ServeCommand.self, KeysCommand.self,
         ]

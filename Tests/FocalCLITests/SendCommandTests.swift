@@ -1,0 +1,197 @@
+import FocalJSON
+import FocalTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// `focal send` against the real `focal serve` on loopback: what the server delivers per
+/// session is what `focal replay` gives for the same log, through kills, 413s, a lost session
+/// and a refused key.
+@Suite("focal send: every line exactly once, in order, per session")
+struct SendCommandTests {
+    static let tasks = ["index.js": "match('item/ping', (n) => n.path + ' ' + n.latestValue('count'));"]
+
+    /// A log of `sessions` interleaved sessions, each a root, an item and `pings` pings, each ping
+    /// after an `ana-updated` of the item's count (so every result is different and order shows).
+    static func log(sessions: [String], pings: Int, first: Int = 0, header: Bool = true) -> Data {
+        var lines: [String] = []
+        if header {
+            for session in sessions {
+                lines.append(#"{"op":"register","node":1,"parent":null,"name":"root","time":1000,"session":"\#(session)"}"#)
+                lines.append(#"{"op":"register","node":2,"parent":1,"name":"item","time":1000,"session":"\#(session)"}"#)
+            }
+        }
+        for ping in first..<(first + pings) {
+            for session in sessions {
+                lines.append(
+                    #"{"op":"record","node":2,"event":"ana-updated","properties":{"key-path":"count","value":\#(ping)},"time":\#(2000 + ping),"session":"\#(session)"}"#
+                )
+                lines.append(#"{"op":"record","node":2,"event":"ping","time":\#(2000 + ping),"session":"\#(session)"}"#)
+            }
+        }
+        return Data((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    /// `focal replay`'s results per session.
+    static func replayed(_ log: String, tasks: String) throws -> [String: [JSONValue]] {
+        let run = try runFocal(["replay", "--tasks", tasks, log])
+        var results: [String: [JSONValue]] = [:]
+        for line in run.stdoutLines {
+            let value = try JSONValue(parsing: line)
+            results[value["session"]?.stringValue ?? "default", default: []].append(value["result"] ?? .null)
+        }
+        return results
+    }
+
+    /// The results a stopped server delivered to its file, per session, in order.
+    static func delivered(_ file: String) throws -> [String: [JSONValue]] {
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        var results: [String: [JSONValue]] = [:]
+        for line in text.split(separator: "\n") {
+            let value = try JSONValue(parsing: String(line))
+            results[value["session"]?.stringValue ?? "", default: []].append(value["result"] ?? .null)
+        }
+        return results
+    }
+
+    /// A `focal serve` delivering to `out.jsonl` in `workspace`, with `arguments` added.
+    static func serve(_ workspace: TemporaryDirectory, _ name: String = "out", _ arguments: [String] = []) throws -> ServedFocal {
+        try ServedFocal(
+            [
+                "serve", "--tasks", workspace.tasks, "--port", "0", "--deliver", "file:" + workspace.absolute(name + ".jsonl"),
+                "--store", workspace.absolute(name + ".sqlite"),
+            ] + arguments)
+    }
+
+    /// Stops `server` with SIGTERM (its outbox drains first) and returns what it delivered.
+    static func stop(_ server: ServedFocal, _ workspace: TemporaryDirectory, _ name: String = "out") throws -> [String: [JSONValue]] {
+        server.signal(SIGTERM)
+        #expect(server.exitStatus() == 0, "\(server.log)")
+        return try delivered(workspace.absolute(name + ".jsonl"))
+    }
+
+    static func send(_ server: ServedFocal, _ workspace: TemporaryDirectory, _ arguments: [String], environment: [String: String] = [:])
+        throws -> RunResult
+    {
+        try runFocal(
+            ["send", "--to", "http://127.0.0.1:\(server.port)", "--queue", workspace.absolute("queue")] + arguments,
+            environment: environment)
+    }
+
+    @Test("the results the server delivers per session are exactly focal replay's, in order; per-line errors are reported")
+    func matchesReplay() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        var log = Self.log(sessions: ["u1", "u2", "u3"], pings: 40)
+        log.append(Data(#"{"op":"record","node":9,"event":"ping","session":"u2"}"#.utf8 + [0x0A]))
+        let path = try workspace.write("app.oplog", log)
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let run = try Self.send(server, workspace, [path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("queued 247, sent 247, refused 1, retried 0, dropped 0"), "\(run)")
+        #expect(run.stderr.contains("session 'u2', line 83: refused: "), "\(run)")
+        let delivered = try Self.stop(server, workspace)
+        let expected = try Self.replayed(path, tasks: workspace.tasks)
+        #expect(expected["u1"]?.count == 40)
+        #expect(delivered == expected)
+        // The same command again sends nothing twice.
+        let again = try runFocal(["send", "--to", "http://127.0.0.1:1", "--queue", workspace.absolute("queue"), path])
+        #expect(again.status == 0 && again.stderr.contains("queued 0, sent 0"), "\(again)")
+    }
+
+    @Test("killed after the server applied a batch but before the queue recorded it, the same command again sends nothing twice")
+    func killedAndResumed() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        // One session of 1,202 lines: three batches of up to 500.
+        let path = try workspace.write("app.oplog", Self.log(sessions: ["u1"], pings: 600))
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let killed = try Self.send(server, workspace, [path], environment: ["FOCAL_TEST_FAULT": "send-kill-after-answer:2"])
+        #expect(killed.crashed, "\(killed)")
+        let resumed = try Self.send(server, workspace, [path])
+        #expect(resumed.status == 0, "\(resumed)")
+        #expect(resumed.stderr.contains("resuming: the queue holds 702 lines"), "\(resumed)")
+        // The second batch was applied before the kill: the server skips it when it comes again.
+        #expect(resumed.stderr.contains("queued 0, sent 702"), "\(resumed)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+        #expect(delivered["u1"]?.count == 600)
+    }
+
+    @Test("a single line over the server's body limit is set aside and reported after halving; the rest arrives in order")
+    func tooLargeHalvesThenSetsAside() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        var log = Self.log(sessions: ["u1"], pings: 20)
+        let huge = #"{"op":"record","node":2,"event":"big","properties":{"pad":"\#(String(repeating: "x", count: 2000))"},"session":"u1"}"#
+        log.append(Data((huge + "\n").utf8))
+        log.append(Self.log(sessions: ["u1"], pings: 5, first: 20, header: false))
+        let path = try workspace.write("app.oplog", log)
+        let server = try Self.serve(workspace, "out", ["--max-body", "1500"])
+        defer { server.kill() }
+        let run = try Self.send(server, workspace, [path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("session 'u1', line 43: set aside, larger than the server's body limit (413)"), "\(run)")
+        #expect(run.stderr.contains("queued 53, sent 52, refused 1"), "\(run)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+        #expect(delivered["u1"]?.count == 25)
+    }
+
+    @Test("a session the server lost (restarted without a journal) continues as SESSION~2, registering its live nodes first")
+    func lostSessionContinues() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        let first = try workspace.write("first.oplog", Self.log(sessions: ["u1"], pings: 3))
+        let second = try workspace.write("second.oplog", Self.log(sessions: ["u1"], pings: 4, first: 3, header: false))
+        let before = try Self.serve(workspace, "before")
+        defer { before.kill() }
+        #expect(try Self.send(before, workspace, [first]).status == 0)
+        let beforeResults = try Self.stop(before, workspace, "before")
+        #expect(beforeResults["u1"]?.count == 3)
+        let after = try Self.serve(workspace, "after")
+        defer { after.kill() }
+        let run = try Self.send(after, workspace, [second])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("session 'u1': the server no longer holds 'u1' (409: "), "\(run)")
+        #expect(run.stderr.contains("continuing as 'u1~2'"), "\(run)")
+        let afterResults = try Self.stop(after, workspace, "after")
+        // Nothing of the first log is applied again: only the second log's pings, on the tree registered again.
+        #expect(afterResults.keys.sorted() == ["u1~2"])
+        let whole = try workspace.write(
+            "whole.oplog", try Data(contentsOf: URL(fileURLWithPath: first)) + Data(contentsOf: URL(fileURLWithPath: second)))
+        let expected = try Self.replayed(whole, tasks: workspace.tasks)["u1"] ?? []
+        #expect(afterResults["u1~2"] == Array(expected.dropFirst(3)))
+    }
+
+    @Test("401: exit 3 with a clear message and the queue kept; with the right key the same queue delivers everything")
+    func unauthorizedKeepsQueue() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        let path = try workspace.write("app.oplog", Self.log(sessions: ["u1", "u2"], pings: 5))
+        let made = try runFocal(["keys", "new", "--name", "app", "--scopes", "ingest"])
+        let keys = try workspace.write("keys.json", #"{"keys": [\#(made.stdoutLines[1])]}"#)
+        let right = try workspace.write("right.key", made.stdoutLines[0] + "\n")
+        let wrong = try workspace.write("wrong.key", "not-the-key\n")
+        let server = try Self.serve(workspace, "out", ["--keys", keys])
+        defer { server.kill() }
+        let refused = try Self.send(server, workspace, ["--key-file", wrong, path])
+        #expect(refused.status == 3, "\(refused)")
+        #expect(refused.stderr.contains("the server refused the key (HTTP 401)"), "\(refused)")
+        #expect(refused.stderr.contains("keeps every line not sent"), "\(refused)")
+        let accepted = try Self.send(server, workspace, ["--key-file", right, path])
+        #expect(accepted.status == 0, "\(accepted)")
+        #expect(accepted.stderr.contains("resuming: the queue holds 24 lines"), "\(accepted)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+    }
+
+    @Test("an unreachable server past --patience: exit 4, the queue kept")
+    func unreachable() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        let path = try workspace.write("app.oplog", Self.log(sessions: ["u1"], pings: 1))
+        // Port 1 on loopback: nothing listens, every attempt is refused at once.
+        let run = try runFocal(["send", "--to", "http://127.0.0.1:1", "--queue", workspace.absolute("queue"), "--patience", "1", path])
+        #expect(run.status == 4, "\(run)")
+        #expect(run.stderr.contains("unreachable past the sender's patience"), "\(run)")
+        let again = try runFocal(["send", "--to", "http://127.0.0.1:1", "--queue", workspace.absolute("queue"), "--patience", "1", path])
+        #expect(again.stderr.contains("resuming: the queue holds 4 lines"), "\(again)")
+    }
+}
