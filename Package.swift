@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "FocalClient",
             dependencies: [
-                "FocalOpLog", "FocalJSON",
+                "FocalOpLog", "FocalJSON", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -17,6 +17,7 @@ import Synchronization
 /// | 200 | acknowledges `applied + skipped` lines; each per-line error is reported and counted refused, never sent again |
 /// | 413 | halves the session's batch, down to one line; a single line still too large is set aside (reported, counted refused) |
 /// | 409 | the server ended, sealed or lost the session: it continues under a new id (``OpQueue/continueSession(_:)``) |
+/// | 415 to a compressed body | sends it again uncompressed, and every later body too |
 /// | 401, 403 | stops: ``SenderError/unauthorized(status:message:)``, the queue kept |
 /// | 429, 503, other 5xx, network error | waits (``Backoff``: `Retry-After` plus jitter, else exponential backoff with jitter) and sends the batch again |
 /// | other 4xx | stops: ``SenderError/refused(status:message:)``, the queue kept |
@@ -29,6 +30,8 @@ public final class Sender: Sendable {
     private let clock: any SenderClock
     private let client: HTTPClient
     private let counts = Mutex(SenderFigures())
+    /// Whether bodies are compressed: ``SenderConfiguration/compresses`` until a server answers 415 to one.
+    private let compressing: Atomic<Bool>
     private let report: @Sendable (String) -> Void
     private let progress: @Sendable (SenderFigures) -> Void
 
@@ -45,6 +48,7 @@ public final class Sender: Sendable {
         self.clock = clock
         self.report = report
         self.progress = progress
+        compressing = Atomic(configuration.compresses)
         var http = HTTPClient.Configuration()
         http.redirectConfiguration = .disallow
         // A refused or failed connection fails the request at once: the sender's own backoff decides when to try again.
@@ -113,6 +117,8 @@ public final class Sender: Sendable {
                 let wire = try await queue.continueSession(session)
                 counts.withLock { $0.continued += 1 }
                 report("session '\(session)': the server no longer holds '\(batch.wireSession)' (409: \(message)); continuing as '\(wire)'")
+            case .uncompressed:
+                report("the server takes no gzip body (415): sending bodies uncompressed")
             case .unauthorized(let status, let message):
                 throw SenderError.unauthorized(status: status, message: message)
             case .refused(let status, let message):
@@ -156,6 +162,7 @@ public final class Sender: Sendable {
         case answered(BatchAnswer)
         case tooLarge
         case conflict(String)
+        case uncompressed
         case unauthorized(Int, String)
         case refused(Int, String)
         case retry(after: Duration?, String)
@@ -167,7 +174,10 @@ public final class Sender: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-ndjson")
         if let key = configuration.key { request.headers.add(name: "Authorization", value: "Bearer \(key)") }
-        request.body = .bytes(body(of: batch))
+        let plain = body(of: batch)
+        let compressed = compressing.load(ordering: .relaxed) ? Gzip.compress(plain) : nil
+        if compressed != nil { request.headers.add(name: "Content-Encoding", value: "gzip") }
+        request.body = .bytes(compressed ?? plain)
         let status: Int
         let body: [UInt8]
         let retryAfter: String?
@@ -186,6 +196,9 @@ public final class Sender: Sendable {
             return .answered(answer)
         case 413: return .tooLarge
         case 409: return .conflict(message)
+        case 415 where compressed != nil:
+            compressing.store(false, ordering: .relaxed)
+            return .uncompressed
         case 401, 403: return .unauthorized(status, message)
         case 429, 500..<600: return .retry(after: Backoff.retryAfter(retryAfter), "HTTP \(status): \(message)")
         default: return .refused(status, message)

@@ -15,6 +15,9 @@ public struct SenderConfiguration: Sendable {
     /// How long every attempt of a session may fail with 429, 503, another 5xx or a network error
     /// before the sender gives up with ``SenderError/unreachable(_:)``: 5 minutes by default.
     public var patience: Duration = .seconds(300)
+    /// Whether request bodies are sent compressed (`Content-Encoding: gzip`): `true` by default. A
+    /// server that answers 415 to a compressed body gets every later body uncompressed.
+    public var compresses = true
     /// The waits between attempts.
     public var backoff = Backoff()
 

@@ -90,6 +90,7 @@ struct SendCommandTests {
         #expect(run.status == 0, "\(run)")
         #expect(run.stderr.contains("queued 247, sent 247, refused 1, retried 0, dropped 0"), "\(run)")
         #expect(run.stderr.contains("session 'u2', line 83: refused: "), "\(run)")
+        #expect(!run.stderr.contains("(415)"), "the server takes the gzip bodies: \(run)")
         let delivered = try Self.stop(server, workspace)
         let expected = try Self.replayed(path, tasks: workspace.tasks)
         #expect(expected["u1"]?.count == 40)
