@@ -9,6 +9,14 @@ public struct AuthenticatedKey: Sendable {
     public var project: String
     /// What the key may do.
     public var scopes: Set<AuthScope>
+    /// Whether the key is publishable (``KeysFile/Key/isPublishable``): its sessions and rate are counted per client
+    /// address.
+    public var isPublishable: Bool
+    /// A publishable key's fleet-wide ceiling on sessions (``KeysFile/Key/maxSessions``).
+    public var maxSessions: Int?
+    /// The request's client address (``ClientIdentity/address(of:)``), set by ``Authenticator`` for a publishable key:
+    /// whose rate-limit bucket the request pays from.
+    var address: String?
 
     /// The key of the request running now, set by ``Authenticator`` around the routes
     /// behind it; `nil` without one (sessions then belong to ``ProjectName/default``).
@@ -17,17 +25,20 @@ public struct AuthenticatedKey: Sendable {
     /// The key ring whose rate limit the key's requests pay.
     let ring: KeyRing
 
-    init(name: String, project: String, scopes: Set<AuthScope>, ring: KeyRing) {
-        self.name = name
-        self.project = project
-        self.scopes = scopes
+    init(_ key: KeysFile.Key, ring: KeyRing) {
+        name = key.name
+        project = key.project
+        scopes = key.scopes
+        isPublishable = key.isPublishable
+        maxSessions = key.maxSessions
         self.ring = ring
     }
 
-    /// Pays `ops` tokens of the key's rate limit, and `bytes` (a request body's) of its byte limit, if it has them.
+    /// Pays `ops` tokens of the key's rate limit, and `bytes` (a request body's) of its byte limit, if it has them: a
+    /// publishable key's client address pays from buckets of its own.
     /// - Throws: ``ServerError`` 429 with `Retry-After` when a bucket cannot pay now (and then neither pays),
     ///   413 when `ops` is more than the key's burst or `bytes` more than its byte burst (it never could).
     func charge(ops: Int, bytes: Int = 0) throws(ServerError) {
-        try ring.charge(keyName: name, ops: ops, bytes: bytes)
+        try ring.charge(KeyRing.BucketKey(keyName: name, address: isPublishable ? address : nil), ops: ops, bytes: bytes)
     }
 }

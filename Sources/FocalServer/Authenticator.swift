@@ -36,13 +36,14 @@ public struct Authenticator<Context: RequestContext>: RouterMiddleware {
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let values = request.headers[values: .authorization]
-        guard values.count == 1, let secret = Self.bearer(values[0]), let key = keyRing.key(for: secret) else {
+        guard values.count == 1, let secret = Self.bearer(values[0]), var key = keyRing.key(for: secret) else {
             throw ServerError(
                 .unauthorized, .unauthorized, "this route needs a key: send 'Authorization: Bearer <key>' with a key of this server",
                 headers: [.wwwAuthenticate: "Bearer"])
         }
         var context = context
         context.logger[metadataKey: "focal.key"] = .string(key.name)
+        if key.isPublishable { key.address = ClientIdentity.address(of: context) }
         guard key.scopes.contains(scope) else {
             throw ServerError(.forbidden, .forbidden, "the key '\(key.name)' does not have the scope '\(scope)' this route needs")
         }

@@ -7,10 +7,43 @@ import Hummingbird
 /// connection's peer, without its port, when the request context knows it
 /// (`RemoteAddressRequestContext`, as ``EdgeRequestContext`` does), else `unknown`.
 ///
-/// The two kinds never collide: a key's identity is `key:NAME`, an address's `address:IP`.
-enum ClientIdentity {
-    static func of(_ context: some RequestContext) -> String {
-        if let key = AuthenticatedKey.current { return "key:\(key.name)" }
+/// A publishable key (``KeysFile/Key/isPublishable``) is in every copy of an app, so it names no one client: its
+/// client is the key and the address together, each address with a quota of its own, and the key's
+/// ``KeysFile/Key/maxSessions``, if set, is its ``fleet`` ceiling over all its addresses.
+///
+/// The kinds never collide: a key's identity is `key:NAME`, an address's `address:IP`, a publishable key's
+/// `key:NAME@address:IP`.
+struct ClientIdentity: Sendable {
+    /// A publishable key's ceiling on the sessions of all its clients together.
+    struct Fleet: Sendable {
+        /// The key's name.
+        var keyName: String
+        /// Its `maxSessions`.
+        var limit: Int
+
+        /// The name its count has in a ``SessionQuota``: apart from every client's.
+        var quotaName: String { "fleet:\(keyName)" }
+    }
+
+    /// The client's name in the ``SessionQuota``.
+    var name: String
+    /// The fleet ceiling it also counts against, if any.
+    var fleet: Fleet?
+
+    init(_ name: String, fleet: Fleet? = nil) {
+        self.name = name
+        self.fleet = fleet
+    }
+
+    static func of(_ context: some RequestContext) -> ClientIdentity {
+        guard let key = AuthenticatedKey.current else { return ClientIdentity(address(of: context)) }
+        guard key.isPublishable else { return ClientIdentity("key:\(key.name)") }
+        return ClientIdentity(
+            "key:\(key.name)@\(key.address ?? address(of: context))", fleet: key.maxSessions.map { Fleet(keyName: key.name, limit: $0) })
+    }
+
+    /// The address of the connection's peer, `address:IP` (`address:unknown` when the context does not know it).
+    static func address(of context: some RequestContext) -> String {
         guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress else { return "address:unknown" }
         return "address:\(address.ipAddress ?? "unknown")"
     }

@@ -81,7 +81,7 @@ struct JournalSweeper: Service, CustomStringConvertible {
                 logged(key, lines: lines)
                 return
             }
-            let (host, lines) = try await registry.withHost(key, creating: true, client: "sweep") { host in
+            let (host, lines) = try await registry.withHost(key, creating: true, client: ClientIdentity("sweep")) { host in
                 (host!, try await host!.catchUp())
             }
             if registry.discard(host) { try await host.close(removingJournal: false) }

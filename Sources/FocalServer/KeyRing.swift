@@ -20,7 +20,9 @@ public final class KeyRing: Sendable {
         }
         /// Each key's hash as four words, in the file's order: what every request compares.
         private(set) var hashes: [SIMD4<UInt64>]
-        var buckets: [String: KeyBuckets] = [:]
+        var buckets: [BucketKey: KeyBuckets] = [:]
+        /// How many buckets there may be before the full ones are dropped (``KeyRing/bucketsPruneFloor`` at least).
+        var bucketsPruneAt = KeyRing.bucketsPruneFloor
         var reloads = 0
 
         init(file: KeysFile) {
@@ -37,6 +39,17 @@ public final class KeyRing: Sendable {
     public let path: String?
     private let state: Mutex<State>
     private let clock: PipelineClock
+
+    /// Whose buckets a request pays from: a key's, or a publishable key's client address's.
+    struct BucketKey: Hashable, Sendable {
+        var keyName: String
+        /// The client address, for a publishable key.
+        var address: String?
+    }
+
+    /// The buckets kept before full ones are dropped: a publishable key has one per client address, and a full
+    /// bucket is the same as none.
+    static let bucketsPruneFloor = 4_096
 
     /// The longest key a request may present, in bytes; a longer one is unknown (401)
     /// without being hashed.
@@ -91,7 +104,7 @@ public final class KeyRing: Sendable {
                     message: "\"projects\" changed; projects are set up at start only: restart the server to add, remove or move one")
             }
             let limits = Dictionary(uniqueKeysWithValues: file.keys.map { ($0.name, $0.rateLimit) })
-            state.buckets = state.buckets.filter { name, buckets in limits[name] == .some(buckets.limit) }
+            state.buckets = state.buckets.filter { bucket, buckets in limits[bucket.keyName] == .some(buckets.limit) }
             state.file = file
             state.reloads += 1
         }
@@ -113,7 +126,7 @@ public final class KeyRing: Sendable {
         }
         guard found >= 0 else { return nil }
         let key = keys[found]
-        return AuthenticatedKey(name: key.name, project: key.project, scopes: key.scopes, ring: self)
+        return AuthenticatedKey(keys[found], ring: self)
     }
 
     /// 32 bytes as four words.
@@ -123,13 +136,13 @@ public final class KeyRing: Sendable {
         return words
     }
 
-    /// Pays `ops` tokens of the named key's rate limit, and `bytes` of its byte limit when it has one (nothing when
-    /// it has no rate limit): from both buckets, or from neither.
-    func charge(keyName: String, ops: Int, bytes: Int) throws(ServerError) {
+    /// Pays `ops` tokens of the key's rate limit, and `bytes` of its byte limit when it has one (nothing when
+    /// it has no rate limit), from `bucket`'s buckets: from both, or from neither.
+    func charge(_ bucket: BucketKey, ops: Int, bytes: Int) throws(ServerError) {
         guard ops > 0 || bytes > 0 else { return }
         let now = clock.now
         try state.withLock { state throws(ServerError) in
-            guard let limit = state.file.keys.first(where: { $0.name == keyName })?.rateLimit else { return }
+            guard let limit = state.file.keys.first(where: { $0.name == bucket.keyName })?.rateLimit else { return }
             guard ops <= limit.burst else {
                 throw ServerError(
                     .contentTooLarge, .batchOverBurst,
@@ -141,10 +154,15 @@ public final class KeyRing: Sendable {
                     "the request body holds \(bytes) bytes, more than the byte burst of \(bytesBurst) of the key's rate limit; "
                         + "send smaller batches")
             }
-            var buckets = state.buckets[keyName] ?? KeyBuckets(limit: limit, now: now)
+            if state.buckets[bucket] == nil, state.buckets.count >= state.bucketsPruneAt {
+                // Linear in the buckets, once per doubling: the full ones go (a full bucket is the same as none).
+                state.buckets = state.buckets.filter { !$0.value.isFull(now: now) }
+                state.bucketsPruneAt = max(Self.bucketsPruneFloor, 2 * state.buckets.count)
+            }
+            var buckets = state.buckets[bucket] ?? KeyBuckets(limit: limit, now: now)
             let opsWait = buckets.ops.wait(for: ops, now: now)
             let bytesWait = buckets.bytes?.wait(for: bytes, now: now)
-            defer { state.buckets[keyName] = buckets }
+            defer { state.buckets[bucket] = buckets }
             guard let wait = [opsWait, bytesWait].compactMap({ $0 }).max() else {
                 buckets.ops.take(ops)
                 buckets.bytes?.take(bytes)
@@ -166,6 +184,16 @@ private struct KeyBuckets: Sendable {
     let limit: RateLimit
     var ops: TokenBucket
     var bytes: TokenBucket?
+
+    /// Whether both buckets are full at `now`: the same as fresh ones.
+    func isFull(now: ContinuousClock.Instant) -> Bool {
+        var buckets = self
+        return buckets.ops.wait(for: limit.burst, now: now) == nil
+            && buckets.bytes.map {
+                var bytes = $0
+                return bytes.wait(for: $0.capacity, now: now) == nil
+            } != false
+    }
 
     /// Full buckets for `limit`.
     init(limit: RateLimit, now: ContinuousClock.Instant) {

@@ -10,6 +10,7 @@ import FocalRuntime
 ///   "keys": [
 ///     {"name": "ios-app", "sha256": "<hex SHA-256 of the key>", "scopes": ["ingest"], "project": "shop",
 ///      "rateLimit": {"opsPerSecond": 50, "burst": 500}},
+///     {"name": "web", "sha256": "…", "scopes": ["ingest"], "project": "shop", "publishable": true, "maxSessions": 200000},
 ///     {"name": "prometheus", "sha256": "…", "scopes": ["metrics"]}
 ///   ],
 ///   "projects": {"shop": {"tasks": "tasks/shop"}}
@@ -32,17 +33,30 @@ public struct KeysFile: Sendable, Hashable {
         public var scopes: Set<AuthScope>
         /// The project whose sessions the key reaches.
         public var project: String
-        /// The key's rate limit, if it has one.
+        /// The key's rate limit, if it has one: for a publishable key, each client address's.
         public var rateLimit: RateLimit?
+        /// Whether the key is shipped inside an app or a web page, so public (`"publishable": true`, the `ingest`
+        /// scope only): its sessions (`--max-sessions-per-client`) and its rate limit are counted per client address,
+        /// never as one quota for the whole key.
+        public var isPublishable: Bool
+        /// A publishable key's ceiling on sessions (`"maxSessions"`): a fleet-wide figure, all its client addresses'
+        /// sessions together; `nil` for none but the server's `--max-sessions`.
+        public var maxSessions: Int?
+
+        /// The range of ``maxSessions``.
+        public static let maxSessionsRange = 1...100_000_000
 
         public init(
-            name: String, sha256: [UInt8], scopes: Set<AuthScope>, project: String = ProjectName.default, rateLimit: RateLimit? = nil
+            name: String, sha256: [UInt8], scopes: Set<AuthScope>, project: String = ProjectName.default, rateLimit: RateLimit? = nil,
+            isPublishable: Bool = false, maxSessions: Int? = nil
         ) {
             self.name = name
             self.sha256 = sha256
             self.scopes = scopes
             self.project = project
             self.rateLimit = rateLimit
+            self.isPublishable = isPublishable
+            self.maxSessions = maxSessions
         }
     }
 
@@ -141,7 +155,8 @@ public struct KeysFile: Sendable, Hashable {
         _ value: JSONValue, at place: String, projects: [String: String], _ fail: (String) -> KeysFileError
     ) throws(KeysFileError) -> Key {
         guard let entry = value.objectValue else { throw fail("\(place) must be an object with name, sha256 and scopes") }
-        try checkMembers(of: entry, allowed: ["name", "sha256", "scopes", "project", "rateLimit"], at: place, fail)
+        try checkMembers(
+            of: entry, allowed: ["name", "sha256", "scopes", "project", "rateLimit", "publishable", "maxSessions"], at: place, fail)
         guard let name = entry["name"]?.stringValue else { throw fail("\(place).name must be a string") }
         if let problem = ProjectName.problem(with: name) { throw fail("\(place).name \(problem)") }
         let place = "\(place) ('\(name)')"
@@ -197,7 +212,39 @@ public struct KeysFile: Sendable, Hashable {
                 throw fail("\(place).rateLimit: bytesPerSecond and bytesBurst go together")
             }
         }
-        return Key(name: name, sha256: sha256, scopes: scopes, project: project, rateLimit: rateLimit)
+        let (isPublishable, maxSessions) = try publishing(entry, scopes: scopes, at: place, fail)
+        return Key(
+            name: name, sha256: sha256, scopes: scopes, project: project, rateLimit: rateLimit, isPublishable: isPublishable,
+            maxSessions: maxSessions)
+    }
+
+    /// An entry's `publishable` and `maxSessions`: a publishable key has the `ingest` scope alone, and only a
+    /// publishable key has a `maxSessions`.
+    private static func publishing(
+        _ entry: JSONObject, scopes: Set<AuthScope>, at place: String, _ fail: (String) -> KeysFileError
+    ) throws(KeysFileError) -> (Bool, Int?) {
+        var isPublishable = false
+        if let value = entry["publishable"] {
+            guard let flag = value.boolValue else { throw fail("\(place).publishable must be true or false") }
+            isPublishable = flag
+        }
+        if isPublishable, scopes != [.ingest] {
+            let others = scopes.subtracting([.ingest]).map(\.rawValue).sorted().joined(separator: ", ")
+            throw fail(
+                "\(place): a publishable key is public (shipped inside an app), so it may have the ingest scope only, not \(others)")
+        }
+        guard let value = entry["maxSessions"] else { return (isPublishable, nil) }
+        guard isPublishable else {
+            throw fail(
+                "\(place).maxSessions is a publishable key's fleet-wide ceiling; another key's sessions are held to "
+                    + "--max-sessions-per-client")
+        }
+        let range = Key.maxSessionsRange
+        guard let number = value.numberValue, number.rounded() == number, Double(range.lowerBound)...Double(range.upperBound) ~= number
+        else {
+            throw fail("\(place).maxSessions must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return (true, Int(number))
     }
 
     private static func checkMembers(

@@ -30,8 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// The names a request's `Host` may carry (see `AllowedHosts`): empty, the names that
     /// fit ``host`` (loopback names for a loopback address); `*` allows any.
     public var allowedHosts: [String] = []
-    /// The most sessions one client may hold (its key when the request is authenticated,
-    /// else its address: ``ClientIdentity``); one more answers 429.
+    /// The most sessions one client may hold (its key when the request is authenticated, a publishable key's with its
+    /// address, else its address: ``ClientIdentity``); one more answers 429.
     public var maxSessionsPerClient = 1_000
     /// The most connections open at once; past it (or ``maxConnectionsPerClient``) a
     /// connection is served only the probes, from a small reserve (see `ConnectionLimiter`).

@@ -1,6 +1,7 @@
 /// How many sessions each client may hold at once (``ServerConfiguration/maxSessionsPerClient``),
 /// keyed by a client identity string (``ClientIdentity``): the authenticated key's name,
-/// else the client's address. A request that would create one more answers 429 with
+/// else the client's address (a publishable key's: the two together), and a publishable key's fleet ceiling
+/// (``ClientIdentity/Fleet``) beside them. A request that would create one more answers 429 with
 /// `Retry-After`, so that one client cannot fill the server's session table.
 ///
 /// A value type kept under the ``SessionRegistry``'s lock, counted with its sessions.
@@ -16,10 +17,10 @@ struct SessionQuota: Sendable {
     /// The sessions `client` holds now.
     func count(of client: String) -> Int { counts[client, default: 0] }
 
-    /// Counts one more session for `client`, or returns false when it holds its limit.
-    mutating func admit(_ client: String) -> Bool {
+    /// Counts one more session for `client`, or returns false when it holds `limit` (the quota's own by default).
+    mutating func admit(_ client: String, limit: Int? = nil) -> Bool {
         let count = counts[client, default: 0]
-        guard count < limit else { return false }
+        guard count < limit ?? self.limit else { return false }
         counts[client] = count + 1
         return true
     }

@@ -1,5 +1,6 @@
 import FocalCore
 import FocalDelivery
+import HTTPTypes
 import Synchronization
 
 /// The sessions the server hosts, at most ``ServerConfiguration/maxSessions`` and at most
@@ -14,6 +15,8 @@ final class SessionRegistry: Sendable {
         var activeRequests = 0
         /// The client that created the session, counted in the quota.
         var owner: String
+        /// The publishable key's fleet it is counted in too (``ClientIdentity/Fleet/quotaName``), if any.
+        var fleet: String?
     }
 
     /// By ``SessionKey/storageKey``.
@@ -41,9 +44,10 @@ final class SessionRegistry: Sendable {
     /// (see ``ClientIdentity``; evaluated only to create a host). A host ended while `body`
     /// waited for it is looked up again.
     /// - Throws: ``ServerError`` 503 with `Retry-After` when creating would exceed the
-    ///   server's limit, 429 with `Retry-After` when it would exceed the client's.
+    ///   server's limit, 429 with `Retry-After` when it would exceed the client's or its publishable key's fleet's.
     func withHost<T: Sendable>(
-        _ key: SessionKey, creating: Bool, client: @autoclosure () -> String = "address:unknown", _ body: (SessionHost?) async throws -> T
+        _ key: SessionKey, creating: Bool, client: @autoclosure () -> ClientIdentity = ClientIdentity("address:unknown"),
+        _ body: (SessionHost?) async throws -> T
     ) async throws -> T {
         while true {
             let host = try checkOut(key, creating: creating, client: client)
@@ -83,7 +87,10 @@ final class SessionRegistry: Sendable {
         entries.withLock { entries in
             guard let entry = entries[host.id], entry.host === host, condition(entry) else { return false }
             entries[host.id] = nil
-            quota.withLock { $0.release(entry.owner) }
+            quota.withLock { quota in
+                quota.release(entry.owner)
+                if let fleet = entry.fleet { quota.release(fleet) }
+            }
             services.metrics.sessionsLive.set(entries.count)
             return true
         }
@@ -110,7 +117,7 @@ final class SessionRegistry: Sendable {
 
     /// Counts a request on the session's host. Its last use is set when the request ends
     /// (``checkIn(_:)``): the reaper leaves a session alone while a request uses it.
-    private func checkOut(_ key: SessionKey, creating: Bool, client: () -> String) throws(ServerError) -> SessionHost? {
+    private func checkOut(_ key: SessionKey, creating: Bool, client: () -> ClientIdentity) throws(ServerError) -> SessionHost? {
         let id = key.storageKey
         return try entries.withLock { entries throws(ServerError) -> SessionHost? in
             if let index = entries.index(forKey: id) {
@@ -126,23 +133,46 @@ final class SessionRegistry: Sendable {
             }
             // Only a new session needs its client (``ClientIdentity`` costs a string or two).
             let client = client()
-            guard quota.withLock({ $0.admit(client) }) else {
-                let limit = quota.withLock { $0.limit }
-                throw ServerError(
-                    .tooManyRequests, .clientSessionLimit,
-                    "this client (\(Self.describe(client))) holds its limit of \(limit) sessions (--max-sessions-per-client); end one or retry later",
-                    headers: [.retryAfter: String(retryAfterSeconds)])
-            }
+            try admit(client)
             let host = SessionHost(key: key, services: services)
-            entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1, owner: client)
+            entries[id] = Entry(host: host, lastUsed: clock.now, activeRequests: 1, owner: client.name, fleet: client.fleet?.quotaName)
             services.metrics.sessionsLive.set(entries.count)
             return host
         }
     }
 
-    /// A client identity (``ClientIdentity``) as an answer names it: `key 'NAME'` or `address IP`.
+    /// Counts a new session for `client` and its fleet, or for neither.
+    /// - Throws: ``ServerError`` 429 with `Retry-After` when either holds its limit.
+    private func admit(_ client: ClientIdentity) throws(ServerError) {
+        let retryAfter: HTTPFields = [.retryAfter: String(retryAfterSeconds)]
+        try quota.withLock { quota throws(ServerError) in
+            guard quota.admit(client.name) else {
+                throw ServerError(
+                    .tooManyRequests, .clientSessionLimit,
+                    "this client (\(Self.describe(client.name))) holds its limit of \(quota.limit) sessions (--max-sessions-per-client); "
+                        + "end one or retry later",
+                    headers: retryAfter)
+            }
+            guard let fleet = client.fleet else { return }
+            guard quota.admit(fleet.quotaName, limit: fleet.limit) else {
+                quota.release(client.name)
+                throw ServerError(
+                    .tooManyRequests, .keySessionLimit,
+                    "the publishable key '\(fleet.keyName)' holds its ceiling of \(fleet.limit) sessions across all its clients "
+                        + "(maxSessions in the keys file); retry later",
+                    headers: retryAfter)
+            }
+        }
+    }
+
+    /// A client identity (``ClientIdentity``) as an answer names it: `key 'NAME'`, `address IP`, or
+    /// `key 'NAME' at address IP`.
     private static func describe(_ client: String) -> String {
-        if client.hasPrefix("key:") { return "key '\(client.dropFirst(4))'" }
+        if client.hasPrefix("key:") {
+            let key = client.dropFirst(4)
+            guard let at = key.firstRange(of: "@address:") else { return "key '\(key)'" }
+            return "key '\(key[..<at.lowerBound])' at address \(key[at.upperBound...])"
+        }
         return client.hasPrefix("address:") ? "address \(client.dropFirst(8))" : client
     }
 

@@ -28,6 +28,7 @@ struct NewKeyCommand: ParsableCommand {
 
             Example:
               focal keys new --name ios-app --scopes ingest --project shop --ops-per-second 50 --burst 500
+              focal keys new --name web --scopes ingest --publishable --max-sessions 200000
             """
     )
 
@@ -58,6 +59,19 @@ struct NewKeyCommand: ParsableCommand {
         name: .long,
         help: ArgumentHelp("The largest burst of request-body bytes (1…1099511627776), with --bytes-per-second.", valueName: "bytes"))
     var bytesBurst: Int?
+
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "A key shipped inside an app (public): ingest only; its sessions and rate limit count per client address."))
+    var publishable = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With --publishable: the most sessions of all the key's clients together, a fleet-wide ceiling (1…100000000).",
+            valueName: "n"))
+    var maxSessions: Int?
 
     /// The scopes as given, split at commas.
     private var scopeList: [String] {
@@ -94,6 +108,17 @@ struct NewKeyCommand: ParsableCommand {
         if let bytesBurst, !RateLimit.bytesBurstRange.contains(bytesBurst) {
             throw ValidationError("--bytes-burst must be a whole number from 1 to 1099511627776, not \(bytesBurst)")
         }
+        if publishable, scopeList != [AuthScope.ingest.rawValue] {
+            throw ValidationError("--publishable: a publishable key is public (shipped inside an app), so --scopes must be ingest alone")
+        }
+        if let maxSessions {
+            guard publishable else { throw ValidationError("--max-sessions is a publishable key's ceiling: it needs --publishable") }
+            let range = KeysFile.Key.maxSessionsRange
+            guard range.contains(maxSessions) else {
+                throw ValidationError(
+                    "--max-sessions must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(maxSessions)")
+            }
+        }
     }
 
     func run() throws {
@@ -111,6 +136,8 @@ struct NewKeyCommand: ParsableCommand {
             }
             entry["rateLimit"] = .object(limit)
         }
+        if publishable { entry["publishable"] = .bool(true) }
+        if let maxSessions { entry["maxSessions"] = .number(Double(maxSessions)) }
         StandardStream.output.writeLine(key.secret)
         StandardStream.output.writeLine(JSONValue.object(entry).jsonString)
         StandardStream.error.writeLine(

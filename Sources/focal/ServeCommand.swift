@@ -47,9 +47,10 @@ struct ServeCommand: AsyncParsableCommand {
             listens only on a loopback address; --no-auth allows another --host without keys.
 
             The HTTP edge (Docs/openapi.yaml; FocalServer's "The HTTP edge"): bodies must \
-            be application/x-ndjson (415 otherwise), Host one of --allowed-host or the \
-            names of --host (421 otherwise), a client (its key with --keys, else its \
-            address) holds at most --max-sessions-per-client sessions (429), a client \
+            be application/x-ndjson, identity or gzip (415 otherwise; inflated, held to \
+            --max-body), Host one of --allowed-host or the names of --host (421 otherwise), \
+            a client (its key with --keys, a publishable key's with each client address, \
+            else its address) holds at most --max-sessions-per-client sessions (429), a client \
             address at most --max-connections-per-client connections; a request head \
             must arrive within --header-timeout and a body at --min-body-rate at least. At SIGTERM a body still arriving after \
             --drain-timeout is cut.
@@ -114,7 +115,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The most sessions one client may hold at once, counted per key with --keys, else per client address (1…10000000); more answer 429 with Retry-After.",
+            "The most sessions one client may hold at once, counted per key with --keys (a publishable key: per key and client address), else per client address (1…10000000); more answer 429 with Retry-After.",
             valueName: "n"))
     var maxSessionsPerClient = 1_000
 

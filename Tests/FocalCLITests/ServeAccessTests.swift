@@ -55,6 +55,10 @@ struct ServeAccessTests {
         let sum = try runFocal([], input: Data(key.utf8), executable: "/usr/bin/sha256sum")
         #expect(entry["sha256"]?.stringValue == String(sum.stdout.prefix(64)))
         #expect(first.stderr.contains("shown this once"))
+        let web = try runFocal(["keys", "new", "--name", "web", "--scopes", "ingest", "--publishable", "--max-sessions", "200000"])
+        let webEntry = try JSONValue(parsing: web.stdoutLines.last ?? "")
+        #expect(webEntry["publishable"] == true, "\(web)")
+        #expect(webEntry["maxSessions"] == 200000)
 
         for (arguments, message) in [
             (["--name", "a b", "--scopes", "ingest"], "--name may hold only"),
@@ -63,6 +67,9 @@ struct ServeAccessTests {
             (["--name", "app", "--scopes", "read", "--burst", "3"], "--ops-per-second and --burst go together"),
             (["--name", "app", "--scopes", "read", "--ops-per-second", "0", "--burst", "3"], "--ops-per-second must be a number"),
             (["--name", "app", "--scopes", "ingest", "--bytes-per-second", "10"], "--bytes-per-second and --bytes-burst go together"),
+            (["--name", "app", "--scopes", "ingest,read", "--publishable"], "--scopes must be ingest alone"),
+            (["--name", "app", "--scopes", "ingest", "--max-sessions", "5"], "--max-sessions is a publishable key's ceiling"),
+            (["--name", "app", "--scopes", "ingest", "--publishable", "--max-sessions", "0"], "--max-sessions must be a whole number"),
             (
                 ["--name", "app", "--scopes", "ingest", "--bytes-per-second", "10", "--bytes-burst", "10"],
                 "--bytes-per-second and --bytes-burst need --ops-per-second and --burst"

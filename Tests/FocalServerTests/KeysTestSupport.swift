@@ -22,11 +22,17 @@ struct TestKey: Sendable {
     let rateLimit: (opsPerSecond: Double, burst: Int)?
     /// The byte dimension of the rate limit, with `rateLimit`.
     let byteLimit: (bytesPerSecond: Double, bytesBurst: Int)?
+    /// Whether the entry says `"publishable": true`.
+    var publishable = false
+    /// The entry's `maxSessions`.
+    var maxSessions: Int?
 
     init(
         _ name: String, scopes: [String], project: String? = nil, rateLimit: (opsPerSecond: Double, burst: Int)? = nil,
-        byteLimit: (bytesPerSecond: Double, bytesBurst: Int)? = nil
+        byteLimit: (bytesPerSecond: Double, bytesBurst: Int)? = nil, publishable: Bool = false, maxSessions: Int? = nil
     ) {
+        self.publishable = publishable
+        self.maxSessions = maxSessions
         self.name = name
         secret = APIKey.generate().secret
         self.scopes = scopes
@@ -42,7 +48,8 @@ struct TestKey: Sendable {
         let bytes = byteLimit.map { #","bytesPerSecond":\#($0.bytesPerSecond),"bytesBurst":\#($0.bytesBurst)"# } ?? ""
         let limit = rateLimit.map { #","rateLimit":{"opsPerSecond":\#($0.opsPerSecond),"burst":\#($0.burst)\#(bytes)}"# } ?? ""
         let scopes = self.scopes.map { "\"\($0)\"" }.joined(separator: ",")
-        return #"{"name":"\#(name)","sha256":"\#(key.sha256Hex)","scopes":[\#(scopes)]\#(project)\#(limit)}"#
+        let publishing = (publishable ? #","publishable":true"# : "") + (maxSessions.map { #","maxSessions":\#($0)"# } ?? "")
+        return #"{"name":"\#(name)","sha256":"\#(key.sha256Hex)","scopes":[\#(scopes)]\#(project)\#(limit)\#(publishing)}"#
     }
 
     /// `Authorization: Bearer <secret>`.

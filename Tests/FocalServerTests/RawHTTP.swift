@@ -10,8 +10,9 @@ final class RawConnection {
     let socket: Int32
     private var pending: [UInt8] = []
 
-    init(port: Int) throws {
-        socket = try LoopbackSocket.dial(port: port, readTimeout: 30).get()
+    /// A connection from `source`, a loopback address (`127.0.0.2`, …), when given.
+    init(port: Int, from source: String? = nil) throws {
+        socket = try LoopbackSocket.dial(port: port, readTimeout: 30, from: source).get()
     }
 
     deinit { close(socket) }
