@@ -154,7 +154,7 @@ public final class KeyRing: Sendable {
                     "the request body holds \(bytes) bytes, more than the byte burst of \(bytesBurst) of the key's rate limit; "
                         + "send smaller batches")
             }
-            if state.buckets[bucket] == nil, state.buckets.count >= state.bucketsPruneAt {
+            if state.buckets.count >= state.bucketsPruneAt, state.buckets[bucket] == nil {
                 // Linear in the buckets, once per doubling: the full ones go (a full bucket is the same as none).
                 state.buckets = state.buckets.filter { !$0.value.isFull(now: now) }
                 state.bucketsPruneAt = max(Self.bucketsPruneFloor, 2 * state.buckets.count)
