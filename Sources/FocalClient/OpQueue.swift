@@ -59,47 +59,54 @@ public final class OpQueue: Sendable {
     /// - Returns: what was dropped.
     @discardableResult
     public func append(_ lines: [QueuedLine], input: InputProgress? = nil) throws -> QueueDrop {
-        try database.write { db in
-            var drop = QueueDrop()
-            var next: [String: (seq: Int64, dropped: Bool)] = [:]
-            var added: [String: (bytes: Int, lines: Int)] = [:]
-            for line in lines {
-                var state: (seq: Int64, dropped: Bool)
-                if let known = next[line.session] {
-                    state = known
-                } else {
-                    try db.execute(sql: "INSERT OR IGNORE INTO session (id) VALUES (?)", arguments: [line.session])
-                    let row = try Row.fetchOne(db, sql: "SELECT nextSeq, dropped FROM session WHERE id = ?", arguments: [line.session])!
-                    let seq: Int64 = row["nextSeq"]
-                    let dropped: Bool = row["dropped"]
-                    state = (seq, dropped)
-                }
-                if state.dropped {
-                    drop.lines += 1
-                } else {
-                    try db.execute(
-                        sql: "INSERT INTO line (session, seq, bytes) VALUES (?, ?, ?)",
-                        arguments: [line.session, state.seq, Data(line.bytes)])
-                    state.seq += 1
-                    added[line.session, default: (0, 0)].bytes += line.bytes.count
-                    added[line.session, default: (0, 0)].lines += 1
-                }
-                next[line.session] = state
+        try database.write { db in try insert(lines, input: input, db) }
+    }
+
+    /// ``append(_:input:)`` from a task: the transaction runs on the database's own thread, never on the cooperative pool.
+    @discardableResult
+    public func append(_ lines: [QueuedLine], input: InputProgress? = nil) async throws -> QueueDrop {
+        try await database.write { db in try self.insert(lines, input: input, db) }
+    }
+
+    private func insert(_ lines: [QueuedLine], input: InputProgress?, _ db: Database) throws -> QueueDrop {
+        var drop = QueueDrop()
+        var next: [String: (seq: Int64, dropped: Bool)] = [:]
+        var added: [String: (bytes: Int, lines: Int)] = [:]
+        for line in lines {
+            var state: (seq: Int64, dropped: Bool)
+            if let known = next[line.session] {
+                state = known
+            } else {
+                try db.execute(sql: "INSERT OR IGNORE INTO session (id) VALUES (?)", arguments: [line.session])
+                let row = try Row.fetchOne(db, sql: "SELECT nextSeq, dropped FROM session WHERE id = ?", arguments: [line.session])!
+                let seq: Int64 = row["nextSeq"]
+                let dropped: Bool = row["dropped"]
+                state = (seq, dropped)
             }
-            for (session, state) in next where !state.dropped {
-                let sums = added[session] ?? (0, 0)
+            if state.dropped {
+                drop.lines += 1
+            } else {
                 try db.execute(
-                    sql: "UPDATE session SET nextSeq = ?, bytes = bytes + ?, lines = lines + ? WHERE id = ?",
-                    arguments: [state.seq, sums.bytes, sums.lines, session])
+                    sql: "INSERT INTO line (session, seq, bytes) VALUES (?, ?, ?)", arguments: [line.session, state.seq, Data(line.bytes)])
+                state.seq += 1
+                added[line.session, default: (0, 0)].bytes += line.bytes.count
+                added[line.session, default: (0, 0)].lines += 1
             }
-            if let input {
-                try db.execute(
-                    sql: "INSERT INTO input (source, lines) VALUES (?, ?) ON CONFLICT (source) DO UPDATE SET lines = excluded.lines",
-                    arguments: [input.source, input.lines])
-            }
-            try dropOldest(db, into: &drop)
-            return drop
+            next[line.session] = state
         }
+        for (session, state) in next where !state.dropped {
+            let sums = added[session] ?? (0, 0)
+            try db.execute(
+                sql: "UPDATE session SET nextSeq = ?, bytes = bytes + ?, lines = lines + ? WHERE id = ?",
+                arguments: [state.seq, sums.bytes, sums.lines, session])
+        }
+        if let input {
+            try db.execute(
+                sql: "INSERT INTO input (source, lines) VALUES (?, ?) ON CONFLICT (source) DO UPDATE SET lines = excluded.lines",
+                arguments: [input.source, input.lines])
+        }
+        try dropOldest(db, into: &drop)
+        return drop
     }
 
     /// Drops the oldest sessions holding lines while the queue holds more than ``byteLimit`` bytes.

@@ -1,8 +1,10 @@
 import ArgumentParser
+import FocalClient
 import FocalDelivery
 import FocalEngine
 import FocalOpLog
 import FocalScenarios
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -26,6 +28,13 @@ struct RunCommand: AsyncParsableCommand {
             With --deliver, results go through a durable outbox to HTTP endpoints or files \
             instead of standard output, as with 'focal replay'.
 
+            With --send URL, the journey's op log also goes to a focal serve at URL, as \
+            'focal send' sends it (through the queue in --queue, .focal/send-queue by \
+            default), under the session --session (run-UUID by default, new each run), \
+            ended as the end of a log ends it: synthetic traffic, e.g. to test a \
+            deployment's tasks end to end. Exit 3 when the server refuses the key, 4 when it \
+            stays unreachable past --patience.
+
             Exit status: 0 when the journey completed without error, 1 when a step failed, an \
             error was reported or results were dropped, 2 when the scenario or the tasks \
             directory could not be read (an unknown key, a wrong type, a dangling reference or \
@@ -39,6 +48,7 @@ struct RunCommand: AsyncParsableCommand {
               focal run --tasks tasks Examples/scenarios/master-detail.yaml
               focal run --tasks tasks --snapshot shop.yaml
               focal run --tasks tasks --emit-oplog session.oplog shop.yaml && focal replay --tasks tasks session.oplog
+              focal run --tasks tasks --send https://focal.example --key-file key.txt shop.yaml
             """
     )
 
@@ -54,8 +64,29 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The format of --snapshot: xml, json or html.")
     var format: SnapshotFormat = .xml
 
+    @Option(name: .long, help: ArgumentHelp("Also send the journey's op log to focal serve at this base URL.", valueName: "url"))
+    var send: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --send: the queue's directory.", valueName: "dir"))
+    var queue = ".focal/send-queue"
+
+    @Option(name: .long, help: ArgumentHelp("With --send: the session's id (default: run-UUID, new each run).", valueName: "id"))
+    var session: String?
+
+    @OptionGroup var sending: SendArguments
+
     @Argument(help: ArgumentHelp("The scenario file (YAML or JSON).", valueName: "scenario"))
     var scenario: String
+
+    func validate() throws {
+        if let send { try SendArguments.validate(server: send, flag: "--send") }
+        if let session {
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:@".utf8)
+            guard (1...200).contains(session.utf8.count), session.utf8.allSatisfy(allowed.contains) else {
+                throw ValidationError("--session must be 1 to 200 letters, digits and - _ . : @, not '\(session)'")
+            }
+        }
+    }
 
     func run() async throws {
         let threads = try EngineThreadGroup(count: 1)
@@ -64,7 +95,9 @@ struct RunCommand: AsyncParsableCommand {
         let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
         let (store, path, emitOplog, snapshot, format) = (delivery.store, scenario, emitOplog, snapshot, format)
         // The simulator and the engine run together on the engine's thread.
-        throw try await worker.run { worker in
+        let sessionID = session ?? "run-\(UUID().uuidString.lowercased())"
+        let sending = send != nil
+        let (exit, lines) = try await worker.run { worker in
             let scenario: Scenario
             do {
                 scenario = try Scenario.load(contentsOf: path)
@@ -77,9 +110,11 @@ struct RunCommand: AsyncParsableCommand {
             worker.engine.observer = output
             let oplog = try emitOplog.map(Self.openForWriting)
             var lineNumber = 0
+            var sent: [QueuedLine] = []
             let run = ScenarioRun(scenario: scenario) { op in
                 lineNumber += 1
                 oplog?.writeLine(op.jsonLine)
+                if sending { sent.append(QueuedLine(session: sessionID, bytes: Array(OpLogEntry(session: sessionID, op).jsonLine.utf8))) }
                 worker.engine.apply(op, line: lineNumber)
             }
             var warnings = 0
@@ -104,6 +139,10 @@ struct RunCommand: AsyncParsableCommand {
             }
             // As when the emitted op log is replayed: its end ends the session.
             worker.engine.endOfInput()
+            if sending {
+                sent.append(
+                    QueuedLine(session: sessionID, bytes: Array(OpLogEntry(session: sessionID, .end(reason: .endOfInput)).jsonLine.utf8)))
+            }
             try await sink.commit()
             if warnings > 1, warnings & (warnings - 1) != 0 {
                 StandardStream.error.writeWarning("\(warnings) warnings in all")
@@ -115,8 +154,29 @@ struct RunCommand: AsyncParsableCommand {
                 StandardStream.output.write(worker.engine.snapshot(format: format))
                 StandardStream.output.flush()
             }
-            return failed || lost || output.errorCount > 0 ? ExitCode.failure : ExitCode.success
+            return (failed || lost || output.errorCount > 0 ? ExitCode.failure : ExitCode.success, sent)
         }
+        guard let send else { throw exit }
+        let status = try await Self.send(lines, to: send, through: self.sending, queue: queue)
+        throw status != 0 ? ExitCode(status) : exit
+    }
+
+    /// Queues the journey's `lines` and sends the queue to `server`; the exit status of that.
+    private static func send(_ lines: [QueuedLine], to server: String, through sending: SendArguments, queue directory: String) async throws
+        -> Int32
+    {
+        let queue = try sending.openQueue(directory)
+        let sender = SendArguments.sender(queue: queue, configuration: try sending.configuration(server: server))
+        let drop = try await queue.append(lines)
+        sender.count {
+            $0.queued = lines.count - drop.lines
+            $0.dropped = drop.lines
+            $0.droppedSessions = drop.sessions
+        }
+        let status = await SendArguments.drain(sender, queue: directory)
+        try? await sender.shutdown()
+        SendArguments.report("session '\(lines.first?.session ?? "")': " + sender.figures.description)
+        return status
     }
 
     /// A stream writing to `path`, created or truncated.

@@ -51,63 +51,27 @@ struct SendCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The queue's directory (created when missing).", valueName: "dir"))
     var queue: String
 
-    @Option(name: .customLong("key-file"), help: ArgumentHelp("A file holding the bearer key.", valueName: "file"))
-    var keyFile: String?
-
     @Flag(name: .long, help: "Send while standard input is still being read, until it ends or SIGTERM.")
     var follow = false
 
-    @Option(
-        name: .customLong("queue-limit"),
-        help: ArgumentHelp("The queue's byte limit (1…1099511627776); past it the oldest whole sessions are dropped.", valueName: "bytes"))
-    var queueLimit: Int = OpQueue.defaultByteLimit
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "How long a session's attempts may all fail (network, 429, 503, 5xx) before the command gives up with exit 4 (1…86400 seconds).",
-            valueName: "seconds"))
-    var patience: Double = 300
+    @OptionGroup var sending: SendArguments
 
     @Argument(help: ArgumentHelp("Op-log files; - or none for standard input.", valueName: "log"))
     var logs: [String] = []
 
     func validate() throws {
-        guard to.hasPrefix("http://") || to.hasPrefix("https://"), URL(string: to)?.host != nil else {
-            throw ValidationError("--to must be an http(s)://host[:port] URL, not '\(to)'")
-        }
-        guard (1...(1 << 40)).contains(queueLimit) else {
-            throw ValidationError("--queue-limit must be from 1 to 1099511627776 bytes, not \(queueLimit)")
-        }
-        guard patience.isFinite, (1...86400).contains(patience) else {
-            throw ValidationError("--patience must be a number of seconds from 1 to 86400, not \(patience)")
-        }
+        try SendArguments.validate(server: to, flag: "--to")
         guard !follow || logs.allSatisfy({ $0 == "-" }) else { throw ValidationError("--follow reads standard input: give no files") }
     }
 
     func run() async throws {
-        var configuration = SenderConfiguration(server: to, key: try keyFile.map(Self.readKey))
-        configuration.patience = .milliseconds(Int64(patience * 1000))
-        let opQueue: OpQueue
-        do {
-            opQueue = try OpQueue(directory: queue, byteLimit: queueLimit)
-        } catch {
-            StandardStream.error.writeError("the queue '\(queue)' cannot be opened: \(error)")
-            throw ExitCode(2)
-        }
-        let meter = ProgressMeter()
-        let sender = Sender(
-            queue: opQueue, configuration: configuration,
-            report: { message in
-                StandardStream.error.writeLine("focal send: " + message.escapingLineBreaks)
-                StandardStream.error.flush()
-            },
-            progress: { figures in meter.show(figures) })
+        let opQueue = try sending.openQueue(queue)
+        let sender = SendArguments.sender(queue: opQueue, configuration: try sending.configuration(server: to))
         let held = try await opQueue.held()
-        if held.lines > 0 { report("resuming: the queue holds \(held.lines) lines") }
+        if held.lines > 0 { SendArguments.report("resuming: the queue holds \(held.lines) lines") }
         let status = await send(from: logs.isEmpty ? ["-"] : logs, into: opQueue, with: sender)
         try? await sender.shutdown()
-        report(sender.figures.description)
+        SendArguments.report(sender.figures.description)
         if status != 0 { throw ExitCode(status) }
     }
 
@@ -117,7 +81,7 @@ struct SendCommand: AsyncParsableCommand {
         let (groups, continuation) = AsyncStream.makeStream(of: InputReader.Event.self, bufferingPolicy: .unbounded)
         let reader = InputReader(inputs: inputs, queue: queue, sender: sender)
         if let failure = DetachedThread.start({ reader.read(into: continuation) }) {
-            report("cannot start the input thread: \(String(cString: strerror(failure)))")
+            SendArguments.report("cannot start the input thread: \(String(cString: strerror(failure)))")
             return 1
         }
         var failed = false
@@ -132,50 +96,9 @@ struct SendCommand: AsyncParsableCommand {
                 }
             }
             try await sender.drain()
-        } catch let error as SenderError {
-            StandardStream.error.writeError("\(error); the queue '\(self.queue)' keeps every line not sent")
-            switch error {
-            case .unauthorized: return 3
-            case .unreachable: return 4
-            case .refused: return 1
-            }
         } catch {
-            StandardStream.error.writeError("the queue '\(self.queue)' failed: \(error)")
-            return 1
+            return SendArguments.failure(error, queue: self.queue)
         }
         return failed ? 1 : 0
-    }
-
-    private func report(_ message: String) {
-        StandardStream.error.writeLine("focal send: " + message)
-        StandardStream.error.flush()
-    }
-
-    /// The key in `path`, without the spaces and line breaks around it.
-    private static func readKey(_ path: String) throws -> String {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("--key-file '\(path)': cannot read it")
-        }
-        let key = String(decoding: data.prefix(4096), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !key.isEmpty, key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
-            throw ValidationError("--key-file '\(path)' must hold one key of printable ASCII characters")
-        }
-        return key
-    }
-}
-
-/// Prints the figures as progress, at most once a second.
-private final class ProgressMeter: Sendable {
-    private let last = Mutex(ContinuousClock.now)
-
-    func show(_ figures: SenderFigures) {
-        let due = last.withLock { last in
-            guard ContinuousClock.now - last >= .seconds(1) else { return false }
-            last = .now
-            return true
-        }
-        guard due else { return }
-        StandardStream.error.writeLine("focal send: " + figures.description)
-        StandardStream.error.flush()
     }
 }

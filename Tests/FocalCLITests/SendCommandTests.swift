@@ -195,4 +195,26 @@ struct SendCommandTests {
         let again = try runFocal(["send", "--to", "http://127.0.0.1:1", "--queue", workspace.absolute("queue"), "--patience", "1", path])
         #expect(again.stderr.contains("resuming: the queue holds 4 lines"), "\(again)")
     }
+
+    @Test("focal run --send: the scenario's op log reaches the server, whose results for the session are the run's own")
+    func runSends() throws {
+        let workspace = try TemporaryDirectory(prefix: "focal-cli-")
+        let tasks = repositoryRoot + "/Examples/scenarios/tasks"
+        let server = try ServedFocal(
+            [
+                "serve", "--tasks", tasks, "--port", "0", "--deliver", "file:" + workspace.absolute("out.jsonl"), "--store",
+                workspace.absolute("out.sqlite"),
+            ])
+        defer { server.kill() }
+        let run = try runFocal([
+            "run", "--tasks", tasks, "--send", "http://127.0.0.1:\(server.port)", "--queue", workspace.absolute("queue"), "--session",
+            "shopper-1", repositoryRoot + "/Examples/scenarios/master-detail.yaml",
+        ])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("session 'shopper-1': queued "), "\(run)")
+        let expected = try run.stdoutLines.filter { $0.hasPrefix("{") }.map { try JSONValue(parsing: $0) }
+        #expect(expected.count == 2, "\(run)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == ["shopper-1": expected])
+    }
 }

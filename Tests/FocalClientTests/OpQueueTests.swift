@@ -16,12 +16,12 @@ struct OpQueueTests {
         let lines = ["a", "b", "c"].flatMap { session in
             (0..<2).map { _ in Self.line(#"{"x":"\#(filler)"}"#.padding(toLength: 100, withPad: " ", startingAt: 0), session) }
         }
-        let drop = try queue.append(lines)
+        let drop = try await queue.append(lines)
         #expect(drop == QueueDrop(sessions: 1, lines: 2))
         #expect(try await queue.sessionsWithLines() == ["b", "c"])
         #expect(try await queue.held() == (lines: 4, bytes: 400))
         // A line of a dropped session would leave a gap in it: dropped as well.
-        #expect(try queue.append([Self.line("{}", "a")]) == QueueDrop(sessions: 0, lines: 1))
+        #expect(try await queue.append([Self.line("{}", "a")]) == QueueDrop(sessions: 0, lines: 1))
         #expect(try await queue.sessionsWithLines() == ["b", "c"])
     }
 
@@ -30,7 +30,7 @@ struct OpQueueTests {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
         do {
             let queue = try OpQueue(directory: directory.path)
-            try queue.append((0..<5).map { Self.line(#"{"n":\#($0)}"#, "s") })
+            try await queue.append((0..<5).map { Self.line(#"{"n":\#($0)}"#, "s") })
             let batch = try #require(try await queue.nextBatch(of: "s", maxLines: 3, maxBytes: 1 << 20))
             #expect(batch.position == 0 && batch.lines.count == 3 && batch.wireSession == "s")
             try await queue.acknowledge(batch, lines: 2)
@@ -45,7 +45,7 @@ struct OpQueueTests {
     func continuationRegistersLiveTree() async throws {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
         let queue = try OpQueue(directory: directory.path)
-        try queue.append(
+        try await queue.append(
             [
                 #"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#,
                 #"{"op":"register","node":2,"parent":1,"name":"list","session":"s"}"#,
