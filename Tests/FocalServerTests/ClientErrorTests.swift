@@ -19,6 +19,7 @@ struct ClientErrorTests {
             let answer = try #require(connection.readResponse())
             #expect(answer.status == 400, "\(answer.body)")
             #expect(answer.jsonStatus == 400)
+            #expect(answer.code == "body-broken")
             #expect(answer.error?.contains("ended before") == true, "\(answer.body)")
             #expect(answer.body.contains("unexpected time") == false)
             #expect(answer.headers["x-request-id"] != nil)
@@ -39,6 +40,7 @@ struct ClientErrorTests {
             let answer = try #require(connection.readResponse())
             #expect(answer.status == 400, "\(answer.body)")
             #expect(answer.jsonStatus == 400)
+            #expect(answer.code == "body-broken")
             #expect(answer.body.contains("chunk size header") == false, "\(answer.body)")
             #expect(server.sessionCount == 0)
         }

@@ -23,6 +23,7 @@ struct ConnectionLimitTests {
                 if answer.status == 503 {
                     #expect(answer.headers["retry-after"] == "3")
                     #expect(answer.jsonStatus == 503)
+                    #expect(answer.code == "connection-limit")
                     #expect(answer.error?.contains("--max-connections") == true, "\(answer.body)")
                     #expect(connection.waitUntilClosed(), "a refused connection is closed after its answer")
                 }

@@ -70,6 +70,7 @@ struct HTTPConformanceTests {
             let refused = try #require(other.readResponse())
             #expect(refused.status == 417)
             #expect(refused.jsonStatus == 417)
+            #expect(refused.code == "expectation-failed")
         }
     }
 
@@ -82,6 +83,7 @@ struct HTTPConformanceTests {
             let answer = try #require(connection.readResponse())
             #expect(answer.status == 431)
             #expect(answer.jsonStatus == 431)
+            #expect(answer.code == "headers-too-large")
             #expect(answer.error?.contains("16384 bytes") == true, "\(answer.body)")
             #expect(answer.headers["x-request-id"]?.count == 32)
             #expect(connection.waitUntilClosed())

@@ -51,6 +51,7 @@ struct MediaTypeAndHostTests {
                 let answer = try #require(connection.readResponse())
                 #expect(answer.status == 421, "\(host): \(answer.body)")
                 #expect(answer.jsonStatus == 421)
+                #expect(answer.code == "misdirected")
             }
             #expect(server.sessionCount == 0)
             for host in ["localhost", "127.0.0.1:\(port)", "[::1]:\(port)", "LOCALHOST"] {
@@ -107,6 +108,7 @@ struct MediaTypeAndHostTests {
             let answer = try #require(connection.readResponse())
             #expect(answer.status == 400, "\(answer.body)")
             #expect(answer.jsonStatus == 400)
+            #expect(answer.code == "invalid-host")
             #expect(answer.error?.lowercased().contains("one host") == true, "\(answer.body)")
             #expect(server.sessionCount == 0)
         }

@@ -102,6 +102,8 @@ struct RawResponse {
 
     /// The `error` of a JSON error body.
     var error: String? { try? JSONValue(parsing: body)["error"]?.stringValue }
+    /// The `code` of a JSON error body.
+    var code: String? { try? JSONValue(parsing: body)["code"]?.stringValue }
     /// The `status` of a JSON error body.
     var jsonStatus: Int? {
         guard let value = try? JSONValue(parsing: body)["status"]?.numberValue else { return nil }
