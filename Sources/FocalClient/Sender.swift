@@ -16,7 +16,7 @@ import Synchronization
 /// |---|---|
 /// | 200 | acknowledges `applied + skipped` lines; each per-line error is reported and counted refused, never sent again |
 /// | 413 | halves the session's batch, down to one line; a single line still too large is set aside (reported, counted refused) |
-/// | 409 | the server ended, sealed or lost the session: it continues under a new id (``OpQueue/continueSession(_:)``) |
+/// | 409 | the server ended, sealed or lost the session: it continues under a new id (``OpQueue/continueSession(_:)``); to a lone `end` line (an `end` always goes alone), the line is acknowledged |
 /// | 415 to a compressed body | sends it again uncompressed, and every later body too |
 /// | 401, 403 | stops: ``SenderError/unauthorized(status:message:)``, the queue kept |
 /// | 429, 503, other 5xx, network error | waits (``Backoff``: `Retry-After` plus jitter, else exponential backoff with jitter) and sends the batch again |
@@ -94,7 +94,8 @@ public final class Sender: Sendable {
         var maxLines = max(1, configuration.maxLines)
         var failures = 0
         var failingSince: Duration?
-        while let batch = try await queue.nextBatch(of: session, maxLines: maxLines, maxBytes: configuration.maxBytes) {
+        while let queued = try await queue.nextBatch(of: session, maxLines: maxLines, maxBytes: configuration.maxBytes) {
+            let batch = Self.endingAlone(queued)
             let outcome = await post(batch)
             if case .retry = outcome {
             } else {
@@ -103,7 +104,7 @@ public final class Sender: Sendable {
             }
             switch outcome {
             case .answered(let answer):
-                SenderTestFault.current?.afterAnswer()
+                SenderTestFault.current?.afterAnswer(ending: Self.isEnd(batch.lines[batch.lines.count - 1]))
                 try await acknowledge(batch, answer)
             case .tooLarge:
                 if batch.lines.count > 1 {
@@ -113,6 +114,12 @@ public final class Sender: Sendable {
                     counts.withLock { $0.refused += 1 }
                     report("session '\(session)', line \(batch.position + 1): set aside, larger than the server's body limit (413)")
                 }
+            case .conflict where batch.lines.count == 1 && Self.isEnd(batch.lines[0]):
+                // The server ended the session with this `end` and forgot it before its answer arrived (or lost it
+                // already): either way it has ended.
+                try await queue.acknowledge(batch, lines: 1)
+                counts.withLock { $0.sent += 1 }
+                report("session '\(session)': the server no longer holds '\(batch.wireSession)' when it is ended: it has ended")
             case .conflict(let message):
                 let wire = try await queue.continueSession(session)
                 counts.withLock { $0.continued += 1 }
@@ -137,6 +144,22 @@ public final class Sender: Sendable {
             }
             progress(figures)
         }
+    }
+
+    /// `batch`, cut so that an `end` line goes alone: a server forgets a session its batch ended, so
+    /// when the answer to an `end` is lost, sending it again answers 409, and only for a batch of
+    /// that one line does the 409 say that the batch was applied rather than that the session was lost.
+    private static func endingAlone(_ batch: QueuedBatch) -> QueuedBatch {
+        guard let end = batch.lines.firstIndex(where: isEnd) else { return batch }
+        var cut = batch
+        let count = end == 0 ? 1 : end
+        cut.lines.removeSubrange(count...)
+        cut.sequences.removeSubrange(count...)
+        return cut
+    }
+
+    private static func isEnd(_ line: [UInt8]) -> Bool {
+        line.withUnsafeBytes { OpDecoder.sessionHint($0)?.isEnd ?? false }
     }
 
     /// Acknowledges what the server applied or skipped, and reports its per-line errors.

@@ -119,6 +119,23 @@ struct SendCommandTests {
         #expect(delivered["u1"]?.count == 600)
     }
 
+    @Test("killed after the server applied a batch that ended its session, the same command again neither resends nor continues it")
+    func killedAfterEnd() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        var log = Self.log(sessions: ["u1", "u2"], pings: 3)
+        log.append(Data(#"{"op":"end","session":"u1"}"#.utf8 + [0x0A]))
+        let path = try workspace.write("app.oplog", log)
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let killed = try Self.send(server, workspace, [path], environment: ["FOCAL_TEST_FAULT": "send-kill-after-end:1"])
+        #expect(killed.crashed, "\(killed)")
+        let resumed = try Self.send(server, workspace, [path])
+        #expect(resumed.status == 0, "\(resumed)")
+        #expect(!resumed.stderr.contains("continuing as"), "\(resumed)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+    }
+
     @Test("a single line over the server's body limit is set aside and reported after halving; the rest arrives in order")
     func tooLargeHalvesThenSetsAside() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)
