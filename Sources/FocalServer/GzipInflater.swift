@@ -14,23 +14,23 @@ final class GzipInflater {
         case corrupt(String)
     }
 
-    /// The bytes inflated so far, at most the limit.
-    private(set) var output: [UInt8] = []
+    /// The bytes inflated so far (`produced` of them), zlib writing straight into its tail; at most one byte
+    /// past the limit.
+    private var output = UnsafeMutableBufferPointer<UInt8>(start: nil, count: 0)
+    private var produced = 0
     private let limit: Int
     private let stream: UnsafeMutablePointer<z_stream>
-    private let scratch: UnsafeMutableBufferPointer<UInt8>
     /// Whether the last member ended, with nothing after it yet.
     private var atMemberEnd = false
     private var receivedInput = false
 
-    /// The most bytes one call to zlib writes.
-    private static let scratchBytes = 16 * 1024
+    /// The first size of `output`, which then doubles (up to one byte past the limit).
+    private static let initialBytes = 16 * 1024
 
     init(limit: Int) {
         self.limit = limit
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        scratch = .allocate(capacity: Self.scratchBytes)
         // 15 + 16: a window of up to 32 KiB, and a gzip header and trailer (not zlib's, not raw deflate).
         let result = inflateInit2_(stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         // Only a failed allocation or a mismatched zlib makes it fail: the process cannot go on either way.
@@ -41,7 +41,7 @@ final class GzipInflater {
         inflateEnd(stream)
         stream.deinitialize(count: 1)
         stream.deallocate()
-        scratch.deallocate()
+        output.deallocate()
     }
 
     /// Inflates `input`, the stream's next piece.
@@ -56,13 +56,16 @@ final class GzipInflater {
         stream.pointee.avail_in = UInt32(input.count)
         defer { stream.pointee.next_in = nil }
         while true {
-            // One byte past the limit at most: enough to know the stream is over it.
-            let room = min(Self.scratchBytes, limit + 1 - output.count)
-            stream.pointee.next_out = scratch.baseAddress
+            if produced == output.count {
+                // One byte past the limit at most: enough to know the stream is over it.
+                grow(to: min(limit + 1, max(Self.initialBytes, 2 * output.count)))
+            }
+            let room = output.count - produced
+            stream.pointee.next_out = output.baseAddress! + produced
             stream.pointee.avail_out = UInt32(room)
             let result = inflate(stream, Z_NO_FLUSH)
-            output.append(contentsOf: scratch.prefix(room - Int(stream.pointee.avail_out)))
-            guard output.count <= limit else { throw .tooLarge }
+            produced += room - Int(stream.pointee.avail_out)
+            guard produced <= limit else { throw .tooLarge }
             switch result {
             case Z_STREAM_END:
                 guard stream.pointee.avail_in > 0 else {
@@ -86,6 +89,16 @@ final class GzipInflater {
     /// - Throws: ``Failure/corrupt(_:)`` when it stopped inside a member.
     func finish() throws(Failure) -> [UInt8] {
         guard atMemberEnd || !receivedInput else { throw .corrupt("the stream ends before its end") }
-        return output
+        return Array(UnsafeBufferPointer(rebasing: output[..<produced]))
+    }
+
+    /// Moves what was inflated into a buffer of `size` bytes.
+    private func grow(to size: Int) {
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: size)
+        if let base = output.baseAddress {
+            grown.baseAddress!.initialize(from: base, count: produced)
+            output.deallocate()
+        }
+        output = grown
     }
 }
