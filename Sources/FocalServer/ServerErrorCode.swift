@@ -35,6 +35,9 @@ public enum ServerErrorCode: String, Sendable, CaseIterable {
     // 409
     /// `position` is past the end of the session's op log; the answer's `length` says how many lines it holds.
     case positionAhead = "position-ahead"
+    /// `position` is past 0 and the server holds no line of the session: it ended (a DELETE, the idle timeout, an end
+    /// line) or the server restarted without a shared journal. Lines sent under its id start a new session from 0.
+    case sessionLost = "session-lost"
     /// The session is ending (a DELETE or the idle timeout); lines sent after it ended start a new session.
     case sessionSealed = "session-sealed"
     // 413

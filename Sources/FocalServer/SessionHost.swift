@@ -363,7 +363,14 @@ final class SessionHost: Sendable {
     }
 
     private static func gap(expected: Int, received: Int) -> ServerError {
-        ServerError(
+        guard expected > 0 else {
+            return ServerError(
+                .conflict, .sessionLost,
+                "position \(received) is past the end of the session's op log, which holds no line: the session ended or "
+                    + "the server lost it (a restart without a shared journal); lines sent under its id start a new session from 0",
+                length: 0)
+        }
+        return ServerError(
             .conflict, .positionAhead,
             "position \(received) is past the end of the session's op log, which holds \(expected) lines; send the lines from \(expected) first",
             length: expected)

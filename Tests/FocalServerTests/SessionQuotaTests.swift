@@ -48,7 +48,10 @@ struct SessionQuotaTests {
             #expect(try await client.send(.get, "/v1/sessions/e1/snapshot").status == .notFound)
             _ = try await client.post([Ops.root, #"{"op":"end","session":"e2"}"#], to: "e2")
             #expect(server.sessionCount == 1)
-            #expect(try await client.post([Ops.tap(0)], to: "e1", position: 3).status == .conflict)
+            let lost = try await client.post([Ops.tap(0)], to: "e1", position: 3)
+            #expect(lost.status == .conflict)
+            #expect(try lost.json["code"] == "session-lost")
+            #expect(try lost.json["length"] == 0)
             let again = try await client.post(Ops.session(items: 1), to: "e1", position: 0)
             #expect(try again.results == Ops.results(0..<1))
         }
