@@ -103,6 +103,24 @@ struct PublishableKeyTests {
         }
     }
 
+    @Test("a reload (SIGHUP) that marks a key publishable counts its next sessions per address")
+    func reloadMarksPublishable() async throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.maxSessionsPerClient = 1
+        let app = TestKey("app", scopes: ["ingest"])
+        try await withKeyedServer(keys: [app], configuration: configuration) { client, _, ring in
+            let port = try #require(client.port)
+            #expect(try await Self.post(to: "a", key: app, from: "127.0.0.2", port: port).status == 200)
+            let shared = try await Self.post(to: "b", key: app, from: "127.0.0.3", port: port)
+            #expect(Self.code(shared) == "client-session-limit", "one quota for the whole key: \(shared.body)")
+            var file = ring.file
+            file.keys[0].isPublishable = true
+            try ring.replace(with: file)
+            #expect(try await Self.post(to: "b", key: app, from: "127.0.0.3", port: port).status == 200)
+            #expect(Self.code(try await Self.post(to: "c", key: app, from: "127.0.0.3", port: port)) == "client-session-limit")
+        }
+    }
+
     @Test(
         "publishable is for a key with the ingest scope alone, maxSessions for a publishable key: else the file is refused naming the key",
         arguments: [
