@@ -14,6 +14,7 @@ import Glibc
 //   FocalPatterns    the focus-path pattern language of tasks, matched in linear time
 //   FocalEventBus    in-process named events (AQSEvent's model)
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
+//   CZlib            the system zlib: gzip request bodies
 //   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
 //   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, sessions
 //   FocalSimulator   a headless UIKit-like simulator (no analytics inside)
