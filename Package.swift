@@ -150,6 +150,7 @@ let package = Package(
                 "FocalCore", "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON",
                 "FocalServer", "FocalPostgres", "FocalClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),

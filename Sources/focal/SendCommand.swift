@@ -2,7 +2,7 @@ import ArgumentParser
 import FocalClient
 import FocalOpLog
 import Foundation
-import Synchronization
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -84,6 +84,10 @@ struct SendCommand: AsyncParsableCommand {
             SendArguments.report("cannot start the input thread: \(String(cString: strerror(failure)))")
             return 1
         }
+        // With --follow, SIGTERM ends the reading: what was queued is sent, then the command ends as at the end of input.
+        let termination = follow ? await Self.onTermination { continuation.finish() } : nil
+        defer { termination?.cancel() }
+        if follow { SendArguments.report("following standard input until it ends or SIGTERM") }
         var failed = false
         do {
             for await event in groups {
@@ -100,5 +104,17 @@ struct SendCommand: AsyncParsableCommand {
             return SendArguments.failure(error, queue: self.queue)
         }
         return failed ? 1 : 0
+    }
+
+    /// Calls `body` when SIGTERM arrives (instead of ending the process) until the task is cancelled; SIGTERM is
+    /// trapped once this returns.
+    private static func onTermination(_ body: @escaping @Sendable () -> Void) async -> Task<Void, Never> {
+        let signals = await UnixSignalsSequence(trapping: .sigterm)
+        return Task {
+            for await _ in signals {
+                body()
+                return
+            }
+        }
     }
 }

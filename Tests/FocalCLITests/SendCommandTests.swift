@@ -201,6 +201,47 @@ struct SendCommandTests {
         #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
     }
 
+    @Test("--follow: SIGTERM sends what was queued and ends with exit 0; the same stream again queues only what the first run did not")
+    func followUntilSigterm() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        let log = Self.log(sessions: ["u1", "u2"], pings: 30)
+        let path = try workspace.write("app.oplog", log)
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let arguments = ["send", "--to", "http://127.0.0.1:\(server.port)", "--queue", workspace.absolute("queue")]
+        let following = Process()
+        following.executableURL = URL(fileURLWithPath: focalBinary)
+        following.arguments = arguments + ["--follow"]
+        let input = Pipe()
+        let errors = Pipe()
+        following.standardInput = input
+        following.standardError = errors
+        following.standardOutput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        following.terminationHandler = { _ in exited.signal() }
+        try following.run()
+        // The safety limit of every wait below: a process still running after it is killed, which ends its output too.
+        let pid = following.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) { kill(pid, SIGKILL) }
+        // Once it says it follows, SIGTERM is its to handle.
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("following standard input") {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            said.append(data)
+        }
+        input.fileHandleForWriting.write(log)
+        kill(following.processIdentifier, SIGTERM)
+        exited.wait()
+        #expect(following.terminationReason == .exit && following.terminationStatus == 0, "\(String(decoding: said, as: UTF8.self))")
+        try? input.fileHandleForWriting.close()
+        // However far the first run read, the same stream again completes it, and nothing arrives twice.
+        let rest = try runFocal(arguments, input: log)
+        #expect(rest.status == 0, "\(rest)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+    }
+
     @Test("an unreachable server past --patience: exit 4, the queue kept")
     func unreachable() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)
