@@ -20,6 +20,8 @@ struct LiveTree {
     struct Change {
         var added: [String: Node] = [:]
         var removed: Set<String> = []
+        /// Whether the last line folded was an `end`: the session ended.
+        var ended = false
     }
 
     /// Folds one acknowledged line into the tree, noting what changed in `change`; lines that are
@@ -27,6 +29,7 @@ struct LiveTree {
     mutating func apply(_ line: [UInt8], nextOrdinal: inout Int64, change: inout Change) {
         let entry = line.withUnsafeBytes { try? OpDecoder.decodeEntry($0) }
         guard let entry = entry ?? nil else { return }
+        change.ended = entry.op.isEnd
         switch entry.op {
         case .register(let registration):
             let key = Self.key(registration.node)

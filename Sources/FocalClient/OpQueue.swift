@@ -16,7 +16,8 @@ import Synchronization
 /// later lines of a dropped session are dropped too; both are counted (``QueueDrop``).
 ///
 /// The queue also keeps, per session, the nodes its acknowledged lines left registered
-/// (``continueSession(_:)``).
+/// (``continueSession(_:)``). A session whose acknowledged `end` leaves it holding no line is
+/// forgotten, as the server forgets it: lines queued later under its id start a new session.
 public final class OpQueue: Sendable {
     /// The default of ``byteLimit``: 256 MiB.
     public static let defaultByteLimit = 256 << 20
@@ -199,6 +200,15 @@ public final class OpQueue: Sendable {
             try Self.remove(db, session: batch.session, sequences: batch.sequences.prefix(count))
             try db.execute(sql: "UPDATE session SET position = position + ? WHERE id = ?", arguments: [count, batch.session])
             self.trees.withLock { $0[batch.session] = tree }
+            if change.ended {
+                // An ended session holding no more lines is forgotten, as the server forgets it: lines queued later
+                // under its id start a new session at position 0.
+                try db.execute(sql: "DELETE FROM session WHERE id = ? AND lines = 0", arguments: [batch.session])
+                if db.changesCount > 0 {
+                    try db.execute(sql: "DELETE FROM live WHERE session = ?", arguments: [batch.session])
+                    self.trees.withLock { $0[batch.session] = nil }
+                }
+            }
         }
     }
 

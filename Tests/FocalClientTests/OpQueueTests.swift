@@ -66,4 +66,23 @@ struct OpQueueTests {
                 #"{"op":"record","node":[4,"a"],"event":"tap","session":"s"}"#,
             ])
     }
+
+    @Test("an acknowledged end forgets the session: lines queued later under its id start again at position 0, under that id")
+    func endForgetsSession() async throws {
+        let directory = try TemporaryDirectory(prefix: "focal-client-")
+        let queue = try OpQueue(directory: directory.path)
+        try await queue.append(
+            [#"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#, #"{"op":"end","session":"s"}"#].map {
+                Self.line($0, "s")
+            })
+        let first = try #require(try await queue.nextBatch(of: "s", maxLines: 1, maxBytes: 1 << 20))
+        try await queue.acknowledge(first, lines: 1)
+        #expect(try await queue.continueSession("s") == "s~2")
+        let end = try #require(try await queue.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
+        #expect(end.wireSession == "s~2" && end.lines.count == 2)
+        try await queue.acknowledge(end, lines: 2)
+        try await queue.append([Self.line(#"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#, "s")])
+        let again = try #require(try await queue.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
+        #expect(again.wireSession == "s" && again.position == 0 && again.lines.count == 1)
+    }
 }
