@@ -242,6 +242,27 @@ struct SendCommandTests {
         #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
     }
 
+    @Test("past --queue-limit the oldest whole sessions are dropped and reported; the others arrive whole")
+    func queueLimitDropsOldestSessions() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        // Three sessions one after another (u1 oldest), each of 22 lines of about 100 bytes; room for two.
+        var log = Data()
+        for session in ["u1", "u2", "u3"] { log.append(Self.log(sessions: [session], pings: 10)) }
+        let path = try workspace.write("app.oplog", log)
+        let limit = log.count * 2 / 3 + 100
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let run = try Self.send(server, workspace, ["--queue-limit", String(limit), path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("the queue reached its byte limit: dropped 1 oldest whole sessions (22 lines)"), "\(run)")
+        #expect(run.stderr.contains("queued 44, sent 44, refused 0, retried 0, dropped 22 (1 sessions)"), "\(run)")
+        let delivered = try Self.stop(server, workspace)
+        var expected = try Self.replayed(path, tasks: workspace.tasks)
+        expected["u1"] = nil
+        #expect(delivered == expected)
+        #expect(delivered.keys.sorted() == ["u2", "u3"])
+    }
+
     @Test("an unreachable server past --patience: exit 4, the queue kept")
     func unreachable() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)
