@@ -254,7 +254,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FocalClientTests",
-            dependencies: ["FocalClient", "FocalOpLog", "FocalJSON", "FocalTestSupport"]
+            dependencies: ["FocalClient", "FocalOpLog", "FocalJSON", "FocalTestSupport", "FocalReceiverTestSupport"]
         ),
         .testTarget(
             name: "FocalPostgresTests",
