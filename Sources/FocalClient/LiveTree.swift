@@ -24,10 +24,11 @@ struct LiveTree {
         var ended = false
     }
 
-    /// Folds one acknowledged line into the tree, noting what changed in `change`; lines that are
-    /// not ops (or not valid) change nothing.
-    mutating func apply(_ line: [UInt8], nextOrdinal: inout Int64, change: inout Change) {
-        let entry = line.withUnsafeBytes { try? OpDecoder.decodeEntry($0) }
+    /// Folds one acknowledged line of `session` into the tree, noting what changed in `change`;
+    /// lines that are not ops (or not valid) change nothing.
+    mutating func apply(_ line: [UInt8], of session: String, nextOrdinal: inout Int64, change: inout Change) {
+        // The line's session is the queue's: an `end` that names none ends it.
+        let entry = line.withUnsafeBytes { try? OpDecoder.decodeEntry($0, defaultSession: session) }
         guard let entry = entry ?? nil else { return }
         change.ended = entry.op.isEnd
         switch entry.op {

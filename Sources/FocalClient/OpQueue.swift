@@ -188,7 +188,7 @@ public final class OpQueue: Sendable {
                 try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM live WHERE session = ?", arguments: [batch.session])
                 ?? 0
             var change = LiveTree.Change()
-            for line in batch.lines.prefix(count) { tree.apply(line, nextOrdinal: &ordinal, change: &change) }
+            for line in batch.lines.prefix(count) { tree.apply(line, of: batch.session, nextOrdinal: &ordinal, change: &change) }
             for key in change.removed {
                 try db.execute(sql: "DELETE FROM live WHERE session = ? AND node = ?", arguments: [batch.session, key])
             }

@@ -67,12 +67,12 @@ struct OpQueueTests {
             ])
     }
 
-    @Test("an acknowledged end forgets the session: lines queued later under its id start again at position 0, under that id")
+    @Test("an acknowledged end (naming its session or not) forgets the session: lines queued later under its id start again at position 0")
     func endForgetsSession() async throws {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
         let queue = try OpQueue(directory: directory.path)
         try await queue.append(
-            [#"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#, #"{"op":"end","session":"s"}"#].map {
+            [#"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#, #"{"op":"end"}"#].map {
                 Self.line($0, "s")
             })
         let first = try #require(try await queue.nextBatch(of: "s", maxLines: 1, maxBytes: 1 << 20))
