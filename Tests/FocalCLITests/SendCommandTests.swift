@@ -119,6 +119,35 @@ struct SendCommandTests {
         #expect(delivered["u1"]?.count == 600)
     }
 
+    @Test("killed again and again at chosen answers, each time started again on its queue: every result once, in order")
+    func killedRepeatedly() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        // Eight sessions of 2,002 lines: forty batches, sent eight at a time.
+        let sessions = (1...8).map { "u\($0)" }
+        let path = try workspace.write("app.oplog", Self.log(sessions: sessions, pings: 1000))
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        var random = SeededGenerator(seed: 54)
+        var kills = 0
+        while kills < 60 {
+            // Each run gets at least one answer acknowledged before its kill, so the loop ends.
+            let fault = "send-kill-after-answer:\(Int.random(in: 2...5, using: &random))"
+            let run = try Self.send(server, workspace, [path], environment: ["FOCAL_TEST_FAULT": fault])
+            guard run.crashed else {
+                #expect(run.status == 0, "\(run)")
+                break
+            }
+            kills += 1
+        }
+        // At most four answers acknowledged per killed run, and a run that is not killed had at most four left.
+        #expect((9..<60).contains(kills), "the runs were killed \(kills) times")
+        let last = try Self.send(server, workspace, [path])
+        #expect(last.status == 0 && last.stderr.contains("queued 0, sent 0"), "\(last)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+        #expect(delivered.keys.sorted() == sessions && delivered.values.allSatisfy { $0.count == 1000 })
+    }
+
     @Test("killed after the server applied a batch that ended its session, the same command again neither resends nor continues it")
     func killedAfterEnd() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)
