@@ -1,7 +1,7 @@
 # Installs what Focal needs to build, when it is missing. Sourced by the other scripts.
 #
 # Needs: a Swift 6 toolchain (swift.org or /opt/swift), and Debian/Ubuntu packages
-# for JavaScriptCore (libjavascriptcoregtk-4.1-dev), SQLite and pkg-config.
+# for JavaScriptCore (libjavascriptcoregtk-4.1-dev), SQLite, zlib and pkg-config.
 
 if [ -d /opt/swift/usr/bin ] && ! command -v swift >/dev/null 2>&1; then
   export PATH="/opt/swift/usr/bin:$PATH"
@@ -16,6 +16,7 @@ focal_missing_packages() {
   command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
   pkg-config --exists javascriptcoregtk-4.1 2>/dev/null || missing+=(libjavascriptcoregtk-4.1-dev)
   pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
+  pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
   echo "${missing[@]:-}"
 }
 
