@@ -18,20 +18,27 @@ import Synchronization
 /// The queue also keeps, per session, the nodes its acknowledged lines left registered
 /// (``continueSession(_:)``). A session whose acknowledged `end` leaves it holding no line is
 /// forgotten, as the server forgets it: lines queued later under its id start a new session.
+///
+/// One queue at a time holds a directory: an exclusive lock on `queue.lock`, held for the queue's
+/// life and released by the kernel when its process ends (even by SIGKILL). A second queue on the
+/// same directory, in this process or another, fails with ``OpQueueError/held(_:)``.
 public final class OpQueue: Sendable {
     /// The default of ``byteLimit``: 256 MiB.
     public static let defaultByteLimit = 256 << 20
     /// The bytes of queued lines past which the oldest whole sessions are dropped.
     public let byteLimit: Int
+    private let lock: QueueLock
     private let database: DatabaseQueue
     /// The live trees of the sessions whose lines were acknowledged in this process, as the `live` table holds them.
     private let trees = Mutex<[String: LiveTree]>([:])
 
     /// Opens (creating) the queue in `directory`.
     /// - Parameter byteLimit: 1 byte to 1 TiB.
+    /// - Throws: ``OpQueueError/held(_:)`` when another queue holds `directory`.
     public init(directory: String, byteLimit: Int = OpQueue.defaultByteLimit) throws {
         guard (1...(1 << 40)).contains(byteLimit) else { throw OpQueueError.byteLimit(byteLimit) }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        lock = try QueueLock(directory: directory)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(10)
@@ -268,10 +275,17 @@ public final class OpQueue: Sendable {
 /// An ``OpQueue`` that cannot be opened as asked.
 public enum OpQueueError: Error, CustomStringConvertible {
     case byteLimit(Int)
+    /// Another queue (another sender, in this process or another) holds the directory.
+    case held(String)
+    /// The directory's lock file cannot be opened or locked, and why.
+    case lock(String, String)
 
     public var description: String {
         switch self {
         case .byteLimit(let value): "the queue's byte limit must be from 1 to 1099511627776 bytes, not \(value)"
+        case .held(let directory):
+            "another sender holds the queue '\(directory)' (its lock '\(directory)/queue.lock'); one sender per queue"
+        case .lock(let directory, let reason): "the queue's lock '\(directory)/queue.lock' cannot be taken: \(reason)"
         }
     }
 }

@@ -36,7 +36,8 @@ struct SendCommand: AsyncParsableCommand {
 
             Exit status: 0 when every queued line is acknowledged or reported refused, 1 \
             when the server refused a batch in another way or the queue failed, 2 when the \
-            command could not start, 3 when the server refused the key (401/403), 4 when \
+            command could not start (another focal send holds the same --queue, among \
+            others), 3 when the server refused the key (401/403), 4 when \
             the server stayed unreachable past --patience; the queue is kept in all cases.
 
             Examples:

@@ -271,6 +271,41 @@ struct SendCommandTests {
         #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
     }
 
+    @Test("one sender per queue: a second focal send on a held --queue exits 2 naming it; once the first is SIGKILLed it opens")
+    func secondSenderOnHeldQueue() throws {
+        let workspace = try TemporaryDirectory(prefix: "focal-cli-")
+        let queue = workspace.absolute("queue")
+        // Port 1 on loopback: nothing listens; the first sender only holds the queue while it follows.
+        let arguments = ["send", "--to", "http://127.0.0.1:1", "--queue", queue, "--patience", "1"]
+        let following = Process()
+        following.executableURL = URL(fileURLWithPath: focalBinary)
+        following.arguments = arguments + ["--follow"]
+        let input = Pipe()
+        let errors = Pipe()
+        following.standardInput = input
+        following.standardError = errors
+        following.standardOutput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        following.terminationHandler = { _ in exited.signal() }
+        try following.run()
+        let pid = following.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) { kill(pid, SIGKILL) }
+        var said = Data()
+        while !String(decoding: said, as: UTF8.self).contains("following standard input") {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            said.append(data)
+        }
+        let second = try runFocal(arguments, input: Data())
+        #expect(second.status == 2, "\(second)")
+        #expect(second.stderr.contains("another sender holds the queue '\(queue)'"), "\(second)")
+        kill(pid, SIGKILL)
+        exited.wait()
+        try? input.fileHandleForWriting.close()
+        let third = try runFocal(arguments, input: Data())
+        #expect(third.status == 0, "\(third)")
+    }
+
     @Test("past --queue-limit the oldest whole sessions are dropped and reported; the others arrive whole")
     func queueLimitDropsOldestSessions() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)

@@ -25,6 +25,20 @@ struct OpQueueTests {
         #expect(try await queue.sessionsWithLines() == ["b", "c"])
     }
 
+    @Test("one queue per directory: a second fails naming the directory until the first is gone")
+    func secondQueueOnHeldDirectoryFails() throws {
+        let directory = try TemporaryDirectory(prefix: "focal-client-")
+        var first: OpQueue? = try OpQueue(directory: directory.path)
+        #expect(first != nil)
+        #expect {
+            try OpQueue(directory: directory.path)
+        } throws: { error in
+            "\(error)".contains("another sender holds the queue '\(directory.path)'")
+        }
+        first = nil
+        _ = try OpQueue(directory: directory.path)
+    }
+
     @Test("acknowledging removes the lines and advances the position together, and both survive reopening the queue")
     func acknowledgeAdvancesPosition() async throws {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
