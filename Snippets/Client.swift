@@ -27,3 +27,39 @@ func recordAndSend(directory: String) async throws {
     // snippet.end
     try recorder.close()
 }
+
+// snippet.app-lifecycle
+// snippet.hide
+func appLifecycle(directory: String, publishableKey: String, userID: String) async throws {
+    // snippet.show
+    // At launch: the queue lives in the app's own storage and outlives the process.
+    let queue = try OpQueue(directory: directory)
+    let recorder = Recorder(queue: queue, session: userID)
+    let configuration = SenderConfiguration(server: "https://focal.example", key: publishableKey)
+    let sender = Sender(queue: queue, configuration: configuration) { sentence in
+        print("focal:", sentence)  // a refused line, a retry, a continued session: one sentence each
+    }
+
+    // In the UI code, on the main thread: checked and buffered, never a wait.
+    try recorder.register(1, parent: nil, name: "__root__")
+    try recorder.register(2, parent: 1, name: "detail", namespace: "Detail.ViewController")
+    try recorder.update(2, keyPath: "title", value: "Bananas")
+    try recorder.record(2, event: "did-tap-buy", properties: ["quantity": 2])
+    try recorder.deregister(2)  // the screen is gone, and its subtree with it
+
+    // Going to the background, in a background task: commit, then send what the queue holds.
+    do {
+        try recorder.flush()
+        try await sender.drain()
+    } catch SenderError.unauthorized(let status, let message) {
+        print("focal: the key was refused (\(status)): \(message)")  // a configuration error; the queue is kept
+    } catch {
+        print("focal: sending later: \(error)")  // unreachable or refused: the queue is kept for the next drain
+    }
+
+    // At exit: end the session and commit it; what is still queued goes at the next launch's drain.
+    try recorder.end()
+    try recorder.close()
+    try await sender.shutdown()
+    // snippet.end
+}
