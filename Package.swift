@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "FocalClient",
             dependencies: [
-                "FocalOpLog", "FocalJSON", "CZlib",
+                "FocalCore", "FocalOpLog", "FocalJSON", "CZlib",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -164,7 +164,7 @@ public final class OpQueue: Sendable {
             let rows = try Row.fetchCursor(
                 db, sql: "SELECT seq, bytes FROM line WHERE session = ? ORDER BY seq LIMIT ?", arguments: [session, maxLines])
             var batch = QueuedBatch(
-                session: session, wireSession: Self.wireSession(session, generation: state["generation"]), position: state["position"],
+                session: session, wireSession: ContinuationID.of(session, generation: state["generation"]), position: state["position"],
                 sequences: [], lines: [])
             var bytes = 0
             while let row = try rows.next() {
@@ -176,11 +176,6 @@ public final class OpQueue: Sendable {
             }
             return batch.lines.isEmpty ? nil : batch
         }
-    }
-
-    /// The id the server knows `session` by in its `generation`: `session`, then `session~2`, `session~3`, …
-    static func wireSession(_ session: String, generation: Int) -> String {
-        generation == 1 ? session : "\(session)~\(generation)"
     }
 
     /// Removes the first `count` lines of `batch` — those the server applied or skipped — and
@@ -247,7 +242,8 @@ public final class OpQueue: Sendable {
     }
 
     /// Continues `session` under a new id after the server ended, sealed or lost it (409): the
-    /// next generation's id (`session~N`) at position 0, whose first lines register the nodes the
+    /// next generation's id (`session~N`, shortened to fit the server's 256-byte limit when it
+    /// would not) at position 0, whose first lines register the nodes the
     /// acknowledged lines left live, parents first, before the lines still queued. The lines the
     /// server already applied are never sent again, so no result is produced twice.
     /// - Returns: the new id.
@@ -267,7 +263,7 @@ public final class OpQueue: Sendable {
                 sql: "UPDATE session SET generation = generation + 1, position = 0, lines = lines + ?, bytes = bytes + ? WHERE id = ?",
                 arguments: [registrations.count, registrations.reduce(0) { $0 + $1.count }, session])
             let generation = try Int.fetchOne(db, sql: "SELECT generation FROM session WHERE id = ?", arguments: [session]) ?? 1
-            return Self.wireSession(session, generation: generation)
+            return ContinuationID.of(session, generation: generation)
         }
     }
 }

@@ -81,6 +81,28 @@ struct OpQueueTests {
             ])
     }
 
+    @Test("a continued 256-byte id stays within the server's 256 bytes: a prefix and a hash of the id, the same each time, distinct per id")
+    func continuationOfLongestIDFits() async throws {
+        let directory = try TemporaryDirectory(prefix: "focal-client-")
+        let queue = try OpQueue(directory: directory.path)
+        let ids = [String(repeating: "a", count: 255) + "x", String(repeating: "a", count: 255) + "y"]
+        try await queue.append(ids.map { Self.line(#"{"op":"record","node":1,"event":"tap"}"#, $0) })
+        var continued: [(second: String, third: String)] = []
+        for id in ids {
+            let second = try await queue.continueSession(id)
+            let third = try await queue.continueSession(id)
+            #expect(try await queue.nextBatch(of: id, maxLines: 1, maxBytes: 1 << 20)?.wireSession == third)
+            continued.append((second, third))
+        }
+        for (second, third) in continued {
+            #expect(second.utf8.count <= 256 && third.utf8.count <= 256, "\(second) \(third)")
+            #expect(second.hasPrefix(String(repeating: "a", count: 200)) && second.hasSuffix("~2") && third.hasSuffix("~3"))
+            #expect(second.dropLast(2) == third.dropLast(2))
+        }
+        #expect(continued[0].second != continued[1].second)
+        #expect(Set(continued.flatMap { [$0.second, $0.third] }).count == 4)
+    }
+
     @Test("an acknowledged end (naming its session or not) forgets the session: lines queued later under its id start again at position 0")
     func endForgetsSession() async throws {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
