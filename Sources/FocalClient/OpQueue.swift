@@ -241,7 +241,7 @@ public final class OpQueue: Sendable {
         return tree
     }
 
-    /// Continues `session` under a new id after the server ended, sealed or lost it (409): the
+    /// Continues `session` under a new id after the server ended or lost it (409): the
     /// next generation's id (`session~N`, shortened to fit the server's 256-byte limit when it
     /// would not) at position 0, whose first lines register the nodes the
     /// acknowledged lines left live, parents first, before the lines still queued. The lines the

@@ -16,7 +16,7 @@ import Synchronization
 /// |---|---|
 /// | 200 | acknowledges `applied + skipped` lines; each per-line error is reported and counted refused, never sent again |
 /// | 413 | halves the session's batch, down to one line; a single line still too large is set aside (reported, counted refused) |
-/// | 409 | the server ended, sealed or lost the session: it continues under a new id (``OpQueue/continueSession(_:)``); to a lone `end` line (an `end` always goes alone), the line is acknowledged |
+/// | 409 | by its `code`: `session-sealed` (the session is ending on the server) is waited out and sent again, as a 503; `session-lost`, `position-ahead`, another code or none: the server ended or lost the session, and it continues under a new id (``OpQueue/continueSession(_:)``). To a lone `end` line (an `end` always goes alone), any 409 acknowledges the line |
 /// | 415 to a compressed body | sends it again uncompressed, and every later body too |
 /// | 401, 403 | stops: ``SenderError/unauthorized(status:message:)``, the queue kept |
 /// | 429, 503, other 5xx, network error | waits (``Backoff``: `Retry-After` plus jitter, else exponential backoff with jitter) and sends the batch again |
@@ -114,7 +114,7 @@ public final class Sender: Sendable {
                     counts.withLock { $0.refused += 1 }
                     report("session '\(session)', line \(batch.position + 1): set aside, larger than the server's body limit (413)")
                 }
-            case .conflict where batch.lines.count == 1 && Self.isEnd(batch.lines[0]):
+            case .conflict where Self.isLoneEnd(batch):
                 // The server ended the session with this `end` and forgot it before its answer arrived (or lost it
                 // already): either way it has ended.
                 try await queue.acknowledge(batch, lines: 1)
@@ -156,6 +156,10 @@ public final class Sender: Sendable {
         cut.lines.removeSubrange(count...)
         cut.sequences.removeSubrange(count...)
         return cut
+    }
+
+    private static func isLoneEnd(_ batch: QueuedBatch) -> Bool {
+        batch.lines.count == 1 && isEnd(batch.lines[0])
     }
 
     private static func isEnd(_ line: [UInt8]) -> Bool {
@@ -212,12 +216,16 @@ public final class Sender: Sendable {
         } catch {
             return .retry(after: nil, "no answer (\(error))")
         }
-        let message = Self.message(in: body)
+        let (message, code) = Self.error(in: body)
         switch status {
         case 200..<300:
             guard let answer = BatchAnswer(body) else { return .refused(status, "an answer that is not the server's: \(message)") }
             return .answered(answer)
         case 413: return .tooLarge
+        case 409 where code == "session-sealed" && !Self.isLoneEnd(batch):
+            // The session is ending on the server: once it has ended, the same batch answers `session-lost` (or, at
+            // position 0, starts the session again), so it is waited out rather than continued under a new id now.
+            return .retry(after: Backoff.retryAfter(retryAfter), "HTTP 409 session-sealed: \(message)")
         case 409: return .conflict(message)
         case 415 where compressed != nil:
             compressing.store(false, ordering: .relaxed)
@@ -246,10 +254,10 @@ public final class Sender: Sendable {
         return renamed.body
     }
 
-    /// The `error` member of an error body, or the body's start.
-    private static func message(in body: [UInt8]) -> String {
+    /// The `error` member of an error body, or the body's start; and its `code` member, when it has one.
+    private static func error(in body: [UInt8]) -> (message: String, code: String?) {
         let text = String(decoding: body.prefix(512), as: UTF8.self)
-        if let value = try? JSONValue(parsing: text), let error = value["error"]?.stringValue { return error }
-        return text
+        guard let value = try? body.withUnsafeBytes({ try JSONValue(parsing: $0) }) else { return (text, nil) }
+        return (value["error"]?.stringValue ?? text, value["code"]?.stringValue)
     }
 }

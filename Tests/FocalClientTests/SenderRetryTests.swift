@@ -73,4 +73,38 @@ struct SenderRetryTests {
         #expect(waits.reduce(.zero, +) >= .seconds(30))
         #expect(try await queue.held().lines == 1)
     }
+
+    @Test("409 session-sealed is waited out and sent again under the same id; session-lost, an unknown code or none continue it")
+    func conflictByCode() async throws {
+        func sealed() -> ReceiverFault {
+            .statusWithBody(409, body: #"{"status":409,"error":"the session is ending","code":"session-sealed"}"#)
+        }
+        let cases: [(script: [ReceiverFault?], paths: [String], retried: Int, continued: Int)] = [
+            ([sealed(), sealed()], ["/v1/sessions/s/ops", "/v1/sessions/s/ops", "/v1/sessions/s/ops"], 2, 0),
+            (
+                [.statusWithBody(409, body: #"{"status":409,"error":"lost","code":"session-lost","length":0}"#)],
+                ["/v1/sessions/s/ops", "/v1/sessions/s~2/ops"], 0, 1
+            ),
+            (
+                [.statusWithBody(409, body: #"{"status":409,"error":"gone","code":"a-code-of-tomorrow"}"#)],
+                ["/v1/sessions/s/ops", "/v1/sessions/s~2/ops"], 0, 1
+            ),
+            ([.status(409)], ["/v1/sessions/s/ops", "/v1/sessions/s~2/ops"], 0, 1),
+        ]
+        for expected in cases {
+            let directory = try TemporaryDirectory(prefix: "focal-client-")
+            let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(script: expected.script))
+            let clock = RecordingClock()
+            let sender = Sender(
+                queue: try await Self.queue(in: directory), configuration: SenderConfiguration(server: "http://127.0.0.1:\(receiver.port)"),
+                clock: clock)
+            // After the script, a receiver that takes no op-log lines answers 400, which stops the sender.
+            await #expect(throws: SenderError.self) { try await sender.drain() }
+            try await sender.shutdown()
+            await receiver.stop()
+            #expect(receiver.requests.map(\.path) == expected.paths, "\(expected.script)")
+            #expect(clock.waits.count == expected.retried, "\(expected.script)")
+            #expect(sender.figures.retried == expected.retried && sender.figures.continued == expected.continued, "\(expected.script)")
+        }
+    }
 }

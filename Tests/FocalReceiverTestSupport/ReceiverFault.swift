@@ -2,6 +2,8 @@
 public enum ReceiverFault: Sendable, Hashable {
     /// Answers with this status (e.g. 503) without recording the batch.
     case status(Int)
+    /// Answers this status with this body (a 409's JSON error body, say) without recording the batch.
+    case statusWithBody(Int, body: String)
     /// Answers 429 with `Retry-After: seconds` without recording the batch.
     case tooManyRequests(retryAfter: Int)
     /// Never answers; the request is released (with 503) only when the receiver stops.

@@ -19,6 +19,10 @@ struct ReceiverResponder: HTTPResponder {
         switch fault {
         case .status(let status):
             return answer(status, origin)
+        case .statusWithBody(let status, let text):
+            var response = answer(status, origin)
+            response.body = ResponseBody(byteBuffer: ByteBuffer(string: text))
+            return response
         case .tooManyRequests(let seconds):
             return answer(429, origin, headers: [.retryAfter: String(seconds)])
         case .redirect(let status, let location):
