@@ -30,6 +30,8 @@ public final class Sender: Sendable {
     private let clock: any SenderClock
     private let client: HTTPClient
     private let counts = Mutex(SenderFigures())
+    /// Whose turn it is to drain (``drain()``).
+    let drains = DrainTurns()
     /// Whether bodies are compressed: ``SenderConfiguration/compresses`` until a server answers 415 to one.
     private let compressing: Atomic<Bool>
     private let report: @Sendable (String) -> Void
@@ -65,9 +67,12 @@ public final class Sender: Sendable {
         counts.withLock { change(&$0) }
     }
 
-    /// Sends until the queue holds no line.
+    /// Sends until the queue holds no line. Drains run one at a time: one called while another runs waits for it
+    /// to end first, so a session never has two batches in flight.
     /// - Throws: ``SenderError``; the queue keeps every line not acknowledged.
     public func drain() async throws {
+        await drains.take()
+        defer { drains.pass() }
         while true {
             let sessions = try await queue.sessionsWithLines()
             if sessions.isEmpty { return }
