@@ -15,6 +15,7 @@ import Glibc
 //   FocalEventBus    in-process named events (AQSEvent's model)
 //   CJavaScriptCore  the system JavaScriptCore (javascriptcoregtk-4.1)
 //   CZlib            the system zlib: gzip request bodies
+//   FocalWebSDK      focal.js, the web pages' SDK, as bytes compiled into the binary
 //   FocalRuntime     the embedded JavaScript runtime: contexts, CommonJS, console, time limits
 //   FocalEngine      the focus-path engine: nodes, patterns, tasks, snapshots, sessions
 //   FocalSimulator   a headless UIKit-like simulator (no analytics inside)
@@ -118,10 +119,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The web pages' SDK, compiled into the binary with C23's #embed (`focal serve` serves it): the module and its
+        // types are the repository's files, beside the C that embeds the module.
+        .target(name: "FocalWebSDK", exclude: ["focal.js", "focal.d.ts"]),
         .target(
             name: "FocalServer",
             dependencies: [
-                "FocalCore", "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime", "CZlib",
+                "FocalCore", "FocalEngine", "FocalDelivery", "FocalOpLog", "FocalJSON", "FocalRuntime", "CZlib", "FocalWebSDK",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -264,7 +268,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-    ]
+    ],
+    // C23, for FocalWebSDK's #embed.
+    cLanguageStandard: .c2x
 )
 
 /// How `focal` is linked where the C library can start it so: by the toolchain's LLVM linker, with its relative

@@ -43,6 +43,8 @@ public struct FocalRoutes<Context: RequestContext>: Sendable {
         routes.on(ServerRoute.health, keyRing, use: health.health)
         routes.on(ServerRoute.readiness, keyRing, use: health.readiness)
         routes.on(ServerRoute.metrics, keyRing, use: health.metrics)
+        routes.on(ServerRoute.webSDK, keyRing) { request, _ in WebSDKModule.embedded.respond(to: request) }
+        routes.on(ServerRoute.webSDKHead, keyRing) { request, _ in WebSDKModule.embedded.respond(to: request).createHeadResponse() }
         return routes
     }
 }

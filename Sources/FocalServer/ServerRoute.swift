@@ -7,7 +7,7 @@ public struct ServerRoute: Sendable, Hashable, CustomStringConvertible {
     /// The path template, with `{name}` for a parameter.
     public var path: String
     /// The scope a key needs to call it (see ``Authenticator``); `nil` for a route open to
-    /// anyone (`/healthz`, `/readyz`).
+    /// anyone (`/healthz`, `/readyz`, `/v1/sdk/focal.js`).
     public var scope: AuthScope?
 
     /// The route `method path`, e.g. `GET /healthz`, needing `scope`.
@@ -29,9 +29,13 @@ public struct ServerRoute: Sendable, Hashable, CustomStringConvertible {
     public static let readiness = ServerRoute(method: "GET", path: "/readyz")
     /// `GET /metrics`: Prometheus text.
     public static let metrics = ServerRoute(method: "GET", path: "/metrics", scope: .metrics)
+    /// `GET /v1/sdk/focal.js`: the web pages' SDK, for any origin.
+    public static let webSDK = ServerRoute(method: "GET", path: "/v1/sdk/focal.js")
+    /// `HEAD /v1/sdk/focal.js`: the SDK's headers (its `ETag`), without the file.
+    public static let webSDKHead = ServerRoute(method: "HEAD", path: "/v1/sdk/focal.js")
 
     /// Every route the server registers.
-    public static let all: [ServerRoute] = [postOps, snapshot, deleteSession, health, readiness, metrics]
+    public static let all: [ServerRoute] = [postOps, snapshot, deleteSession, health, readiness, metrics, webSDK, webSDKHead]
 
     public var description: String { "\(method) \(path)" }
 

@@ -69,6 +69,10 @@ struct OpenAPIDocumentTests {
         (ServerRoute.deleteSession, 400, { try await $0.send(.delete, "/v1/sessions/..") }),
         (ServerRoute.deleteSession, 404, { try await $0.send(.delete, "/v1/sessions/doc") }),
         (ServerRoute.readiness, 200, { try await $0.send(.get, "/readyz") }),
+        (ServerRoute.webSDK, 200, { try await $0.send(.get, "/v1/sdk/focal.js") }),
+        (ServerRoute.webSDK, 304, { try await $0.send(.get, "/v1/sdk/focal.js", headers: [.ifNoneMatch: "*"]) }),
+        (ServerRoute.webSDKHead, 200, { try await $0.send(.head, "/v1/sdk/focal.js") }),
+        (ServerRoute.webSDKHead, 304, { try await $0.send(.head, "/v1/sdk/focal.js", headers: [.ifNoneMatch: "*"]) }),
     ]
 
     /// The `Content-Type` of op-log lines.
