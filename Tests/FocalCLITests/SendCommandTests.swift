@@ -148,6 +148,45 @@ struct SendCommandTests {
         #expect(delivered.keys.sorted() == sessions && delivered.values.allSatisfy { $0.count == 1000 })
     }
 
+    @Test(
+        "through a fault proxy (503 and 429 with Retry-After, connections cut before and after the server applied a batch), SIGKILLed at random instants again and again: every result once, in order"
+    )
+    func throughFaultsAndRandomKills() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        // Eight sessions of 4,002 lines: eighty batches, sent eight at a time.
+        let sessions = (1...8).map { "u\($0)" }
+        let path = try workspace.write("app.oplog", Self.log(sessions: sessions, pings: 2000))
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let stats = workspace.absolute("faults.json")
+        let faults = ["503=0.1", "429=0.1", "cut-before=0.05", "cut-after=0.15"].flatMap { ["--fault", $0] }
+        let proxy = try ServedFocal(
+            ["python3", repositoryRoot + "/Scripts/lib/fault-proxy.py", "--upstream", "http://127.0.0.1:\(server.port)", "--seed", "54"]
+                + faults + ["--stats", stats],
+            executable: "/usr/bin/env")
+        defer { proxy.kill() }
+        let arguments = ["send", "--to", "http://127.0.0.1:\(proxy.port)", "--queue", workspace.absolute("queue"), path]
+        // Each run is SIGKILLed at a random instant (its deadline) unless it ends first: while it reads its input, queues,
+        // waits out a Retry-After or has a batch in flight. Forty such runs at most, then one that may finish.
+        var random = SeededGenerator(seed: 5454)
+        var kills = 0
+        var finished: RunResult?
+        while kills < 40, finished == nil {
+            let run = try runFocal(arguments, timeout: .milliseconds(Int64.random(in: 50...600, using: &random)))
+            if run.timedOut { kills += 1 } else { finished = run }
+        }
+        let last = try finished ?? runFocal(arguments, timeout: .seconds(240))
+        #expect(last.status == 0, "\(last)")
+        #expect(kills >= 5, "the runs were killed \(kills) times")
+        let injected = try JSONValue(parsing: String(decoding: try Data(contentsOf: URL(fileURLWithPath: stats)), as: UTF8.self))
+        for kind in ["503", "429", "cut-before", "cut-after", "pass"] {
+            #expect((injected[kind]?.integerValue ?? 0) > 0, "the proxy never did '\(kind)': \(injected)")
+        }
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+        #expect(delivered.keys.sorted() == sessions && delivered.values.allSatisfy { $0.count == 2000 })
+    }
+
     @Test("killed after the server applied a batch that ended its session, the same command again neither resends nor continues it")
     func killedAfterEnd() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)
@@ -207,6 +246,28 @@ struct SendCommandTests {
             "whole.oplog", try Data(contentsOf: URL(fileURLWithPath: first)) + Data(contentsOf: URL(fileURLWithPath: second)))
         let expected = try Self.replayed(whole, tasks: workspace.tasks)["u1"] ?? []
         #expect(afterResults["u1~2"] == Array(expected.dropFirst(3)))
+    }
+
+    @Test("a session the server ended for idleness continues as SESSION~2: the two deliver, together, exactly focal replay's results")
+    func idleEndedSessionContinues() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        let first = try workspace.write("first.oplog", Self.log(sessions: ["u1"], pings: 3))
+        let second = try workspace.write("second.oplog", Self.log(sessions: ["u1"], pings: 4, first: 3, header: false))
+        let server = try Self.serve(workspace, "out", ["--idle-timeout", "0.5", "--log-level", "debug"])
+        defer { server.kill() }
+        #expect(try Self.send(server, workspace, [first]).status == 0)
+        #expect(server.waitForLog("idle session ended"), "\(server.log)")
+        let run = try Self.send(server, workspace, [second])
+        #expect(run.status == 0, "\(run)")
+        #expect(
+            run.stderr.contains("session 'u1': the server no longer holds 'u1' (409: ") && run.stderr.contains("continuing as 'u1~2'"),
+            "\(run)")
+        let delivered = try Self.stop(server, workspace)
+        let whole = try workspace.write(
+            "whole.oplog", try Data(contentsOf: URL(fileURLWithPath: first)) + Data(contentsOf: URL(fileURLWithPath: second)))
+        let expected = try Self.replayed(whole, tasks: workspace.tasks)["u1"] ?? []
+        #expect(expected.count == 7)
+        #expect((delivered["u1"] ?? []) + (delivered["u1~2"] ?? []) == expected, "\(delivered)")
     }
 
     @Test("401: exit 3 with a clear message and the queue kept; with the right key the same queue delivers everything")
@@ -325,6 +386,40 @@ struct SendCommandTests {
         expected["u1"] = nil
         #expect(delivered == expected)
         #expect(delivered.keys.sorted() == ["u2", "u3"])
+    }
+
+    @Test(
+        "the queue's disk full, then read-only: exit 1, then 2, each naming why, the queue kept; with room again the same command delivers every line once"
+    )
+    func fullThenReadOnlyDisk() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        // Four sessions of 3,002 lines, about 1.2 MB of queue: more than the 512 KiB disk holds.
+        let path = try workspace.write("app.oplog", Self.log(sessions: ["u1", "u2", "u3", "u4"], pings: 1500))
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let queue = workspace.absolute("queue")
+        try FileManager.default.createDirectory(atPath: queue, withIntermediateDirectories: true)
+        // In a mount namespace of its own (unshare -m), the queue's directory is a tmpfs: 512 KiB, then read-only, then
+        // 64 MiB. The mount ends with the namespace, whatever happens to the test.
+        let script = """
+            mount -t tmpfs -o size=512k focal-queue "$3" || exit 90
+            "$1" send --to "$2" --queue "$3" "$4"; echo "full: $?"
+            mount -o remount,ro "$3" || exit 91
+            "$1" send --to "$2" --queue "$3" "$4"; echo "read-only: $?"
+            mount -o remount,rw,size=64m "$3" || exit 92
+            "$1" send --to "$2" --queue "$3" "$4"; echo "room: $?"
+            """
+        let run = try runFocal(
+            ["--mount", "bash", "-c", script, "bash", focalBinary, "http://127.0.0.1:\(server.port)", queue, path], timeout: .seconds(240),
+            executable: "/usr/bin/unshare")
+        #expect(run.status == 0 && run.stdoutLines == ["full: 1", "read-only: 2", "room: 0"], "\(run)")
+        #expect(run.stderr.contains("error: '\(path)': SQLite error 13: database or disk is full"), "\(run)")
+        #expect(
+            run.stderr.contains("error: the queue '\(queue)' cannot be opened: ") && run.stderr.contains("Read-only file system"), "\(run)")
+        #expect(run.stderr.contains("focal send: resuming: the queue holds "), "\(run)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+        #expect(delivered.values.map(\.count) == [1500, 1500, 1500, 1500])
     }
 
     @Test("an unreachable server past --patience: exit 4, the queue kept")

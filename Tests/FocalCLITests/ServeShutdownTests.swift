@@ -86,7 +86,8 @@ struct ServeShutdownTests {
 
 // MARK: - A served focal
 
-/// A `focal serve` process: ready once it printed the address it listens on; its standard
+/// A `focal serve` process (or another server that prints its address the same way, such as
+/// Scripts/lib/fault-proxy.py): ready once it printed the address it listens on; its standard
 /// error is collected as it arrives, and waited on line by line.
 final class ServedFocal: @unchecked Sendable {
     let process = Process()
@@ -102,9 +103,9 @@ final class ServedFocal: @unchecked Sendable {
     /// The safety limit of every wait (a failing test ends instead of hanging).
     static let limit: Double = 120
 
-    /// Starts `focal` with `arguments`, its environment the test's with `environment` added.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: focalBinary)
+    /// Starts `executable` (`focal` by default) with `arguments`, its environment the test's with `environment` added.
+    init(_ arguments: [String], environment: [String: String] = [:], executable: String = focalBinary) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
