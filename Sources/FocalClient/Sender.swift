@@ -144,11 +144,17 @@ public final class Sender: Sendable {
                 counts.withLock { $0.retried += 1 }
                 var random = SystemRandomNumberGenerator()
                 let delay = configuration.backoff.delay(afterFailures: failures, retryAfter: retryAfter, using: &random)
-                report("session '\(session)': \(why); sending again in \(delay)")
+                report("session '\(session)': \(why); sending again in \(Self.seconds(delay))")
                 try await clock.sleep(for: delay)
             }
             progress(figures)
         }
+    }
+
+    /// `duration` in seconds with two decimals, as a person reads a wait: "0.47 s".
+    private static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        return "\(milliseconds / 1000).\(String(milliseconds % 1000 / 10 + 100).dropFirst()) s"
     }
 
     /// `batch`, cut so that an `end` line goes alone: a server forgets a session its batch ended, so
