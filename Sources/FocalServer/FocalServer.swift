@@ -117,7 +117,8 @@ public struct FocalServer: Sendable {
     /// on threads of their own, not the engine pool's: `/healthz`, `/readyz` and `/metrics`
     /// answer while every engine runs a long task. Every connection goes through the HTTP
     /// edge (`EdgeHTTPChannel`: connection limits, deadlines, `Host`) and every request
-    /// through the `Host` check (`AllowedHosts`).
+    /// through the `Host` check (`AllowedHosts`) and, with
+    /// ``ServerConfiguration/allowedOrigins``, CORS for those origins (`CrossOriginMiddleware`).
     ///
     /// - Parameter onServerRunning: told the address the server listens on (the real port
     ///   when the configuration's port is 0).
@@ -125,7 +126,8 @@ public struct FocalServer: Sendable {
         onServerRunning: @escaping @Sendable (SocketAddress) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let router = Router(context: EdgeRequestContext.self)
-        for middleware in edgeMiddleware(context: EdgeRequestContext.self) { router.add(middleware: middleware) }
+        let origins = configuration.allowedOrigins.isEmpty ? nil : AllowedOrigins(configuration.allowedOrigins)
+        for middleware in edgeMiddleware(context: EdgeRequestContext.self, crossOrigin: origins) { router.add(middleware: middleware) }
         router.add(
             middleware: HostCheckMiddleware(
                 allowed: AllowedHosts(listeningOn: configuration.host, configured: configuration.allowedHosts)))
@@ -181,9 +183,13 @@ public struct FocalServer: Sendable {
         }
     }
 
-    /// The request id, latency metric and JSON error middleware, in that order.
-    func edgeMiddleware<Context: RequestContext>(context: Context.Type) -> [any MiddlewareProtocol<Request, Response, Context>] {
-        [RequestIDMiddleware(), RequestMetricsMiddleware(metrics: metrics), ErrorMiddleware()]
+    /// The request id, latency metric, CORS for `crossOrigin` (when there are allowed origins)
+    /// and JSON error middleware, in that order.
+    func edgeMiddleware<Context: RequestContext>(
+        context: Context.Type, crossOrigin: AllowedOrigins? = nil
+    ) -> [any MiddlewareProtocol<Request, Response, Context>] {
+        let cors: [any MiddlewareProtocol<Request, Response, Context>] = crossOrigin.map { [CrossOriginMiddleware(origins: $0)] } ?? []
+        return [RequestIDMiddleware(), RequestMetricsMiddleware(metrics: metrics)] + cors + [ErrorMiddleware()]
     }
 
     /// The deadline every request's work runs under.

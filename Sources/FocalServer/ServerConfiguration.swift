@@ -30,6 +30,10 @@ public struct ServerConfiguration: Sendable {
     /// The names a request's `Host` may carry (see `AllowedHosts`): empty, the names that
     /// fit ``host`` (loopback names for a loopback address); `*` allows any.
     public var allowedHosts: [String] = []
+    /// The origins of the web pages that may call the API from a browser (`https://shop.example`:
+    /// scheme, host, optional port), answered with CORS (see `CrossOriginMiddleware`); empty, no
+    /// CORS at all. At most ``maxAllowedOrigins``, each at most ``maxOriginBytes``.
+    public var allowedOrigins: [String] = []
     /// The most sessions one client may hold (its key when the request is authenticated, a publishable key's with its
     /// address, else its address: ``ClientIdentity``); one more answers 429.
     public var maxSessionsPerClient = 1_000
@@ -92,6 +96,11 @@ public struct ServerConfiguration: Sendable {
         self.requestTimeout = requestTimeout
     }
 
+    /// The most origins ``allowedOrigins`` may list.
+    public static let maxAllowedOrigins = 256
+    /// The longest origin, in bytes: a scheme, a DNS name (at most 253 bytes) and a port fit.
+    public static let maxOriginBytes = 300
+
     /// Accepted drain timeouts: none to a week.
     public static let drainTimeoutRange = Duration.zero...Duration.seconds(7 * 86_400)
     /// Accepted sweep intervals: a tenth of a second to a day.
@@ -119,5 +128,10 @@ public struct ServerConfiguration: Sendable {
         guard allowedHosts.allSatisfy({ !$0.isEmpty }) else {
             throw ConfigurationError(setting: "allowedHosts", message: "must not hold an empty name")
         }
+        guard allowedOrigins.count <= Self.maxAllowedOrigins else {
+            throw ConfigurationError(
+                setting: "allowedOrigins", message: "lists \(allowedOrigins.count) origins, more than \(Self.maxAllowedOrigins)")
+        }
+        for origin in allowedOrigins { _ = try AllowedOrigins.serialized(origin) }
     }
 }

@@ -25,6 +25,8 @@ public enum ServerErrorCode: String, Sendable, CaseIterable {
     case unauthorized
     /// A known key without the scope the route needs.
     case forbidden
+    /// A CORS preflight from a web page's origin that is not one of `--allowed-origin`.
+    case originNotAllowed = "origin-not-allowed"
     // 404, 405
     /// The session does not exist (or belongs to another project).
     case sessionNotFound = "session-not-found"

@@ -55,6 +55,12 @@ struct ServeCommand: AsyncParsableCommand {
             must arrive within --header-timeout and a body at --min-body-rate at least. At SIGTERM a body still arriving after \
             --drain-timeout is cut.
 
+            Web pages: GET /v1/sdk/focal.js serves the pages' SDK to any origin, without a \
+            key. A page of another origin than the server's calls the API only when its \
+            origin is one of --allowed-origin (CORS for exactly those; a preflight from any \
+            other answers 403); give such a page a publishable key ('focal keys new \
+            --publishable'), since the page shows it to anyone.
+
             Examples:
               focal serve --tasks tasks --port 8080
               focal serve --tasks tasks --port 0 --deliver https://collector.example/v1/batch
@@ -111,6 +117,13 @@ struct ServeCommand: AsyncParsableCommand {
             "A name the Host header may carry (repeat for several; '*' for any); default: the names of --host (loopback names for a loopback address). Others answer 421.",
             valueName: "name"))
     var allowedHost: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The origin of a web page that may call the API from a browser: scheme://host[:port], e.g. https://shop.example (repeat for several: at most 256, each at most 300 bytes). CORS for exactly these origins, none for any other.",
+            valueName: "origin"))
+    var allowedOrigin: [String] = []
 
     @Option(
         name: .long,
@@ -206,7 +219,8 @@ struct ServeCommand: AsyncParsableCommand {
         "requestTimeout": "--request-timeout", "maxSessionsPerClient": "--max-sessions-per-client",
         "maxConnections": "--max-connections", "maxConnectionsPerClient": "--max-connections-per-client",
         "headerTimeout": "--header-timeout", "minimumBodyBytesPerSecond": "--min-body-rate",
-        "drainTimeout": "--drain-timeout", "allowedHosts": "--allowed-host", "sweepInterval": "--sweep-interval",
+        "drainTimeout": "--drain-timeout", "allowedHosts": "--allowed-host", "allowedOrigins": "--allowed-origin",
+        "sweepInterval": "--sweep-interval",
     ]) { $1 }
 
     /// The engines' configuration: the task options; an engine never refuses a session the
@@ -224,6 +238,7 @@ struct ServeCommand: AsyncParsableCommand {
             connectionIdleTimeout: DeliveryArguments.duration(connectionIdleTimeout),
             requestTimeout: DeliveryArguments.duration(requestTimeout))
         configuration.allowedHosts = allowedHost
+        configuration.allowedOrigins = allowedOrigin
         configuration.maxSessionsPerClient = maxSessionsPerClient
         configuration.maxConnections = maxConnections
         configuration.maxConnectionsPerClient = maxConnectionsPerClient

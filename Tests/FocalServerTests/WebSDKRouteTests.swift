@@ -86,4 +86,18 @@ struct WebSDKRouteTests {
             }
         }
     }
+
+    @Test("with allowed origins the SDK still answers every origin with *, and no Vary on the origin")
+    func anyOriginBesideAllowedOrigins() async throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.allowedOrigins = ["https://shop.example"]
+        try await withServer(configuration) { client, _ in
+            for origin in ["https://shop.example", "https://elsewhere.example"] {
+                let answer = try await client.send(.get, Self.path, headers: [.origin: origin])
+                #expect(answer.status == .ok)
+                #expect(answer.headers[values: .accessControlAllowOrigin] == ["*"])
+                #expect(answer.headers[.vary] == nil)
+            }
+        }
+    }
 }
