@@ -3,11 +3,13 @@ import Foundation
 
 /// A ``Recorder``'s writer: a thread of its own that takes the ops buffered since its last
 /// commit, encodes them as op-log lines naming their session and appends them to the queue in one transaction (group
-/// commit), every `interval` or when asked to flush. The recording thread only appends to an
-/// array under an uncontended lock.
+/// commit), every `interval`, when asked to flush, or early once ``eagerCommit`` ops wait. The recording thread only
+/// appends to an array under an uncontended lock; at most ``Recorder/backlogLimit`` ops wait at once.
 final class QueueWriter: @unchecked Sendable {
     /// The longest ``flush()`` waits for a commit: 30 s.
     static let flushDeadline: TimeInterval = 30
+    /// How many waiting ops wake the writer before its interval ends: a tenth of the backlog limit.
+    static let eagerCommit = Recorder.backlogLimit / 10
     private let queue: OpQueue
     private let session: String
     private let interval: TimeInterval
@@ -30,10 +32,26 @@ final class QueueWriter: @unchecked Sendable {
         thread.start()
     }
 
-    /// Buffers one op; no system call, no encoding.
+    /// Whether another op may be buffered: fewer than ``Recorder/backlogLimit`` wait. Only the writer takes ops
+    /// away, so the answer holds until the caller buffers.
+    func hasRoom() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return pending.count < Recorder.backlogLimit
+    }
+
+    /// What the last commit failed with, if it failed.
+    var failure: (any Error)? {
+        condition.lock()
+        defer { condition.unlock() }
+        return lastError
+    }
+
+    /// Buffers one op; no encoding, and no system call but the writer's wake-up once ``eagerCommit`` ops wait.
     func buffer(_ op: Op, time: Int64) {
         condition.lock()
         pending.append((op, time))
+        if pending.count == Self.eagerCommit { condition.broadcast() }
         condition.unlock()
     }
 
@@ -66,7 +84,9 @@ final class QueueWriter: @unchecked Sendable {
     private func run() {
         condition.lock()
         while true {
-            if requested == committed, !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: interval)) }
+            if requested == committed, !stopping, pending.count < Self.eagerCommit {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: interval))
+            }
             if stopping, pending.isEmpty || lastError != nil { break }
             let ops = pending
             let target = requested

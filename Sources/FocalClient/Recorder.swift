@@ -14,11 +14,19 @@ import Synchronization
 /// A process killed between two commits loses at most the ops of the last interval; call
 /// ``flush()`` where that matters (an app going to the background), and ``close()`` at the end.
 ///
+/// While the queue cannot take them (its disk full or read-only, its database locked by another
+/// process), ops wait in memory and every commit tries again, up to ``backlogLimit``; past it each
+/// call throws ``RecorderError/backlogFull(limit:reason:)`` and the op is not recorded, so memory
+/// stays bounded and the loss is the caller's to see.
+///
 /// Every op carries `time`, the wall clock in milliseconds when it was recorded, so the
 /// session replays deterministically.
 public final class Recorder: Sendable {
     /// How often the writer commits what was recorded: 200 ms.
     public static let commitInterval: Duration = .milliseconds(200)
+    /// The most ops that wait in memory for the queue: 100,000 (a few tens of MB at most). The writer commits early
+    /// once a tenth of it waits.
+    public static let backlogLimit = 100_000
     /// The app's session id the ops are queued under.
     public let session: String
     private let state = Mutex(State())
@@ -96,6 +104,9 @@ public final class Recorder: Sendable {
         let time = Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))
         try state.withLock { state throws(RecorderError) in
             guard !state.closed else { throw .closed }
+            guard writer.hasRoom() else {
+                throw .backlogFull(limit: Self.backlogLimit, reason: writer.failure.map { "\($0)" } ?? "its commits are still running")
+            }
             let op = try make(&state.nodes)
             writer.buffer(op, time: time)
         }

@@ -39,6 +39,58 @@ struct RecorderTests {
         #expect(replay.stdoutLines == [result, result], "\(replay)")
     }
 
+    @Test(
+        "while another process holds the queue's database, ops wait in memory up to the backlog limit; past it each throws, and once free every op that waited is queued"
+    )
+    func backlogWhileTheQueueIsLocked() async throws {
+        let directory = try TemporaryDirectory(prefix: "focal-client-")
+        let queue = try OpQueue(directory: directory.absolute("queue"))
+        let recorder = Recorder(queue: queue, session: "s")
+        try recorder.register(1, parent: nil, name: "__root__")
+        try recorder.register(2, parent: 1, name: "item")
+        try recorder.flush()
+        // Another process takes the database's write lock and keeps it until its standard input closes.
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); "
+                + "print('locked', flush=True); sys.stdin.read()",
+            directory.absolute("queue/queue.sqlite"),
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        defer { holder.terminate() }
+        #expect(String(decoding: output.fileHandleForReading.readData(ofLength: 7), as: UTF8.self) == "locked\n")
+        // The writer takes a first share and waits on the lock; the rest waits in memory until the limit.
+        var recorded = 0
+        var refusal: RecorderError?
+        while refusal == nil, recorded <= 2 * Recorder.backlogLimit {
+            do {
+                try recorder.record(2, event: "tap", properties: ["n": .number(Double(recorded))])
+                recorded += 1
+            } catch {
+                refusal = error
+            }
+        }
+        guard case .backlogFull(let limit, _) = try #require(refusal) else {
+            Issue.record("expected backlogFull, got \(String(describing: refusal))")
+            return
+        }
+        #expect(limit == Recorder.backlogLimit)
+        #expect((Recorder.backlogLimit...(2 * Recorder.backlogLimit)).contains(recorded))
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        try recorder.flush()
+        try recorder.record(2, event: "after")
+        try recorder.close()
+        let held = try await queue.held()
+        #expect(held.lines == 2 + recorded + 1)
+    }
+
     @Test("an op the engine would refuse throws and queues nothing: an owned id twice, a missing parent, a second root, an unknown node")
     func refusals() async throws {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
