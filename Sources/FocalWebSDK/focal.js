@@ -62,7 +62,10 @@ export const limits = Object.freeze({
 const tailPrefix = "focal:tail:";
 const valuePrefix = "data-focal-value-";
 
-/** The UTF-8 length of `text`, without encoding it. */
+/**
+ * The UTF-8 length of `text`, without encoding it.
+ * @param {string} text
+ */
 export function utf8Length(text) {
     let bytes = 0;
     for (let i = 0; i < text.length; i++) {
@@ -84,6 +87,16 @@ export function utf8Length(text) {
  * One queued line: its text, its UTF-8 bytes, whether it is an `end`, and the op it carries (for the
  * live tree a continued session registers again).
  * @typedef {{text: string, bytes: number, end: boolean, op: Op, seq: number}} Entry
+ */
+
+/**
+ * A request's lines: the position of the first, how many, the delivery's epoch, the body, whether it is a lone `end`.
+ * @typedef {{position: number, lines: number, epoch: number, body: string, end: boolean}} Batch
+ */
+
+/**
+ * A 200's body: lines applied and skipped, and the per-line errors.
+ * @typedef {{applied: number, skipped: number, errors: {line: number | null, code: string, message: string}[], errorsOmitted: number}} Outcome
  */
 
 /**
@@ -146,12 +159,19 @@ export function retryDelay(failures, retryAfter, random) {
     return ceiling * (0.5 + random() / 2);
 }
 
-/** A node id's key in the live tree: its JSON, a keyed id's keys as strings (3 and "3" are the same key). */
+/**
+ * A node id's key in the live tree: its JSON, a keyed id's keys as strings (3 and "3" are the same key).
+ * @param {unknown} id
+ */
 function nodeKey(id) {
     return Array.isArray(id) ? JSON.stringify(id.map((part, i) => (i === 0 ? part : String(part)))) : JSON.stringify(id);
 }
 
-/** Whether `id` is `prefix` or starts with it (a keyed id whose owner and first keys are prefix's). */
+/**
+ * Whether `id` is `prefix` or starts with it (a keyed id whose owner and first keys are prefix's).
+ * @param {unknown} id
+ * @param {unknown} prefix
+ */
 function startsWith(id, prefix) {
     const a = Array.isArray(id) ? id.map(String) : [String(id)];
     const b = Array.isArray(prefix) ? prefix.map(String) : [String(prefix)];
@@ -168,7 +188,9 @@ class LiveTree {
         this.nodes = new Map();
     }
 
-    /** @param {Entry} entry */
+    /**
+     * @param {Entry} entry
+     */
     fold(entry) {
         const op = entry.op;
         if (op.op === "register") {
@@ -224,7 +246,9 @@ export function newSessionID() {
  * lists it); it touches no DOM.
  */
 export class Delivery {
-    /** @param {DeliveryOptions} options */
+    /**
+     * @param {DeliveryOptions} options
+     */
     constructor(options) {
         this.endpoint = options.endpoint.replace(/\/+$/, "");
         this.key = options.key ?? null;
@@ -254,11 +278,13 @@ export class Delivery {
         this.epoch = 0;
         this.live = new LiveTree();
         this.seq = 0;
-        /** @type {{position: number, lines: number, epoch: number} | null} */
+        /** @type {Batch | null} */
         this.inFlight = null;
         /** @type {unknown} */
         this.timer = null;
         this.timerIsBatchDelay = false;
+        /** Whether a send waits for the current task to end. */
+        this.sendPending = false;
         this.failures = 0;
         /** Why delivery stopped for good (401, 403, another refusal), or null. */
         this.stopped = null;
@@ -297,7 +323,9 @@ export class Delivery {
         return true;
     }
 
-    /** @param {string} text a line read back from storage */
+    /**
+     * @param {string} text a line read back from storage
+     */
     enqueueText(text) {
         /** @type {Op} */
         let op;
@@ -328,13 +356,19 @@ export class Delivery {
         });
     }
 
-    /** Whether no line numbered `seq` or lower waits. */
+    /**
+     * Whether no line numbered `seq` or lower waits.
+     * @param {number} seq
+     */
     settled(seq) {
         const first = this.entries.find((entry) => entry.seq >= 0);
         return first === undefined || first.seq > seq;
     }
 
-    /** Starts a request now (`now`), or after the batch delay, unless one is in flight or a wait runs. */
+    /**
+     * Starts a request now (`now`), or after the batch delay, unless one is in flight or a wait runs.
+     * @param {boolean} now
+     */
     schedule(now) {
         if (this.stopped !== null || this.inFlight !== null || this.entries.length === 0) return;
         if (this.timer !== null) {
@@ -343,7 +377,14 @@ export class Delivery {
             this.timer = null;
         }
         if (now || this.batchDelay === 0) {
-            this.send();
+            // On a microtask: the lines recorded in the same task share the request.
+            if (!this.sendPending) {
+                this.sendPending = true;
+                queueMicrotask(() => {
+                    this.sendPending = false;
+                    this.send();
+                });
+            }
             return;
         }
         this.timerIsBatchDelay = true;
@@ -368,7 +409,13 @@ export class Delivery {
         return { position: this.acked, lines: lines.length, epoch: this.epoch, body: lines.join("\n") + "\n", end: this.entries[0].end && lines.length === 1 };
     }
 
-    /** The request for `position` of the current wire session. */
+    /**
+     * The request for `position` of the current wire session.
+     * @param {number} position
+     * @param {string} body
+     * @param {boolean} keepalive
+     * @returns {{url: string, init: RequestInit}}
+     */
     request(position, body, keepalive) {
         /** @type {Record<string, string>} */
         const headers = { "Content-Type": "application/x-ndjson" };
@@ -410,14 +457,17 @@ export class Delivery {
             });
     }
 
-    /** Whether `batch` still starts at the front of the queue (no keepalive answer moved it). */
+    /**
+     * Whether `batch` still starts at the front of the queue (no keepalive answer moved it).
+     * @param {Batch} batch
+     */
     current(batch) {
         return batch.epoch === this.epoch && batch.position === this.acked;
     }
 
     /**
      * Acts on the answer to a batch.
-     * @param {{position: number, lines: number, epoch: number, end: boolean}} batch
+     * @param {Batch} batch
      * @param {{status: number, retryAfter: string | null, body: string}} reply
      */
     answered(batch, reply) {
@@ -468,7 +518,7 @@ export class Delivery {
      * @param {number} epoch
      * @param {number} position
      * @param {number} count
-     * @param {{errors: {line: number | null, code: string, message: string}[], errorsOmitted: number} | null} outcome
+     * @param {Outcome | null} outcome
      */
     acknowledge(epoch, position, count, outcome) {
         if (epoch !== this.epoch || position > this.acked) return;
@@ -498,7 +548,10 @@ export class Delivery {
         }
     }
 
-    /** The server lost the session: go on under `ID~N`, registering the live nodes again first. */
+    /**
+     * The server lost the session: go on under `ID~N`, registering the live nodes again first.
+     * @param {string} why
+     */
     continueSession(why) {
         if (!this.continues) {
             const lost = this.entries.length;
@@ -519,7 +572,12 @@ export class Delivery {
         this.report(`session '${this.session}': the server no longer holds '${old}' (${why}); continuing as '${this.wire}'`);
     }
 
-    /** Waits, then sends the batch again. */
+    /**
+     * Waits, then sends the batch again.
+     * @param {Batch} batch
+     * @param {string | null} retryAfter
+     * @param {string} why
+     */
     retry(batch, retryAfter, why) {
         this.failures++;
         this.figures.retried++;
@@ -536,6 +594,9 @@ export class Delivery {
     }
 
     /** Stops for good (the page cannot fix a refused key); the lines stay queued, and stored when leaving. */
+    /**
+     * @param {string} why
+     */
     stop(why) {
         if (this.stopped !== null) return;
         this.stopped = why;
@@ -582,7 +643,7 @@ export class Delivery {
             const { url, init } = this.request(piece.position, piece.body, true);
             this.keepaliveInFlight += piece.bytes;
             this.keepaliveCovered = piece.position + piece.lines;
-            /** @type {Promise<Response>} */
+            /** @type {Promise<import("./focal.js").FetchAnswer>} */
             let sent;
             try {
                 sent = this.fetch(url, init);
@@ -675,7 +736,7 @@ export class Delivery {
                 }
                 const valid = tail !== null && typeof tail === "object" && tail.v === 1 && typeof tail.session === "string" && typeof tail.wire === "string"
                     && Number.isSafeInteger(tail.position) && tail.position >= 0 && Array.isArray(tail.lines) && typeof tail.savedAt === "number"
-                    && tail.lines.every((line) => typeof line === "string");
+                    && tail.lines.every((/** @type {unknown} */ line) => typeof line === "string");
                 if (!valid || now - tail.savedAt > limits.tailAgeMilliseconds) {
                     storage.removeItem(key);
                 } else if (tail.endpoint === endpoint) {
@@ -693,7 +754,11 @@ export class Delivery {
     }
 }
 
-/** @returns {{applied: number, skipped: number, errors: {line: number | null, code: string, message: string}[], errorsOmitted: number} | null} */
+/**
+ * The outcome in a 200's body, or null when it is not one.
+ * @param {string} body
+ * @returns {Outcome | null}
+ */
 function parseOutcome(body) {
     let value;
     try {
@@ -705,7 +770,7 @@ function parseOutcome(body) {
     const { applied, skipped } = value;
     if (!Number.isSafeInteger(applied) || !Number.isSafeInteger(skipped) || applied < 0 || skipped < 0) return null;
     const errors = Array.isArray(value.errors)
-        ? value.errors.slice(0, 1000).map((error) => ({
+        ? value.errors.slice(0, 1000).map((/** @type {any} */ error) => ({
             line: Number.isSafeInteger(error?.line) ? error.line : null,
             code: typeof error?.code === "string" ? error.code : "refused",
             message: typeof error?.message === "string" ? error.message : "",
@@ -715,7 +780,11 @@ function parseOutcome(body) {
     return { applied, skipped, errors, errorsOmitted };
 }
 
-/** The `error` and `code` of an error body, or the body's start. */
+/**
+ * The `error` and `code` of an error body, or the body's start.
+ * @param {string} body
+ * @returns {{message: string, code: string | null}}
+ */
 function parseError(body) {
     try {
         const value = JSON.parse(body);
@@ -733,12 +802,19 @@ function parseError(body) {
  * reported, never thrown into.
  */
 class Warnings {
+    /**
+     * @param {(message: string) => void} report
+     */
     constructor(report) {
         this.report = report;
         /** @type {Set<string>} */
         this.said = new Set();
     }
 
+    /**
+     * @param {string} kind
+     * @param {string} message
+     */
     once(kind, message) {
         if (this.said.has(kind)) return;
         this.said.add(kind);
@@ -746,12 +822,18 @@ class Warnings {
     }
 }
 
-/** Whether `name` is a node or event name the op log takes: 1 to 1,024 bytes, no `/`. */
+/**
+ * Whether `name` is a node or event name the op log takes: 1 to 1,024 bytes, no `/`.
+ * @param {string} name
+ */
 function validName(name) {
     return name.length > 0 && !name.includes("/") && utf8Length(name) <= limits.nameBytes;
 }
 
-/** Whether `namespace` names task files: dot-separated names without `/`, `\`, `..` or control characters. */
+/**
+ * Whether `namespace` names task files: dot-separated names without `/`, `\`, `..` or control characters.
+ * @param {string} namespace
+ */
 function validNamespace(namespace) {
     return utf8Length(namespace) <= limits.nameBytes && namespace.split(".").every((part) => part.length > 0 && !/[/\\\u0000-\u001f\u007f]/.test(part));
 }
@@ -793,6 +875,7 @@ class Tracker {
         this.intersections = new IntersectionObserver((entries) => this.guard(() => this.intersected(entries)), { threshold: [0, 0.5, 1] });
         this.mutations = new MutationObserver((records) => this.guard(() => this.mutated(records)));
         this.mutations.observe(document, { subtree: true, childList: true, attributes: true });
+        /** @type {[EventTarget, string, (event: Event) => void][]} */
         this.listeners = [
             [window, "click", (event) => this.acted(event)],
             [window, "change", (event) => this.acted(event)],
@@ -806,7 +889,10 @@ class Tracker {
         if (document.documentElement) this.reconcile(document.documentElement);
     }
 
-    /** Runs `work`, reporting (once) instead of throwing into the page. */
+    /**
+     * Runs `work`, reporting (once) instead of throwing into the page.
+     * @param {() => void} work
+     */
     guard(work) {
         try {
             work();
@@ -815,7 +901,9 @@ class Tracker {
         }
     }
 
-    /** @param {Op} op */
+    /**
+     * @param {Op} op
+     */
     emit(op) {
         if (!this.ended) this.delivery.enqueue(op);
     }
@@ -826,9 +914,10 @@ class Tracker {
      * Registers `element` (and, first, its unregistered data-focal ancestors); returns its node, or
      * null when it cannot be one (a bad name, a limit).
      * @param {Element} element
+     * @param {boolean} [focus] whether data-focal-attach="focus" attaches it to the node last clicked
      * @returns {Node | null}
      */
-    register(element) {
+    register(element, focus = true) {
         const known = this.nodes.get(element);
         if (known) return known;
         const chain = [element];
@@ -838,15 +927,16 @@ class Tracker {
         }
         /** @type {Node | null} */
         let node = null;
-        for (let i = chain.length - 1; i >= 0; i--) node = this.registerOne(chain[i]);
+        for (let i = chain.length - 1; i >= 0; i--) node = this.registerOne(chain[i], focus);
         return node;
     }
 
     /**
      * @param {Element} element whose data-focal ancestors are registered
+     * @param {boolean} focus
      * @returns {Node | null}
      */
-    registerOne(element) {
+    registerOne(element, focus) {
         if (this.nodes.size + 1 >= this.maxNodes) {
             this.warnings.once("nodes", `more than ${this.maxNodes} nodes: later elements are not tracked`);
             return null;
@@ -856,7 +946,7 @@ class Tracker {
             this.warnings.once("name", `data-focal="${name.slice(0, 64)}" is not a name (1 to ${limits.nameBytes} bytes, no "/"): such elements are not tracked`);
             return null;
         }
-        const parent = this.parentFor(element);
+        const parent = focus ? this.parentFor(element) : this.domParent(element);
         if (parent.depth >= limits.depth) {
             this.warnings.once("depth", `a node deeper than ${limits.depth} levels is not tracked`);
             return null;
@@ -902,7 +992,10 @@ class Tracker {
         return this.domParent(element);
     }
 
-    /** @param {Element} element @returns {Node} */
+    /**
+     * @param {Element} element
+     * @returns {Node}
+     */
     domParent(element) {
         for (let ancestor = element.parentElement?.closest("[data-focal]") ?? null; ancestor !== null; ancestor = ancestor.parentElement?.closest("[data-focal]") ?? null) {
             const node = this.nodes.get(ancestor);
@@ -961,11 +1054,22 @@ class Tracker {
             if (node && !this.fits(node)) orphans.push(...this.deregister(node));
             if (!this.nodes.has(each)) this.register(each);
         }
-        // Nodes under a deregistered one elsewhere in the page (a panel attached to it by focus) go where they now belong.
-        for (const orphan of orphans) if (orphan.isConnected && orphan.hasAttribute("data-focal") && !this.nodes.has(orphan)) this.register(orphan);
+        this.adopt(orphans);
     }
 
-    /** Whether `node` still says what its element says, under the parent it should have. @param {Node} node */
+    /**
+     * Registers again, under their place in the page, the elements of nodes that went with a
+     * deregistered node although they stay (a panel attached by focus to a row that is removed).
+     * @param {Element[]} orphans
+     */
+    adopt(orphans) {
+        for (const orphan of orphans) if (orphan.isConnected && orphan.hasAttribute("data-focal") && !this.nodes.has(orphan)) this.register(orphan, false);
+    }
+
+    /**
+     * Whether `node` still says what its element says, under the parent it should have.
+     * @param {Node} node
+     */
     fits(node) {
         const element = /** @type {Element} */ (node.element);
         if (element.getAttribute("data-focal") !== node.name || element.getAttribute("data-focal-index") !== node.index
@@ -980,7 +1084,9 @@ class Tracker {
 
     // Watching the page
 
-    /** @param {MutationRecord[]} records */
+    /**
+     * @param {MutationRecord[]} records
+     */
     mutated(records) {
         if (this.ended) return;
         let removed = false;
@@ -1003,7 +1109,7 @@ class Tracker {
             for (const [element, node] of this.nodes) {
                 if (!element.isConnected && this.nodes.get(element) === node) orphans.push(...this.deregister(node));
             }
-            for (const orphan of orphans) if (orphan.isConnected) changed.add(orphan);
+            this.adopt(orphans);
         }
         for (const element of changed) this.reconcile(element);
     }
@@ -1045,7 +1151,9 @@ class Tracker {
         this.emit({ op: "record", node: node.id, event: "ana-updated", properties, time: Date.now() });
     }
 
-    /** @param {IntersectionObserverEntry[]} entries */
+    /**
+     * @param {IntersectionObserverEntry[]} entries
+     */
     intersected(entries) {
         if (this.ended) return;
         this.catchUp();
@@ -1057,7 +1165,10 @@ class Tracker {
         }
     }
 
-    /** Records ana-appeared / ana-disappeared when whether `node` is visible changed. @param {Node} node */
+    /**
+     * Records ana-appeared / ana-disappeared when whether `node` is visible changed.
+     * @param {Node} node
+     */
     updateVisibility(node) {
         const visible = node.inView && !this.pageHidden;
         if (visible === node.visible) return;
@@ -1065,7 +1176,9 @@ class Tracker {
         this.emit({ op: "record", node: node.id, event: visible ? "ana-appeared" : "ana-disappeared", time: Date.now() });
     }
 
-    /** @param {boolean} hidden */
+    /**
+     * @param {boolean} hidden
+     */
     visibilityChanged(hidden) {
         if (this.ended) return;
         this.catchUp();
@@ -1082,7 +1195,9 @@ class Tracker {
         for (const node of all) this.updateVisibility(node);
     }
 
-    /** @param {boolean} persisted whether the page may come back (the back-forward cache) */
+    /**
+     * @param {boolean} persisted whether the page may come back (the back-forward cache)
+     */
     pageHide(persisted) {
         if (this.ended) return;
         this.catchUp();
@@ -1091,7 +1206,9 @@ class Tracker {
         if (!persisted) this.finish();
     }
 
-    /** @param {boolean} persisted */
+    /**
+     * @param {boolean} persisted
+     */
     pageShow(persisted) {
         if (!persisted || this.ended) return;
         this.pageHidden = document.visibilityState === "hidden";
@@ -1099,7 +1216,9 @@ class Tracker {
         this.delivery.resume();
     }
 
-    /** @param {Event} event */
+    /**
+     * @param {Event} event
+     */
     acted(event) {
         this.guard(() => {
             if (this.ended) return;
@@ -1111,7 +1230,11 @@ class Tracker {
         });
     }
 
-    /** The innermost tracked node on an event's path. @param {EventTarget[]} path @returns {Node | null} */
+    /**
+     * The innermost tracked node on an event's path.
+     * @param {EventTarget[]} path
+     * @returns {Node | null}
+     */
     innermost(path) {
         for (const target of path) {
             if (target instanceof Element) {
@@ -1159,7 +1282,10 @@ class Tracker {
         return true;
     }
 
-    /** @param {Element | null | undefined} element @returns {Node} */
+    /**
+     * @param {Element | null | undefined} element
+     * @returns {Node}
+     */
     nodeOf(element) {
         for (let each = element ?? null; each !== null; each = each.parentElement) {
             const node = this.nodes.get(each);
@@ -1212,7 +1338,7 @@ export function start(options) {
     }
     const common = {
         endpoint, key: key ?? null, fetch: globalThis.fetch.bind(globalThis), setTimeout: globalThis.setTimeout.bind(globalThis),
-        clearTimeout: globalThis.clearTimeout.bind(globalThis), storage, report, batchDelay, keepaliveBytes,
+        clearTimeout: (/** @type {unknown} */ handle) => globalThis.clearTimeout(/** @type {number} */ (handle)), storage, report, batchDelay, keepaliveBytes,
     };
     const earlier = Delivery.resumeTails(common);
     for (const delivery of earlier) delivery.flush();
@@ -1225,7 +1351,7 @@ export function start(options) {
     }, { capture: true });
     return Object.freeze({
         session,
-        record: (element, event, properties) => {
+        record: (/** @type {Element | null | undefined} */ element, /** @type {string} */ event, /** @type {Record<string, unknown> | undefined} */ properties) => {
             try {
                 return tracker.record(element, event, properties);
             } catch (error) {
@@ -1241,7 +1367,15 @@ export function start(options) {
     });
 }
 
-/** `value` when `valid` says so, `fallback` when undefined; else a TypeError naming `option`. */
+/**
+ * `value` when `valid` says so, `fallback` when undefined; else a TypeError naming `option`.
+ * @template T
+ * @param {T | undefined} value
+ * @param {T} fallback
+ * @param {string} option
+ * @param {(value: T) => boolean} valid
+ * @returns {T}
+ */
 function checked(value, fallback, option, valid) {
     if (value === undefined) return fallback;
     if (!valid(value)) throw new TypeError(`focal.start: ${option} ${JSON.stringify(value)} is out of its range (see the reference)`);
