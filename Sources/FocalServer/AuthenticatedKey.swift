@@ -9,8 +9,8 @@ public struct AuthenticatedKey: Sendable {
     public var project: String
     /// What the key may do.
     public var scopes: Set<AuthScope>
-    /// Whether the key is publishable (``KeysFile/Key/isPublishable``): its sessions and rate are counted per client
-    /// address.
+    /// Whether the key is publishable (``KeysFile/Key/isPublishable``): its sessions are counted per client address,
+    /// its rate per session and client address.
     public var isPublishable: Bool
     /// A publishable key's fleet-wide ceiling on sessions (``KeysFile/Key/maxSessions``).
     public var maxSessions: Int?
@@ -34,11 +34,16 @@ public struct AuthenticatedKey: Sendable {
         self.ring = ring
     }
 
-    /// Pays `ops` tokens of the key's rate limit, and `bytes` (a request body's) of its byte limit, if it has them: a
-    /// publishable key's client address pays from buckets of its own.
+    /// Pays `ops` tokens of the key's rate limit, and `bytes` (a request body's) of its byte limit, if it has them.
+    /// For a publishable key, each `session` at each client address pays from buckets of its own: the key is in every
+    /// copy of an app, and many of them may share one address (a carrier's NAT), so no one address's quota is the
+    /// fleet's; what one address can spend is bounded by its sessions (`--max-sessions-per-client`) instead.
     /// - Throws: ``ServerError`` 429 with `Retry-After` when a bucket cannot pay now (and then neither pays),
     ///   413 when `ops` is more than the key's burst or `bytes` more than its byte burst (it never could).
-    func charge(ops: Int, bytes: Int = 0) throws(ServerError) {
-        try ring.charge(KeyRing.BucketKey(keyName: name, address: isPublishable ? address : nil), ops: ops, bytes: bytes)
+    func charge(ops: Int, bytes: Int = 0, session: String? = nil) throws(ServerError) {
+        let bucket =
+            isPublishable
+            ? KeyRing.BucketKey(keyName: name, address: address, session: session) : KeyRing.BucketKey(keyName: name)
+        try ring.charge(bucket, ops: ops, bytes: bytes)
     }
 }

@@ -40,15 +40,17 @@ public final class KeyRing: Sendable {
     private let state: Mutex<State>
     private let clock: PipelineClock
 
-    /// Whose buckets a request pays from: a key's, or a publishable key's client address's.
+    /// Whose buckets a request pays from: a key's, or, for a publishable key, one session's at one client address.
     struct BucketKey: Hashable, Sendable {
         var keyName: String
         /// The client address, for a publishable key.
         var address: String?
+        /// The session, for a publishable key.
+        var session: String?
     }
 
-    /// The buckets kept before full ones are dropped: a publishable key has one per client address, and a full
-    /// bucket is the same as none.
+    /// The buckets kept before full ones are dropped: a publishable key has one per session and client address, and a
+    /// full bucket is the same as none.
     static let bucketsPruneFloor = 4_096
 
     /// The longest key a request may present, in bytes; a longer one is unknown (401)
@@ -125,7 +127,6 @@ public final class KeyRing: Sendable {
             found = (index & mask) | (found & ~mask)
         }
         guard found >= 0 else { return nil }
-        let key = keys[found]
         return AuthenticatedKey(keys[found], ring: self)
     }
 

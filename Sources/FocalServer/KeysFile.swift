@@ -33,11 +33,11 @@ public struct KeysFile: Sendable, Hashable {
         public var scopes: Set<AuthScope>
         /// The project whose sessions the key reaches.
         public var project: String
-        /// The key's rate limit, if it has one: for a publishable key, each client address's.
+        /// The key's rate limit, if it has one: for a publishable key, each session's at each client address.
         public var rateLimit: RateLimit?
         /// Whether the key is shipped inside an app or a web page, so public (`"publishable": true`, the `ingest`
-        /// scope only): its sessions (`--max-sessions-per-client`) and its rate limit are counted per client address,
-        /// never as one quota for the whole key.
+        /// scope only): its sessions (`--max-sessions-per-client`) are counted per client address and its rate limit
+        /// per session at each address, never as one quota for the whole key.
         public var isPublishable: Bool
         /// A publishable key's ceiling on sessions (`"maxSessions"`): a fleet-wide figure, all its client addresses'
         /// sessions together; `nil` for none but the server's `--max-sessions`.

@@ -33,7 +33,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         let bodyBytes = body.count
         let batch = OpBatch(body)
         // The key's rate limit: one op per line (at least one), and the body's bytes, paid before anything applies.
-        try AuthenticatedKey.current?.charge(ops: max(1, batch.count), bytes: bodyBytes)
+        try AuthenticatedKey.current?.charge(ops: max(1, batch.count), bytes: bodyBytes, session: id.id)
         // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
         let (outcome, host) = try await deadline.run { [registry] in
             try await registry.withHost(id, creating: true, client: ClientIdentity.of(context)) { host in

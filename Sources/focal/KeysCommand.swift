@@ -63,7 +63,7 @@ struct NewKeyCommand: ParsableCommand {
     @Flag(
         name: .long,
         help: ArgumentHelp(
-            "A key shipped inside an app (public): ingest only; its sessions and rate limit count per client address."))
+            "A key shipped inside an app (public): ingest only; its sessions count per client address, its rate limit per session."))
     var publishable = false
 
     @Option(
