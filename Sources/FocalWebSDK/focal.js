@@ -721,6 +721,7 @@ export class Delivery {
         const endpoint = options.endpoint.replace(/\/+$/, "");
         /** @type {{session: string, wire: string, position: number, savedAt: number, lines: string[]}[]} */
         const tails = [];
+        let stale = 0;
         try {
             const keys = [];
             for (let i = 0; i < storage.length; i++) {
@@ -739,6 +740,7 @@ export class Delivery {
                     && tail.lines.every((/** @type {unknown} */ line) => typeof line === "string");
                 if (!valid || now - tail.savedAt > limits.tailAgeMilliseconds) {
                     storage.removeItem(key);
+                    stale++;
                 } else if (tail.endpoint === endpoint) {
                     storage.removeItem(key);
                     tails.push(tail);
@@ -748,6 +750,11 @@ export class Delivery {
             return [];
         }
         tails.sort((a, b) => b.savedAt - a.savedAt);
+        const dropped = stale + Math.max(0, tails.length - limits.tails);
+        if (dropped > 0) {
+            (options.report ?? ((message) => console.warn("focal: " + message)))(
+                `${dropped} sessions' lines kept by earlier page loads are dropped: older than a day, unreadable, or past the newest ${limits.tails}`);
+        }
         return tails.slice(0, limits.tails).map((tail) => new Delivery({
             ...options, session: tail.session, wire: tail.wire, position: tail.position, lines: tail.lines, continues: false, batchDelay: 0,
         }));

@@ -390,6 +390,7 @@ test("a kept tail whose session the server no longer holds is dropped and report
         clearTimeout: clock.clearTimeout, storage, now: () => 1_000_000, report: (message) => reports.push(message) });
     assert.deepEqual(tails.map((tail) => tail.session), ["old"]);
     assert.deepEqual([...storage.map.keys()], ["focal:tail:elsewhere"], "stale and broken tails are removed, another endpoint's left");
+    assert.match(reports.shift(), /^2 sessions' lines kept by earlier page loads are dropped/);
     tails[0].flush();
     await settle();
     await server.one.answer(409, { code: "session-lost", length: 0 });
