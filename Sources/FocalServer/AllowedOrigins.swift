@@ -1,4 +1,5 @@
 import FocalCore
+import HTTPTypes
 
 /// The web pages' origins whose scripts may call the API across origins
 /// (``ServerConfiguration/allowedOrigins``, `focal serve --allowed-origin`): the
@@ -21,6 +22,18 @@ struct AllowedOrigins: Sendable {
     /// Whether an `Origin` header's value is one of the origins.
     func allows(_ origin: String) -> Bool {
         origins.contains(Self.asciiLowercased(origin))
+    }
+
+    /// The fields an answer (not a preflight's) carries for a request from `origin`: `Vary: Origin`,
+    /// and for an allowed origin `Access-Control-Allow-Origin` (the origin as the browser sent it)
+    /// and the headers a page may read besides the body: `Retry-After` and `X-Request-ID`.
+    func answerFields(origin: String?) -> HTTPFields {
+        var fields: HTTPFields = [.vary: "Origin"]
+        if let origin, allows(origin) {
+            fields[.accessControlAllowOrigin] = origin
+            fields[.accessControlExposeHeaders] = "Retry-After, X-Request-ID"
+        }
+        return fields
     }
 
     /// `origin` as a browser serializes it, lower case and without a default port.

@@ -18,7 +18,8 @@ import Hummingbird
 /// - Every answer carries `Vary: Origin`, so that no cache hands one origin's answer to another.
 ///
 /// The middleware sits between the metrics and the error middleware: errors are answers by the
-/// time it sees them, and preflights are counted under their path's route.
+/// time it sees them, and preflights are counted under their path's route. The answers the HTTP
+/// edge gives itself (``EdgeConnectionHandler``) carry the same fields.
 struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
     let origins: AllowedOrigins
 
@@ -35,11 +36,7 @@ struct CrossOriginMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         var response = try await next(request, context)
         guard response.headers[.accessControlAllowOrigin] == nil else { return response }
-        response.headers.append(HTTPField(name: .vary, value: "Origin"))
-        if let origin, origins.allows(origin) {
-            response.headers[.accessControlAllowOrigin] = origin
-            response.headers[.accessControlExposeHeaders] = "Retry-After, X-Request-ID"
-        }
+        response.headers.append(contentsOf: origins.answerFields(origin: origin))
         return response
     }
 

@@ -21,6 +21,9 @@ import NIOHTTP1
 ///   still reading its body when the drain timeout has passed is cut.
 /// - **Probes only** (a connection over the limits, see ``ConnectionLimiter``): only
 ///   `/healthz`, `/readyz` and `/metrics` are served; anything else answers 503.
+/// - **Web pages**: with allowed origins, a refusal of a request from one carries its CORS
+///   fields, as the router's answers do (``AllowedOrigins/answerFields(origin:)``), so the page
+///   reads the 503's `Retry-After`.
 final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -46,6 +49,7 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     private let limits: Limits
     private let probesOnly: Bool
+    private let origins: AllowedOrigins?
     private let logger: Logger
     /// When the awaited request head must have arrived; `nil` while a request is open.
     private var headDeadline: NIODeadline?
@@ -65,9 +69,10 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var answeredHere = false
     private var closeAfterAnswer = false
 
-    init(limits: Limits, probesOnly: Bool, logger: Logger) {
+    init(limits: Limits, probesOnly: Bool, origins: AllowedOrigins?, logger: Logger) {
         self.limits = limits
         self.probesOnly = probesOnly
+        self.origins = origins
         self.logger = logger
     }
 
@@ -97,7 +102,8 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             readingBody = true
             bodyBytesInWindow = 0
             if !head.isKeepAlive { closeAfterAnswer = true }
-            if let refusal = refusal(of: head) {
+            if var refusal = refusal(of: head) {
+                if let origins { refusal.headers.append(contentsOf: origins.answerFields(origin: head.headers.first(name: "origin"))) }
                 answeredHere = true
                 closeAfterAnswer = true
                 answer(context, refusal, version: head.version)

@@ -13,6 +13,8 @@ struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let inner: HTTP1Channel
     let limits: EdgeConnectionHandler.Limits
     let limiter: ConnectionLimiter
+    /// The web origins whose refused requests still get CORS fields.
+    let origins: AllowedOrigins?
 
     var responder: HTTPChannelHandler.Responder { inner.responder }
 
@@ -25,11 +27,12 @@ struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             if probesOnly {
                 logger.debug("connection over the limits: probes only", metadata: ["focal.client": "\(client)"])
             }
-            return inner.setup(channel: channel, logger: logger).flatMapThrowing { [limits] value in
+            return inner.setup(channel: channel, logger: logger).flatMapThrowing { [limits, origins] value in
                 let pipeline = channel.pipeline.syncOperations
                 let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                 try pipeline.addHandler(
-                    EdgeConnectionHandler(limits: limits, probesOnly: probesOnly, logger: logger), position: .after(decoder))
+                    EdgeConnectionHandler(limits: limits, probesOnly: probesOnly, origins: origins, logger: logger),
+                    position: .after(decoder))
                 return value
             }
         }

@@ -145,7 +145,8 @@ public struct FocalServer: Sendable {
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
-                EdgeHTTPChannel(inner: HTTP1Channel(responder: responder, configuration: http1), limits: limits, limiter: limiter)
+                EdgeHTTPChannel(
+                    inner: HTTP1Channel(responder: responder, configuration: http1), limits: limits, limiter: limiter, origins: origins)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),

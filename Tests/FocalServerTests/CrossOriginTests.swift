@@ -117,6 +117,37 @@ struct CrossOriginTests {
         }
     }
 
+    @Test("a refusal of the HTTP edge (503 connection-limit) carries CORS and Retry-After for an allowed origin, for no other")
+    func edgeRefusalCarriesCORS() async throws {
+        var configuration = Self.configuration
+        configuration.maxConnectionsPerClient = 1
+        try await withServer(configuration) { client, _ in
+            let port = try #require(client.port)
+            // Each connection stays open; the test client may hold the one allowed as well.
+            var held: [RawConnection] = []
+            var refusal: RawResponse?
+            for _ in 0..<3 where refusal == nil {
+                let connection = try RawConnection(port: port)
+                connection.send("POST /v1/sessions/a/ops HTTP/1.1\r\nHost: localhost\r\nOrigin: \(Self.shop)\r\nContent-Length: 0\r\n\r\n")
+                let answer = try #require(connection.readResponse())
+                if answer.status == 503 { refusal = answer }
+                held.append(connection)
+            }
+            let answer = try #require(refusal)
+            #expect(answer.code == "connection-limit")
+            #expect(answer.headers["retry-after"] != nil)
+            #expect(answer.headers["access-control-allow-origin"] == Self.shop)
+            #expect(answer.headers["access-control-expose-headers"] == "Retry-After, X-Request-ID")
+            #expect(answer.headers["vary"] == "Origin")
+            let other = try RawConnection(port: port)
+            other.send("POST /v1/sessions/a/ops HTTP/1.1\r\nHost: localhost\r\nOrigin: \(Self.other)\r\nContent-Length: 0\r\n\r\n")
+            let otherAnswer = try #require(other.readResponse())
+            #expect(otherAnswer.status == 503)
+            #expect(otherAnswer.headers.keys.contains { $0.hasPrefix("access-control-") } == false, "\(otherAnswer.headers)")
+            withExtendedLifetime(held) {}
+        }
+    }
+
     @Test("answers to any other origin, or without one, carry no CORS header, only Vary: Origin")
     func otherOriginsGetNothing() async throws {
         try await withServer(Self.configuration) { client, _ in
