@@ -954,7 +954,7 @@ class Tracker {
             return null;
         }
         const parent = focus ? this.parentFor(element) : this.domParent(element);
-        if (parent.depth >= limits.depth) {
+        if (parent === null || parent.depth >= limits.depth) {
             this.warnings.once("depth", `a node deeper than ${limits.depth} levels is not tracked`);
             return null;
         }
@@ -988,7 +988,7 @@ class Tracker {
      * The node `element` goes under: with data-focal-attach="focus", the node last clicked (when it is
      * live and not inside `element`); else the nearest data-focal ancestor's; else the root.
      * @param {Element} element
-     * @returns {Node}
+     * @returns {Node | null}
      */
     parentFor(element) {
         const focus = this.lastActed;
@@ -1000,13 +1000,17 @@ class Tracker {
     }
 
     /**
+     * The node of the nearest tracked data-focal ancestor of `element`, else the root; null past
+     * `limits.depth` untracked data-focal ancestors (a hostile page's chain is not climbed for every element).
      * @param {Element} element
-     * @returns {Node}
+     * @returns {Node | null}
      */
     domParent(element) {
+        let climbed = 0;
         for (let ancestor = element.parentElement?.closest("[data-focal]") ?? null; ancestor !== null; ancestor = ancestor.parentElement?.closest("[data-focal]") ?? null) {
             const node = this.nodes.get(ancestor);
             if (node) return node;
+            if (++climbed > limits.depth) return null;
         }
         return this.root;
     }
@@ -1096,12 +1100,12 @@ class Tracker {
      */
     mutated(records) {
         if (this.ended) return;
-        let removed = false;
+        let removed = false; // an element left the page (a text node leaving removes no node)
         /** @type {Set<Element>} */
         const changed = new Set();
         for (const record of records) {
             if (record.type === "childList") {
-                if (record.removedNodes.length > 0) removed = true;
+                for (const gone of Array.from(record.removedNodes)) if (gone instanceof Element) removed = true;
                 for (const added of Array.from(record.addedNodes)) if (added instanceof Element) changed.add(added);
             } else if (record.type === "attributes" && record.attributeName !== null && record.attributeName.startsWith("data-focal") && record.target instanceof Element) {
                 const node = this.nodes.get(record.target);
