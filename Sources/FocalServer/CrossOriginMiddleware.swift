@@ -13,8 +13,8 @@ import Hummingbird
 ///   it answers 403 `origin-not-allowed`, with no CORS header.
 /// - Every other answer to an allowed origin, an error's too, carries
 ///   `Access-Control-Allow-Origin` (the origin itself, never `*`, and no credentials: the key is the
-///   credential) and exposes `Retry-After` and `X-Request-ID`. An answer that says its origins itself (the SDK's `*`)
-///   is left as it is.
+///   credential) and exposes `Retry-After` and `X-Request-ID` (``AllowedOrigins/answerFields(origin:)``).
+///   An answer that says its origins itself (the SDK's `*`) is left as it is.
 /// - Every answer carries `Vary: Origin`, so that no cache hands one origin's answer to another.
 ///
 /// The middleware sits between the metrics and the error middleware: errors are answers by the
