@@ -342,6 +342,11 @@ struct ServeCommand: AsyncParsableCommand {
 extension ServeCommand {
     /// Says at start who may call the API.
     private func logAccess(_ keyRing: KeyRing?, logger: Logger) {
+        if !allowedOrigin.isEmpty {
+            logger.info(
+                "--allowed-origin: web pages of these origins may call the API from a browser (CORS)",
+                metadata: ["focal.allowed-origins": "\(allowedOrigin.joined(separator: " "))"])
+        }
         if let keyRing {
             let file = keyRing.file
             logger.info(
