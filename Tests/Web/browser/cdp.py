@@ -26,7 +26,8 @@ def _above_nine(descriptor):
 
 
 class Chromium:
-    """One headless Chromium with one page. Use as a context manager: the process is killed at exit."""
+    """One headless Chromium with one page. Use as a context manager: it is closed at exit (killed if it
+    does not close within 10 s)."""
 
     def __init__(self, binary, directory, width=1000, height=800, arguments=()):
         """Starts `binary` (with `arguments` added to its own) with its profile and temporary files in
