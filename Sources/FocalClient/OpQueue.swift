@@ -85,17 +85,18 @@ public final class OpQueue: Sendable {
             if let known = next[line.session] {
                 state = known
             } else {
-                try db.execute(sql: "INSERT OR IGNORE INTO session (id) VALUES (?)", arguments: [line.session])
-                let row = try Row.fetchOne(db, sql: "SELECT nextSeq, dropped FROM session WHERE id = ?", arguments: [line.session])!
-                let seq: Int64 = row["nextSeq"]
-                let dropped: Bool = row["dropped"]
-                state = (seq, dropped)
+                // Statements compiled once per connection (GRDB's cache): a group of lines of many interleaved sessions
+                // runs these once per session it touches.
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO session (id) VALUES (?)").execute(arguments: [line.session])
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT nextSeq, dropped FROM session WHERE id = ?"), arguments: [line.session])!
+                state = (row[0], row[1])
             }
             if state.dropped {
                 drop.lines += 1
             } else {
-                try db.execute(
-                    sql: "INSERT INTO line (session, seq, bytes) VALUES (?, ?, ?)", arguments: [line.session, state.seq, Data(line.bytes)])
+                try db.cachedStatement(sql: "INSERT INTO line (session, seq, bytes) VALUES (?, ?, ?)")
+                    .execute(arguments: [line.session, state.seq, Data(line.bytes)])
                 state.seq += 1
                 added[line.session, default: (0, 0)].bytes += line.bytes.count
                 added[line.session, default: (0, 0)].lines += 1
@@ -104,9 +105,8 @@ public final class OpQueue: Sendable {
         }
         for (session, state) in next where !state.dropped {
             let sums = added[session] ?? (0, 0)
-            try db.execute(
-                sql: "UPDATE session SET nextSeq = ?, bytes = bytes + ?, lines = lines + ? WHERE id = ?",
-                arguments: [state.seq, sums.bytes, sums.lines, session])
+            try db.cachedStatement(sql: "UPDATE session SET nextSeq = ?, bytes = bytes + ?, lines = lines + ? WHERE id = ?")
+                .execute(arguments: [state.seq, sums.bytes, sums.lines, session])
         }
         if let input {
             try db.execute(
@@ -159,19 +159,22 @@ public final class OpQueue: Sendable {
     /// bytes of body; `nil` when it holds none.
     public func nextBatch(of session: String, maxLines: Int, maxBytes: Int) async throws -> QueuedBatch? {
         try await database.read { db in
-            guard let state = try Row.fetchOne(db, sql: "SELECT generation, position FROM session WHERE id = ?", arguments: [session])
+            guard
+                let state = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT generation, position FROM session WHERE id = ?"), arguments: [session])
             else { return nil }
             let rows = try Row.fetchCursor(
-                db, sql: "SELECT seq, bytes FROM line WHERE session = ? ORDER BY seq LIMIT ?", arguments: [session, maxLines])
+                db.cachedStatement(sql: "SELECT seq, bytes FROM line WHERE session = ? ORDER BY seq LIMIT ?"),
+                arguments: [session, maxLines])
             var batch = QueuedBatch(
-                session: session, wireSession: ContinuationID.of(session, generation: state["generation"]), position: state["position"],
+                session: session, wireSession: ContinuationID.of(session, generation: state[0]), position: state[1],
                 sequences: [], lines: [])
             var bytes = 0
             while let row = try rows.next() {
-                let line = [UInt8](row["bytes"] as Data)
+                let line = [UInt8](row[1] as Data)
                 if !batch.lines.isEmpty, bytes + line.count + 1 > maxBytes { break }
                 bytes += line.count + 1
-                batch.sequences.append(row["seq"])
+                batch.sequences.append(row[0])
                 batch.lines.append(line)
             }
             return batch.lines.isEmpty ? nil : batch
@@ -187,20 +190,22 @@ public final class OpQueue: Sendable {
         try await database.write { db in
             var tree = try self.trees.withLock { $0[batch.session] } ?? Self.loadTree(db, session: batch.session)
             var ordinal =
-                try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM live WHERE session = ?", arguments: [batch.session])
+                try Int64.fetchOne(
+                    db.cachedStatement(sql: "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM live WHERE session = ?"), arguments: [batch.session])
                 ?? 0
             var change = LiveTree.Change()
             for line in batch.lines.prefix(count) { tree.apply(line, of: batch.session, nextOrdinal: &ordinal, change: &change) }
             for key in change.removed {
-                try db.execute(sql: "DELETE FROM live WHERE session = ? AND node = ?", arguments: [batch.session, key])
+                try db.cachedStatement(sql: "DELETE FROM live WHERE session = ? AND node = ?").execute(arguments: [batch.session, key])
             }
             for (key, node) in change.added {
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO live (session, node, parent, line, ordinal) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [batch.session, key, node.parent, Data(node.line), node.ordinal])
+                try db.cachedStatement(sql: "INSERT OR REPLACE INTO live (session, node, parent, line, ordinal) VALUES (?, ?, ?, ?, ?)")
+                    .execute(arguments: [batch.session, key, node.parent, Data(node.line), node.ordinal])
             }
             try Self.remove(db, session: batch.session, sequences: batch.sequences.prefix(count))
-            try db.execute(sql: "UPDATE session SET position = position + ? WHERE id = ?", arguments: [count, batch.session])
+            try db.cachedStatement(sql: "UPDATE session SET position = position + ? WHERE id = ?").execute(arguments: [
+                count, batch.session,
+            ])
             self.trees.withLock { $0[batch.session] = tree }
             if change.ended {
                 // An ended session holding no more lines is forgotten, as the server forgets it: lines queued later
@@ -225,12 +230,11 @@ public final class OpQueue: Sendable {
         guard let first = sequences.first, let last = sequences.max() else { return }
         let bytes =
             try Int.fetchOne(
-                db, sql: "SELECT COALESCE(SUM(LENGTH(bytes)), 0) FROM line WHERE session = ? AND seq BETWEEN ? AND ?",
+                db.cachedStatement(sql: "SELECT COALESCE(SUM(LENGTH(bytes)), 0) FROM line WHERE session = ? AND seq BETWEEN ? AND ?"),
                 arguments: [session, first, last]) ?? 0
-        try db.execute(sql: "DELETE FROM line WHERE session = ? AND seq BETWEEN ? AND ?", arguments: [session, first, last])
-        try db.execute(
-            sql: "UPDATE session SET bytes = MAX(0, bytes - ?), lines = MAX(0, lines - ?) WHERE id = ?",
-            arguments: [bytes, db.changesCount, session])
+        try db.cachedStatement(sql: "DELETE FROM line WHERE session = ? AND seq BETWEEN ? AND ?").execute(arguments: [session, first, last])
+        try db.cachedStatement(sql: "UPDATE session SET bytes = MAX(0, bytes - ?), lines = MAX(0, lines - ?) WHERE id = ?")
+            .execute(arguments: [bytes, db.changesCount, session])
     }
 
     private static func loadTree(_ db: Database, session: String) throws -> LiveTree {
