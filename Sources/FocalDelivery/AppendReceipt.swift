@@ -9,6 +9,10 @@ public struct AppendReceipt: Sendable, Hashable {
     /// How many results were skipped: their session already had a result stored at
     /// their ``FocalCore/ResultRecord/sessionIndex``.
     public var skipped: Int
+    /// The flush this append started, if it started one (a ``DeliveryPipeline`` that runs, never an
+    /// ``Outbox`` alone): one it waited for before storing (``EventLimitFlushPolicy``), else one queued
+    /// after it (``CountFlushPolicy``), which sends what was pending when it starts, these results included.
+    public var flush: StartedFlush?
 
     /// A receipt for `sequences` that evicted `evicted` results and skipped `skipped`.
     public init(sequences: ClosedRange<Int64>?, evicted: Int = 0, skipped: Int = 0) {

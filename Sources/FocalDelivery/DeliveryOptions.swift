@@ -23,7 +23,24 @@ public struct DeliveryOptions: Sendable {
         overflow: OverflowPolicy = .wait, batchLimits: BatchLimits = BatchLimits(),
         requestTimeout: Duration = .seconds(10)
     ) {
-        self.flushPolicies = [.count(flushAt), .interval(flushInterval), .atExit]
+        self.init(
+            flushPolicies: [.count(flushAt), .interval(flushInterval), .atExit], drainTimeout: drainTimeout, retry: retry,
+            outboxLimits: outboxLimits, overflow: overflow, batchLimits: batchLimits, requestTimeout: requestTimeout)
+    }
+
+    /// Options flushing by `flushPolicies` alone, waiting at most `drainTimeout` (30 s) to drain at
+    /// exit when one of them flushes then, never evicting.
+    ///
+    /// ```swift
+    /// let manual = DeliveryOptions(flushPolicies: [.manual])                 // only flush() and drain() send
+    /// let eventTracker = DeliveryOptions(flushPolicies: [.eventLimit(100), .atExit])
+    /// ```
+    public init(
+        flushPolicies: [any FlushPolicy], drainTimeout: Duration = .seconds(30), retry: RetryPolicy = RetryPolicy(),
+        outboxLimits: OutboxLimits = OutboxLimits(), overflow: OverflowPolicy = .wait, batchLimits: BatchLimits = BatchLimits(),
+        requestTimeout: Duration = .seconds(10)
+    ) {
+        self.flushPolicies = flushPolicies
         self.retry = retry
         self.outboxLimits = outboxLimits
         self.overflow = overflow

@@ -56,7 +56,8 @@ public actor DeliveryPipeline: Service {
     private var lastFlush: ContinuousClock.Instant
     /// The last flush asked for; each flush waits for the one before it.
     private var lastQueuedFlush: Task<FlushReport, Never>?
-    private var isAutomaticFlushQueued = false
+    /// The automatic flush queued and not started yet, which later appends and timers join.
+    private var queuedAutomaticFlush: StartedFlush?
     private var timer: Task<Void, Never>?
     private var isRunning = false
     /// The summary of ``finish()``, once it has run.
@@ -130,8 +131,11 @@ public actor DeliveryPipeline: Service {
 
     /// Commits `results` to the outbox in one transaction; once this returns they count
     /// as produced. When the outbox is full it first waits for delivery to make room
-    /// (evicting only under ``DeliveryOptions/overflow``). May start a flush
-    /// (``FlushTrigger/appended``) without waiting for it.
+    /// (evicting only under ``DeliveryOptions/overflow``). While the pipeline runs, a policy
+    /// may flush what is pending before the results are stored, and the append waits for that
+    /// flush (``FlushTrigger/appending``, ``EventLimitFlushPolicy``), or start a flush after
+    /// they are stored without waiting for it (``FlushTrigger/appended``, ``CountFlushPolicy``);
+    /// the receipt's ``AppendReceipt/flush`` lets the caller await the flush it started.
     ///
     /// - Throws: the outbox's error (``OutboxError/storageFull(path:)``, say), or
     ///   `CancellationError` when cancelled while waiting for room; nothing was appended then.
@@ -150,12 +154,18 @@ public actor DeliveryPipeline: Service {
             return try await outbox.append([], storedThrough: storedThrough)
         }
         let (evicted, depth) = try await makeRoom(count: results.count, bytes: results.reduce(0) { $0 + $1.byteCount })
+        var flushBefore: StartedFlush?
+        if isRunning, wantsFlush(on: .appending, FlushState(pending: depth, lastFlush: lastFlush, now: clock.now)) {
+            flushBefore = StartedFlush(queueFlush())
+            _ = await flushBefore?.report
+        }
         var receipt = try await outbox.append(results, storedThrough: storedThrough)
         receipt.evicted = evicted
+        receipt.flush = flushBefore
         produced += receipt.appended
         tellDepth(depth + receipt.appended)
         if isRunning, let state = await readFlushState(while: "deciding whether to flush"), wantsFlush(on: .appended, state) {
-            queueAutomaticFlush()
+            receipt.flush = queueAutomaticFlush()
         }
         return receipt
     }
@@ -427,10 +437,13 @@ public actor DeliveryPipeline: Service {
         couriers.compactMap(\.notBefore).min()
     }
 
-    private func queueAutomaticFlush() {
-        guard !isAutomaticFlushQueued else { return }
-        isAutomaticFlushQueued = true
-        queueFlush()
+    /// Queues an automatic flush, or joins the one queued and not started yet (it will send these results too).
+    @discardableResult
+    private func queueAutomaticFlush() -> StartedFlush {
+        if let queuedAutomaticFlush { return queuedAutomaticFlush }
+        let flush = StartedFlush(queueFlush())
+        queuedAutomaticFlush = flush
+        return flush
     }
 
     /// Queues a flush after the last one; cancelling it cancels those it waits for.
@@ -450,7 +463,7 @@ public actor DeliveryPipeline: Service {
     }
 
     private func performFlush() async -> FlushReport {
-        isAutomaticFlushQueued = false
+        queuedAutomaticFlush = nil
         defer { rescheduleTimer() }
         guard let state = await readFlushState(while: "flushing") else { return FlushReport(outboxFailed: true) }
         lastFlush = state.now

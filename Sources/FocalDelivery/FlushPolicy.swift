@@ -1,5 +1,8 @@
 /// What makes the pipeline consider a flush.
 public enum FlushTrigger: Sendable, Hashable {
+    /// Results are about to be appended: ``FlushState/pending`` counts those appended before them, and a flush
+    /// started now ends before they are stored (``EventLimitFlushPolicy``).
+    case appending
     /// Results were just appended.
     case appended
     /// A timer that a policy asked for (``FlushPolicy/nextFlush(_:)``) went off.
@@ -29,9 +32,10 @@ public struct FlushState: Sendable, Hashable {
 /// *every* policy allows sending; ``DeliveryPipeline/flush()`` flushes on demand, still
 /// only when every policy allows sending.
 ///
-/// Built in: ``CountFlushPolicy`` (`.count(20)`), ``IntervalFlushPolicy``
-/// (`.interval(.seconds(30))`), ``ExitFlushPolicy`` (`.atExit`), ``ManualFlushPolicy``
-/// (`.manual`) and ``SendingConditionPolicy`` ("persist, but send only when…").
+/// Built in: ``CountFlushPolicy`` (`.count(20)`), ``EventLimitFlushPolicy`` (`.eventLimit(100)`,
+/// EventTracker's rule), ``IntervalFlushPolicy`` (`.interval(.seconds(30))`), ``ExitFlushPolicy``
+/// (`.atExit`), ``ManualFlushPolicy`` (`.manual`) and ``SendingConditionPolicy`` ("persist, but
+/// send only when…").
 public protocol FlushPolicy: Sendable {
     /// Whether `trigger` should start a flush in `state`.
     func shouldFlush(on trigger: FlushTrigger, _ state: FlushState) -> Bool

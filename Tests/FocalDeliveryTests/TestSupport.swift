@@ -86,11 +86,9 @@ func held(_ outbox: any Outbox, for destination: String = "a") async throws -> [
 extension DeliveryOptions {
     /// Options for tests: manual flushing and tiny backoffs.
     static func testing(policies: [any FlushPolicy] = [.manual]) -> DeliveryOptions {
-        var options = DeliveryOptions(
-            drainTimeout: .seconds(10),
+        DeliveryOptions(
+            flushPolicies: policies, drainTimeout: .seconds(10),
             retry: RetryPolicy(baseDelay: .milliseconds(1), maxDelay: .milliseconds(20), maxRetryAfter: .seconds(2)),
             requestTimeout: .milliseconds(500))
-        options.flushPolicies = policies
-        return options
     }
 }

@@ -86,9 +86,7 @@ enum DeliveryBenchmark {
         path: String, url: String, count: Int = 100_000, batchLimits: BatchLimits = BatchLimits(maxCount: 1000)
     ) async throws -> Throughput {
         removeStore(at: path)
-        var options = DeliveryOptions(batchLimits: batchLimits)
-        options.flushPolicies = [.manual]
-        options.outboxLimits = .unlimited
+        let options = DeliveryOptions(flushPolicies: [.manual], outboxLimits: .unlimited, batchLimits: batchLimits)
         let pipeline = try await DeliveryPipeline(storePath: path, destinations: [url], options: options)
         let results = sampleResults(count: count)
         let clock = ContinuousClock()
