@@ -22,8 +22,10 @@ public protocol AnalyticsAdapter: AnyObject, Sendable {
     /// Which task results the adapter receives; all when `nil` (the default).
     var resultRule: TrackingRule<ResultRecord>? { get }
 
-    /// Sets the vendor up; called by ``Tracker/start(adapters:)`` before anything is tracked.
-    func configure()
+    /// Sets the vendor up; called by ``Tracker/start(adapters:)`` in the background, before
+    /// anything is delivered to the adapter. When it throws, the adapter receives nothing until
+    /// the next start, and ``TrackerStart/wait()`` reports the error.
+    func configure() throws
     /// Forgets the current user (e.g. at sign-out); does nothing by default.
     func reset()
     /// Sends an event.

@@ -73,14 +73,14 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         #expect(EventIdentifier(object: "Song", action: "Played").formatted == "Song: Played")
     }
 
-    @Test func itemsTrackedBeforeStartAreReplayedInTheirOriginalInterleavedOrder() {
+    @Test func itemsTrackedBeforeStartAreReplayedInTheirOriginalInterleavedOrder() async throws {
         let tracker = Tracker()
         let adapter = RecordingAdapter()
         tracker.track(SongTapped())
         tracker.update(PremiumMember(isPremium: false))
         tracker.track(ScreenShown())
         #expect(tracker.queuedCount == 3 && adapter.lines.isEmpty)
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         tracker.track(SongTapped())
         #expect(
             adapter.lines == [
@@ -90,21 +90,21 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         #expect(tracker.queuedCount == 0 && tracker.isStarted)
     }
 
-    @Test func propertyUpdatesDeliverTheirGeneratedEventsAfterTheProperty() {
+    @Test func propertyUpdatesDeliverTheirGeneratedEventsAfterTheProperty() async throws {
         let tracker = Tracker()
         let adapter = RecordingAdapter()
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         tracker.update(PremiumMember(isPremium: true))
         tracker.update(Nickname())
         #expect(adapter.lines == ["configure", "property premium=true", "event Screen: Shown", "property nickname=nil"])
     }
 
-    @Test func eventRulesSelectByTypeAndByIdentifier() {
+    @Test func eventRulesSelectByTypeAndByIdentifier() async throws {
         let onlySongs = RecordingAdapter(name: "songs", eventRule: .allow([.type(SongTapped.self)]))
         let noScreens = RecordingAdapter(name: "noScreens", eventRule: .prohibit([.identifier(object: "Screen")]))
         let byAction = RecordingAdapter(name: "byAction", eventRule: .allow([.identifier(action: "Shown")]))
         let tracker = Tracker()
-        tracker.start(adapters: [onlySongs, noScreens, byAction])
+        try await tracker.start(adapters: [onlySongs, noScreens, byAction]).wait()
         tracker.track(SongTapped())
         tracker.track(ScreenShown())
         #expect(onlySongs.lines == ["configure", "event Song: Tapped - More Info"])
@@ -112,30 +112,30 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         #expect(byAction.lines == ["configure", "event Screen: Shown"])
     }
 
-    @Test func typeRulesMatchProtocolsToo() {
+    @Test func typeRulesMatchProtocolsToo() async throws {
         let adapter = RecordingAdapter(eventRule: .allow([.type((any TrackableEvent).self)]))
         let tracker = Tracker()
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         tracker.track(ScreenShown())
         #expect(adapter.lines.count == 2)
     }
 
-    @Test func propertyRulesFilterPropertiesButTheirEventsFollowEventRules() {
+    @Test func propertyRulesFilterPropertiesButTheirEventsFollowEventRules() async throws {
         let adapter = RecordingAdapter(propertyRule: .prohibit([.identifier("premium")]))
         let tracker = Tracker()
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         tracker.update(PremiumMember(isPremium: true))
         tracker.update(Nickname())
         #expect(adapter.lines == ["configure", "event Screen: Shown", "property nickname=nil"])
     }
 
-    @Test func resultRulesSelectWithTaskPatterns() {
+    @Test func resultRulesSelectWithTaskPatterns() async throws {
         let selections = RecordingAdapter(name: "selections", resultRule: .allow([.match("did-select")]))
         let master = RecordingAdapter(name: "master", resultRule: .allow([.match("/master/*"), .match("/master/*/cell/*")]))
         let cells = RecordingAdapter(name: "cells", resultRule: .allow([.match("/*/tableView/cell/*")]))
         let relative = RecordingAdapter(name: "relative", resultRule: .prohibit([.match("button/did-select")]))
         let tracker = Tracker()
-        tracker.start(adapters: [selections, master, cells, relative])
+        try await tracker.start(adapters: [selections, master, cells, relative]).wait()
         tracker.track(result: ResultRecord(resultJSON: "1", event: "did-select", path: "/master/tableView/cell", time: 1))
         tracker.track(result: ResultRecord(resultJSON: "2", event: "did-appear", path: "/master", time: 2))
         tracker.track(result: ResultRecord(resultJSON: "3", event: "did-select", path: "/detail/button", time: 3))
@@ -145,49 +145,50 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         #expect(relative.lines == ["configure", "event /master/tableView/cell: did-select", "event /master: did-appear"])
     }
 
-    @Test func resultsBecomeEventsByDefault() {
+    @Test func resultsBecomeEventsByDefault() async throws {
         let adapter = EventsOnlyAdapter()
         let tracker = Tracker()
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         tracker.track(result: ResultRecord(resultJSON: #"{"row":2}"#, event: "did-select", path: "/list/cell", time: 1))
         tracker.track(result: ResultRecord(resultJSON: "7", event: "did-appear", path: "/list", time: 2))
         #expect(adapter.events[EventIdentifier(object: "/list/cell", action: "did-select")] == ["row": 2])
         #expect(adapter.events[EventIdentifier(object: "/list", action: "did-appear")] == ["result": 7])
     }
 
-    @Test func resetReachesEveryAdapterAndStopQueuesAgain() {
+    @Test func resetReachesEveryAdapterAndStopQueuesAgain() async throws {
         let adapter = RecordingAdapter()
         let tracker = Tracker()
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         tracker.reset()
         tracker.stop()
         tracker.track(ScreenShown())
         #expect(adapter.lines == ["configure", "reset"])
         #expect(tracker.queuedCount == 1 && !tracker.isStarted)
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         #expect(adapter.lines == ["configure", "reset", "configure", "event Screen: Shown"])
     }
 
-    @Test func theQueueBeforeStartIsBoundedAndCountsWhatItDrops() {
+    @Test func theQueueBeforeStartIsBoundedAndCountsWhatItDrops() async throws {
         let tracker = Tracker(queueLimit: 2)
         let adapter = RecordingAdapter()
         tracker.track(SongTapped())
         tracker.track(ScreenShown())
         tracker.update(Nickname())
         #expect(tracker.droppedBeforeStart == 1)
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         #expect(adapter.lines == ["configure", "event Screen: Shown", "property nickname=nil"])
     }
 
-    @Test func nothingIsLostOrStrandedWhenTrackingRacesWithStart() async {
+    @Test func nothingIsLostOrStrandedWhenTrackingRacesWithStart() async throws {
         for _ in 0..<20 {
             let tracker = Tracker(queueLimit: 10_000)
             let adapter = RecordingAdapter()
-            await withTaskGroup(of: Void.self) { group in
+            try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<3 {
                     group.addTask { for _ in 0..<100 { tracker.track(ScreenShown()) } }
                 }
-                group.addTask { tracker.start(adapters: [adapter]) }
+                group.addTask { try await tracker.start(adapters: [adapter]).wait() }
+                try await group.waitForAll()
             }
             #expect(adapter.lines.count == 301)
             #expect(adapter.lines.first == "configure")
@@ -195,7 +196,7 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         }
     }
 
-    @Test func anAdapterMayTrackFromInsideACall() {
+    @Test func anAdapterMayTrackFromInsideACall() async throws {
         final class Echo: AnalyticsAdapter {
             let tracker: Tracker
             let seen = Mutex<[String]>([])
@@ -210,14 +211,14 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
         let tracker = Tracker()
         let echo = Echo(tracker: tracker)
         tracker.track(SongTapped())
-        tracker.start(adapters: [echo])
+        try await tracker.start(adapters: [echo]).wait()
         #expect(echo.seen.withLock { $0 } == ["Song", "Screen", "Screen"])
     }
 
     @Test func resultsReachAdaptersThroughTheOutbox() async throws {
         let adapter = RecordingAdapter(resultRule: .allow([.match("did-select")]))
         let tracker = Tracker()
-        tracker.start(adapters: [adapter])
+        try await tracker.start(adapters: [adapter]).wait()
         let pipeline = try await DeliveryPipeline(
             outbox: MemoryOutbox(), destinations: [TrackerDestination(tracker: tracker)], options: .testing())
         try await pipeline.append(makeResults(2) + makeResults(1, startingAt: 2, event: "did-appear"))
