@@ -4,6 +4,7 @@
 // snippet.hide
 import FocalCore
 import FocalDelivery
+import FocalJSON
 import FocalPostgres
 import Logging
 import ServiceLifecycle
@@ -53,21 +54,44 @@ func deliver(_ records: [ResultRecord]) async throws {
     _ = summary
 }
 
+/// A vendor's SDK, as the article's adapter calls it.
+struct MixpanelClient: Sendable {
+    func initialize(token: String) throws {}
+    func track(_ event: String, properties: JSONObject) {}
+    func set(_ property: String, to value: JSONValue?) {}
+}
+
+let mixpanel = MixpanelClient()
+
 // snippet.adapters
 final class MixpanelAdapter: AnalyticsAdapter {
     var resultRule: TrackingRule<ResultRecord>? { .allow([.match("/master/*/cell/did-select")]) }
     var eventRule: TrackingRule<any TrackableEvent>? { .prohibit([.identifier(object: "Debug")]) }
-    func configure() { /* set the SDK up */  }
-    func track(event: any TrackableEvent) { /* send event.identifier.stringValue, event.metadata */  }
-    func track(property: any TrackableProperty) { /* set a user property */  }
+    func configure() throws { try mixpanel.initialize(token: "abcd") }  // in the background
+    func track(event: any TrackableEvent) { mixpanel.track(event.identifier.formatted, properties: event.metadata) }
+    func track(property: any TrackableProperty) { mixpanel.set(property.identifier, to: property.trackedValue) }
+}
+// snippet.end
+
+func track(_ record: ResultRecord) async throws {
+    // snippet.tracker-start
+    let tracker = Tracker()
+    let started = tracker.start(adapters: [MixpanelAdapter()])  // returns at once
+    tracker.track(result: record)  // queued until the adapters are set up
+    try await started.wait()  // optional: throws when a configure() threw
+    // snippet.end
 }
 
-// snippet.hide
-func track(_ record: ResultRecord) {
-    // snippet.show
-    let tracker = Tracker()
-    tracker.start(adapters: [MixpanelAdapter()])
-    tracker.track(result: record)
+func eventTrackerLimit(_ records: [ResultRecord]) async throws {
+    // snippet.event-limit
+    let pipeline = try await DeliveryPipeline(
+        outbox: SQLiteOutbox(path: "outbox.sqlite"), destinations: [VendorDestination()],
+        options: DeliveryOptions(flushPolicies: [.eventLimit(100), .atExit]))
+    await pipeline.start()
+    let receipt = try await pipeline.append(records)  // waits for the flush when 100 were pending
+    if let report = await receipt.flush?.report {  // what the flush this append started did
+        print("delivered \(report.counts.delivered), failed: \(report.failedDestinations)")
+    }
     // snippet.end
 }
 
