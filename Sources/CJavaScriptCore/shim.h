@@ -22,4 +22,10 @@ JS_EXPORT JSObjectRef JSGetMemoryUsageStatistics(JSContextRef ctx);
 // collection, now (JSGarbageCollect only hints that one would be welcome).
 JS_EXPORT void JSSynchronousGarbageCollectForDebugging(JSContextRef ctx);
 
+// Exported but private (JavaScriptCore/API/JSContextRefPrivate.h upstream): the running
+// JavaScript stack, one `#index name() at url:line` line per frame, innermost first, at
+// most `maxStackSize` frames. The innermost frame's line is that of its latest call (its
+// first line when it made none).
+JS_EXPORT JSStringRef JSContextCreateBacktrace(JSContextRef ctx, unsigned maxStackSize);
+
 #endif

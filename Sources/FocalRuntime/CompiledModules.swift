@@ -144,12 +144,59 @@ public final class CompiledModules {
         // The wrapper's opening stays on the first line so line numbers match the file
         // (``locate(_:)`` takes its width out of first-line columns).
         let wrapped = Self.wrapperOpening + source + "\n})"
-        let value = try runtime.evaluate(wrapped, sourceURL: display)
+        let value: ScriptValue
+        do throws(ScriptError) {
+            value = try runtime.evaluate(wrapped, sourceURL: display)
+        } catch let error where error.name == "SyntaxError" {
+            throw syntaxError(error, in: source, display: display)
+        }
         guard let function = runtime.object(value) else {
             throw ScriptError(name: "Error", message: "could not wrap '\(display)'", file: display)
         }
         functions[path] = (stamp, runtime.protect(function))
         return function
+    }
+
+    /// `error`, the syntax error of the wrapped file `display`, as the file as written has it: its own message and
+    /// line, the column of the token the message quotes, and a word on what is wrong where JavaScriptCore says little.
+    /// The thrown value says the same (its message, and its line and column as in the wrapped text, which
+    /// ``locate(_:)`` maps), so a `require` that lets it through, and the task that catches it, see it too.
+    ///
+    /// The wrapper's own tokens would otherwise speak: its `})` is what an unclosed bracket meets (`Unexpected token
+    /// '}'` in a file with no `}`), and a `}` too many closes the wrapper. Checked alone, as a strict script, the file
+    /// shows its own error. A top-level `return` (valid in a module) stops that check; the wrapped error is kept then.
+    /// JavaScriptCore never gives a syntax error's column: one it has comes from the frames of a `require` running.
+    private func syntaxError(_ error: ScriptError, in source: String, display: String) -> ScriptError {
+        var error = error
+        do throws(ScriptError) {
+            try runtime.checkSyntax("'use strict'; " + source, sourceURL: display)
+        } catch let checked where !checked.message.hasPrefix("Return statements") {
+            (error.message, error.line) = (checked.message, checked.line)
+        } catch {}
+        let text = SourceText(source)
+        let line = min(max(error.line ?? 1, 1), text.lineCount)
+        let excerpt = text.line(line) ?? ""
+        let statement = excerpt.drop { $0 == " " || $0 == "\t" }
+        var column: Int?
+        if statement.hasPrefix("import ") || statement.hasPrefix("import{") || statement.hasPrefix("export ") {
+            error.message = "ES modules are not supported; use require() and module.exports (\(error.message))"
+            column = excerpt.utf16.count - statement.utf16.count + 1
+        } else if error.message == "Unexpected end of script" {
+            error.message += " (at the end of the file: a bracket, brace or parenthesis is not closed)"
+            column = excerpt.utf16.count + 1
+        } else if error.message == "Parser error", excerpt.filter({ $0 == "}" }).count == 1 {
+            error.message = "Unexpected token '}': it closes no open brace"
+            column = Self.column(ofTokenIn: error.message, on: excerpt)
+        } else {
+            column = Self.column(ofTokenIn: error.message, on: excerpt)
+        }
+        error.line = line
+        error.column = column.map { line == 1 ? $0 + Self.wrapperOpening.utf16.count : $0 }
+        guard let thrown = runtime.lastException?.value, let object = runtime.object(thrown.value) else { return error }
+        runtime.setProperty(object, "message", runtime.makeString(error.message))
+        runtime.setProperty(object, "line", runtime.makeNumber(Double(line)))
+        runtime.setProperty(object, "column", error.column.map { runtime.makeNumber(Double($0)) } ?? runtime.undefined)
+        return runtime.remember(thrown.value)
     }
 
     /// The column of the token a syntax error message quotes (`Unexpected token ')'`,
@@ -176,7 +223,7 @@ public final class CompiledModules {
     /// `error` with its positions in the files as written: the wrapper's opening taken out
     /// of first-line columns, a position in the wrapper's closing moved to the end of the
     /// file, the source line as ``ScriptError/excerpt``, and only the frames that are in
-    /// module files. An `import` or `export` statement is named as what it is. An error raised
+    /// module files (a syntax error was made the file's own when it was compiled). An error raised
     /// in code that is not a module file's (the host's own JavaScript, such as a node member the
     /// task called) is placed where the innermost module frame called it.
     /// Locating an error twice changes nothing.
@@ -190,7 +237,8 @@ public final class CompiledModules {
         error.frames = error.frames.compactMap { frame in
             guard let source = sources[frame.file] else { return nil }
             var frame = frame
-            (frame.line, frame.column) = source.position(line: frame.line, column: frame.column)
+            let position = source.position(line: frame.line, column: frame.column ?? 1)
+            (frame.line, frame.column) = (position.line, frame.column.map { _ in position.column })
             return frame
         }
         guard let file = error.file, let source = sources[file], let line = error.line else { return error }
@@ -198,21 +246,7 @@ public final class CompiledModules {
         let position = source.position(line: line, column: error.column ?? 1)
         error.line = position.line
         error.excerpt = source.line(position.line)
-        if error.column != nil || atEnd {
-            error.column = position.column
-        } else if error.name == "SyntaxError", let excerpt = error.excerpt {
-            // JavaScriptCore gives a syntax error's line, not its column: the column is
-            // the unexpected token's, when it occurs once on the line.
-            error.column = Self.column(ofTokenIn: error.message, on: excerpt)
-        }
-        if error.name == "SyntaxError" {
-            let statement = error.excerpt?.drop { $0 == " " || $0 == "\t" } ?? ""
-            if statement.hasPrefix("import ") || statement.hasPrefix("import{") || statement.hasPrefix("export ") {
-                error.message = "ES modules are not supported; use require() and module.exports (\(error.message))"
-            } else if atEnd {
-                error.message += " (at the end of the file: a bracket, brace or parenthesis is not closed)"
-            }
-        }
+        if error.column != nil || atEnd { error.column = position.column }
         return error
     }
 }

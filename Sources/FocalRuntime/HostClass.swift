@@ -65,11 +65,37 @@ public struct HostClass: @unchecked Sendable {
     /// The class of a global object that carries private data (``JSRuntime/globalPrivateData``),
     /// for `JSRuntime(globalObjectClass: HostClass.global)`. Unlike the classes of
     /// host objects, it keeps the global object's usual prototype.
+    ///
+    /// Once the runtime is locked down, a write to the global object throws a `TypeError` that says what to do
+    /// instead (``globalWriteError(_:)``): JavaScriptCore's own names no object ("Attempting to define property on
+    /// object that is not extensible"), and sloppy code would fail silently.
     package static let global: HostClass = {
         var definition = kJSClassDefinitionEmpty
         definition.className = UnsafePointer(strdup("global"))
+        definition.setProperty = { context, _, name, _, exception in
+            guard let context, let name, let running = RunningRuntime.current, running.pointee.context == context,
+                running.pointee.isLockedDown
+            else { return false }
+            exception?.pointee = makeTypeError(globalWriteError(String(name)), in: context)
+            return false
+        }
         return HostClass(definition: &definition)
     }()
+
+    /// What a write of `name` to the locked-down global object throws.
+    package static func globalWriteError(_ name: String) -> String {
+        "cannot set globalThis.\(name): the global object is frozen (every session shares it); "
+            + "keep state in a top-level `let \(name)` of the task file or of a module"
+    }
+
+    /// A `TypeError` with `message`, made with the context's own `TypeError`.
+    private static func makeTypeError(_ message: String, in context: JSContextRef) -> JSValueRef? {
+        let text = withJSString(message) { JSValueMakeString(context, $0) }
+        let constructor = withJSString("TypeError") { JSObjectGetProperty(context, JSContextGetGlobalObject(context), $0, nil) }
+        guard let constructor, let type = JSValueToObject(context, constructor, nil) else { return text }
+        var arguments: [JSValueRef?] = [text]
+        return JSObjectCallAsConstructor(context, type, 1, &arguments, nil) ?? text
+    }
 
     /// Read-only and non-configurable: what members of host objects and their prototypes are.
     private static let memberAttributes = JSPropertyAttributes(kJSPropertyAttributeReadOnly | kJSPropertyAttributeDontDelete)

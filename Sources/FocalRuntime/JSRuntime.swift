@@ -230,7 +230,8 @@ public final class JSRuntime {
     /// file and line, instead of a copy made at the caller.
     private(set) var lastException: (error: ScriptError, value: ProtectedValue)?
 
-    private func remember(_ exception: JSValueRef) -> ScriptError {
+    /// Describes `exception` and keeps it as ``lastException`` (for host code that changed what a thrown value says).
+    func remember(_ exception: JSValueRef) -> ScriptError {
         let error = error(from: exception, continuingLimit: true)
         lastException = (error, protect(exception))
         return error
@@ -260,18 +261,24 @@ public final class JSRuntime {
             if exception == nil { break }
         }
         watchdog.clearReason()
+        var error: ScriptError
         if reason == .heap {
             let sizeAtTermination = watchdog.heapSizeAtTermination
             watchdog.collectAfterHeapTermination(context)
-            return ScriptError(
+            error = ScriptError(
                 name: "HeapLimitError",
                 message:
                     "\(what) used more than the heap limit of \(heapLimit >> 20) MiB (\(sizeAtTermination >> 20) MiB) and was terminated",
                 isHeapLimit: true)
+        } else {
+            error = ScriptError(
+                name: "TimeoutError", message: "\(what) ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated",
+                isTimeout: true)
         }
-        return ScriptError(
-            name: "TimeoutError", message: "\(what) ran longer than the time limit of \(timeLimitMilliseconds) ms and was terminated",
-            isTimeout: true)
+        // Where it ran: the stack when the watchdog stopped it (the innermost frame at its latest call).
+        error.frames = watchdog.backtraceAtTermination.map(ScriptFrame.parse(backtrace:)) ?? []
+        watchdog.backtraceAtTermination = nil
+        return error
     }
 
     private var timeLimitMilliseconds: Int64 {

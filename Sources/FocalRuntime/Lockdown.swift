@@ -59,6 +59,7 @@ extension JSRuntime {
         applyTimeLimit(max(taskLimit, Self.setupTimeLimit))
         defer { applyTimeLimit(taskLimit) }
         let count = number(try call(lockDown, arguments: [array])) ?? 0
+        runningEntry.pointee.isLockedDown = true
         return Int(count)
     }
 

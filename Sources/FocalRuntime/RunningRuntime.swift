@@ -27,6 +27,8 @@ enum RunningRuntime {
     struct Entry {
         @usableFromInline let context: JSGlobalContextRef
         @usableFromInline var globalPrivateData: UnsafeMutableRawPointer?
+        /// Whether ``JSRuntime/lockDown(alsoFreezing:)`` froze the global object.
+        var isLockedDown = false
     }
 
     @usableFromInline

@@ -67,18 +67,19 @@ public struct ScriptFrame: Sendable, Equatable, CustomStringConvertible {
     public var function: String?
     public var file: String
     public var line: Int
-    public var column: Int
+    /// The column, `nil` when unknown (the frames of a script stopped by a limit have none).
+    public var column: Int?
 
-    public init(function: String?, file: String, line: Int, column: Int) {
+    public init(function: String?, file: String, line: Int, column: Int?) {
         self.function = function
         self.file = file
         self.line = line
         self.column = column
     }
 
-    /// `at name (file:line:column)`, or `at file:line:column`.
+    /// `at name (file:line:column)`, or `at file:line:column` (`file:line` when the column is unknown).
     public var description: String {
-        let place = "\(file):\(line):\(column)"
+        let place = column.map { "\(file):\(line):\($0)" } ?? "\(file):\(line)"
         guard let function else { return "at \(place)" }
         return "at \(function) (\(place))"
     }
@@ -93,6 +94,18 @@ public struct ScriptFrame: Sendable, Equatable, CustomStringConvertible {
             let name = at.map { String(location[..<$0]) } ?? ""
             let file = at.map { String(location[location.index(after: $0)...]) } ?? location
             return ScriptFrame(function: name.isEmpty ? nil : name, file: file, line: line, column: column)
+        }
+    }
+
+    /// The frames of a JavaScriptCore backtrace (`#0 name() at url:line` lines, innermost first), which have no column.
+    static func parse(backtrace: String) -> [ScriptFrame] {
+        backtrace.split(separator: "\n").compactMap { text in
+            guard let at = text.firstRange(of: "() at "), let colon = text.lastIndex(of: ":"), colon > at.upperBound,
+                let line = Int(text[text.index(after: colon)...])
+            else { return nil }
+            let name = text[..<at.lowerBound].drop { $0 != " " }.dropFirst()
+            let function = name.isEmpty || name == "global code" ? nil : String(name)
+            return ScriptFrame(function: function, file: String(text[at.upperBound..<colon]), line: line, column: nil)
         }
     }
 }

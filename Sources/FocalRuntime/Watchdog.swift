@@ -44,6 +44,8 @@ final class Watchdog {
     /// both the limit and this, so values an earlier call left behind (or the garbage of
     /// the call that was stopped) are never blamed on a call that does not allocate.
     private var retainedAfterTermination = 0
+    /// The JavaScript stack when the watchdog last terminated a script (see ``backtrace(_:)``).
+    var backtraceAtTermination: String?
     private var lastHeapCheck: Double = 0
     private let reason = Atomic<UInt8>(Reason.none.rawValue)
 
@@ -95,16 +97,26 @@ final class Watchdog {
         ticksCounted += 1
         if ticks >= ticksAllowed {
             reason.store(Reason.time.rawValue, ordering: .relaxed)
+            backtraceAtTermination = context.flatMap(Self.backtrace)
             return true
         }
         if let context, let size = heapSizeIfOverLimit(context) {
             heapSizeAtTermination = size
             reason.store(Reason.heap.rawValue, ordering: .relaxed)
+            backtraceAtTermination = Self.backtrace(context)
             return true
         }
         // Returning false does not re-arm JavaScriptCore's watchdog: set the limit again.
         arm()
         return false
+    }
+
+    /// The running JavaScript stack, at most 32 frames (`#0 name() at file:line`, innermost first): read when the
+    /// watchdog stops a script, so that the error says where it ran. Only then: a stopped script is rare.
+    private static func backtrace(_ context: JSContextRef) -> String? {
+        guard let text = JSContextCreateBacktrace(context, 32) else { return nil }
+        defer { JSStringRelease(text) }
+        return String(text)
     }
 
     private func heapSizeIfOverLimit(_ context: JSContextRef) -> Int? {

@@ -104,4 +104,100 @@ struct ErrorPositionTests {
         let message = try #require(harness.takeErrors().first?.message)
         #expect(message.contains("at node /list/cell (id 3/sku-3)"), "\(message)")
     }
+
+    @Test("a syntax error in a required module has that module's line and column, not the requirer's column")
+    func requiredModuleSyntaxError() throws {
+        let harness = try EngineHarness([
+            "index.js": "const h = require('./lib/helpers');\nmatch('ev', n => h.f(n));\n",
+            "lib/helpers.js": "module.exports = {\n  f: node => { return 1 +; },\n};\n",
+        ])
+        harness.apply(registerRoot)
+        let error = try #require(harness.takeErrors().first?.script)
+        #expect(error.file == "lib/helpers.js" && error.line == 2, "\(error)")
+        // The ';' is the 26th character of the 28-character line (JavaScriptCore's column was the require call's).
+        #expect(error.column == 26, "\(error)")
+        #expect(error.excerpt == "  f: node => { return 1 +; },")
+    }
+
+    @Test("an import in a required module is answered with 'ES modules are not supported' at the statement")
+    func requiredModuleImport() throws {
+        let harness = try EngineHarness([
+            "index.js": "\n\nconst x = require('./lib/x');\n",
+            "lib/x.js": "  import y from './y';\nmodule.exports = y;\n",
+        ])
+        harness.apply(registerRoot)
+        let error = try #require(harness.takeErrors().first?.script)
+        #expect(error.message.contains("ES modules are not supported; use require()"), "\(error)")
+        #expect(error.file == "lib/x.js" && error.line == 1 && error.column == 3, "\(error)")
+    }
+
+    @Test(
+        "the wrapper's own closing never speaks: an unclosed bracket is the end of the file, a brace too many is itself",
+        arguments: [
+            ("const a = 1;\nmatch('ev', n => (\n  a + 1\n", 3, "at the end of the file"),
+            ("const a = 1;\nif (a) {\n  match('ev', n => a);\n", 3, "at the end of the file"),
+            ("const a = 1 +\n", 1, "at the end of the file"),
+            ("const a = 1;\n}\nmatch('ev', n => a);\n", 2, "'}': it closes no open brace"),
+        ])
+    func wrapperNeverSpeaks(source: String, line: Int, saying: String) throws {
+        let harness = try EngineHarness(["index.js": source])
+        harness.apply(registerRoot)
+        let error = try #require(harness.takeErrors().first?.script)
+        #expect(error.line == line, "\(error)")
+        #expect(error.message.contains(saying), "\(error)")
+        #expect(!error.message.contains("Expected ')'") && !error.message.contains("Unexpected token ')'"), "\(error)")
+        if !source.contains("}") { #expect(!error.message.contains("'}'"), "\(error)") }
+    }
+
+    @Test("a task stopped by the time limit names the line that was running and the stack of task frames")
+    func timeoutStack() throws {
+        let harness = try EngineHarness(
+            [
+                "index.js": """
+                const { total } = require('./lib/sum');
+                match('ev', node => {
+                  const sum = total(node.index);
+                  return sum;
+                });
+                """,
+                "lib/sum.js": """
+                function total(start) {
+                  let sum = 0;
+                  for (let i = 0; i < 1e10; i++) {
+                    sum += String(i).length;
+                  }
+                  return sum;
+                }
+                module.exports = { total };
+                """,
+            ], timeLimit: .milliseconds(100))
+        harness.apply(registerRoot, record(root, "ev"))
+        let error = try #require(harness.takeErrors().first?.script)
+        #expect(error.isTimeout, "\(error)")
+        // The innermost frame's line is where JavaScriptCore last noted its place: the loop, or its body's call.
+        #expect(error.file == "lib/sum.js" && (3...4).contains(error.line ?? 0), "\(error)")
+        #expect(error.excerpt?.hasPrefix("  ") == true, "\(error)")
+        #expect(error.frames.map(\.file) == ["lib/sum.js", "index.js"], "\(error.frames)")
+        #expect(error.frames.first?.function == "total" && error.frames.last?.line == 3, "\(error.frames)")
+    }
+
+    @Test("a write to the frozen global object says to keep state in a top-level let")
+    func globalWriteHint() throws {
+        let harness = try EngineHarness([
+            "index.js": """
+            match('ev', () => { globalThis.count = 1; return 1; });
+            match('old', () => { globalThis.JSON = null; return 1; });
+            match('sloppy', () => { Function('total = 2')(); return 1; });
+            """
+        ])
+        harness.apply(registerRoot, record(root, "ev"), record(root, "old"), record(root, "sloppy"))
+        let errors = harness.takeErrors()
+        #expect(errors.count == 3, "\(errors)")
+        for (error, name) in zip(errors, ["count", "JSON", "total"]) {
+            #expect(error.message.contains("cannot set globalThis.\(name): the global object is frozen"), "\(error)")
+            #expect(error.message.contains("top-level `let \(name)`"), "\(error)")
+        }
+        #expect(errors.first?.script?.line == 1 && errors.first?.script?.column == 31, "\(errors)")
+        #expect(harness.takeResults().isEmpty)
+    }
 }
