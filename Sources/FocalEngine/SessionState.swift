@@ -381,7 +381,6 @@ final class SessionState {
         guard engine.scripts.firstWarning("\(task.reference)\u{0}\(note.what)") else { return }
         let advice =
             switch note.what {
-            case "a Promise": "tasks run synchronously: an async function's or a promise's value is never awaited"
             case "a Map", "a Set": "Maps and Sets are not JSON: return Object.fromEntries(map) or [...set]"
             case "null", "false": "return undefined for no result (`x && {…}` returns x when x is falsy)"
             case "NaN", "Infinity", "-Infinity": "JSON has no \(note.what)"

@@ -107,7 +107,7 @@ final class TaskScripts {
 
     /// A result written, but probably not what the task meant.
     struct ResultNote: Hashable {
-        /// What the task returned: `a Promise`, `a Map`, `null`, `NaN`…
+        /// What the task returned: `a Map`, `null`, `NaN`…
         var what: String
         /// The JSON text written for it.
         var written: String
@@ -129,9 +129,11 @@ final class TaskScripts {
     /// ASCII and fits, returning `null`, or returned as a string (copied out in a call). It returns `undefined` for
     /// no result. The engine tells `null` and `undefined` without a call. `results` is the global of that name.
     private static let jsonWrapperSource = """
-        (function (stringify, getPrototypeOf, objectPrototype, freeze, isArray) {
+        (function (stringify, getPrototypeOf, objectPrototype, freeze, isArray, apply, isPrototypeOf, promisePrototype) {
           'use strict';
           function fail(message) { const e = new TypeError(message); e.name = '\(nonJSONErrorName)'; throw e; }
+          // A Proxy's getPrototypeOf trap may throw: such a value is no Promise.
+          function isPromise(value) { try { return apply(isPrototypeOf, promisePrototype, [value]); } catch (_) { return false; } }
           return function (note, enter, bytes, length) {
             const capacity = bytes.length;
             // The text in `bytes` (returning null) when every character is one byte of UTF-8 and it fits;
@@ -147,7 +149,7 @@ final class TaskScripts {
               length[0] = count;
               return null;
             }
-            // Short texts only: '{}' from a Promise, Map, Set or class instance; 'null' and
+            // Short texts only: '{}' from a Map, Set or class instance; 'null' and
             // 'false' from `x && {…}`; 'null' from NaN or Infinity.
             function look(result, text) {
               if (text === '{}') {
@@ -195,6 +197,11 @@ final class TaskScripts {
                   }
                   return hand(texts);
                 }
+                // A Promise is never awaited: what it would give is not the '{}' written for it.
+                if (text === '{}' && isPromise(result)) {
+                  fail('a Promise is not a result: tasks run synchronously and a Promise is never awaited; '
+                    + 'return the result itself (an async function always returns a Promise)');
+                }
                 // A warning never fails a result (a Proxy's getPrototypeOf trap may throw).
                 if (text.length < 6) { try { look(result, text); } catch (_) {} }
                 return hand(text);
@@ -202,7 +209,8 @@ final class TaskScripts {
             }
             return [wrap, results];
           };
-        })(JSON.stringify, Object.getPrototypeOf, Object.prototype, Object.freeze, Array.isArray)
+        })(JSON.stringify, Object.getPrototypeOf, Object.prototype, Object.freeze, Array.isArray, Reflect.apply,
+           Object.prototype.isPrototypeOf, Promise.prototype)
         """
 
     /// `fn` wrapped so that calling it returns the JSON texts of its results, one per line.
