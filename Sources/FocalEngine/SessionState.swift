@@ -34,6 +34,10 @@ final class SessionState {
     private let coverage: PatternCoverage?
     /// Where the task wrapper hands short results (the engine's, read once: every result with one asks).
     private let handedText: SharedText
+    /// `Date` and `Math.random` of the engine's tasks (read once), and where this session's `Math.random()` is in its
+    /// sequence (seeded from the session's id): each call into JavaScript for this session starts there.
+    private let builtins: ReplayableBuiltins
+    @exclusivity(unchecked) private var randomState: RandomState
     /// How many events the session has recorded: the serial of the latest (see ``Event/serial``).
     @exclusivity(unchecked) private var eventCount: UInt64 = 0
     /// The session's place in the engine's sessions by slot (see ``Engine/apply(_:session:line:sessionSlot:)``); -1 for none.
@@ -49,6 +53,8 @@ final class SessionState {
         automaton = engine.scripts.automaton(for: [])
         coverage = engine.scripts.coverage
         handedText = engine.scripts.handedText
+        builtins = engine.scripts.builtins
+        randomState = RandomState(seed: id)
         bytes = SessionBytes(limit: engine.configuration.maxSessionBytes)
         library.report = { [unowned self] error in
             var error = error
@@ -90,7 +96,9 @@ final class SessionState {
     private func register(_ r: Registration) {
         if let time = r.time, time > latestTime ?? .min { latestTime = time }
         if configuration.debug {
+            enterBuiltins(at: r.time ?? configuration.clock.now())
             let changed = library.reloadIfChanged(line: currentLine)
+            leaveBuiltins()
             if !changed.isEmpty {
                 rebuildAutomaton()
                 let files = changed.map { "'\($0)'" }.joined(separator: ", ")
@@ -154,13 +162,17 @@ final class SessionState {
         if case .none = r.parent { isRoot = true }
         // Loading evaluates task files: several calls, so not inside a batch's entry (see `record`).
         if runtime.isBatching, isRoot && !library.hasRequested("index.js") || namespaceFile.map(library.hasRequested) == false {
-            return later { [self] in loadTasks(isRoot: isRoot, namespaceFile: namespaceFile) }
+            return later { [self] in loadTasks(isRoot: isRoot, namespaceFile: namespaceFile, time: time) }
         }
-        loadTasks(isRoot: isRoot, namespaceFile: namespaceFile)
+        loadTasks(isRoot: isRoot, namespaceFile: namespaceFile, time: time)
     }
 
-    /// Loads the task files a registration asks for: `index.js` for the root, and a namespace's file.
-    private func loadTasks(isRoot: Bool, namespaceFile: String?) {
+    /// Loads the task files a registration at `time` (the engine's clock when `nil`) asks for: `index.js` for the
+    /// root, and a namespace's file.
+    private func loadTasks(isRoot: Bool, namespaceFile: String?, time: Int64?) {
+        guard isRoot || namespaceFile != nil else { return }
+        enterBuiltins(at: time ?? configuration.clock.now())
+        defer { leaveBuiltins() }
         var changed = false
         if isRoot {
             changed = library.loadOnce("index.js", line: currentLine) || changed
@@ -255,6 +267,8 @@ final class SessionState {
 
     /// Calls the tasks `matching` (in order) with the node at `index`, for the event of `r` at `time`.
     private func dispatch(_ matching: [Int32], _ r: Recording, at index: Int32, time: Int64) {
+        enterBuiltins(at: time)
+        defer { leaveBuiltins() }
         let binding = engine.binding
         binding.tree = tree
         var arguments = binding.beginDispatch(index)
@@ -296,6 +310,18 @@ final class SessionState {
             }
         }
     }
+
+    /// Sets `Date` to `time` and `Math.random` to where this session's sequence is, for the calls into JavaScript
+    /// that follow: the engine's sessions share the built-ins, never their time or sequence.
+    @inline(__always)
+    private func enterBuiltins(at time: Int64) {
+        builtins.time = time
+        builtins.randomState = randomState
+    }
+
+    /// Keeps where this session's `Math.random()` sequence got to (after ``enterBuiltins(at:)`` and the calls).
+    @inline(__always)
+    private func leaveBuiltins() { randomState = builtins.randomState }
 
     /// The focus path of the node at `index`, shared with the last sibling a result was produced on.
     private func resultPath(of index: Int32) -> String {

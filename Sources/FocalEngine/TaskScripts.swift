@@ -48,6 +48,9 @@ final class TaskScripts {
     /// The longest text handed through ``handedText``, in bytes; a longer one is returned as a string.
     static let handedTextCapacity = 1024
 
+    /// `Date` and `Math.random` as each session's ops set them: the same log gives the same results.
+    let builtins: ReplayableBuiltins
+
     /// The name of the error the wrapper throws when a result is not JSON.
     static let nonJSONErrorName = "FocalNonJSONResult"
 
@@ -61,6 +64,7 @@ final class TaskScripts {
         modules = try CompiledModules(runtime: runtime, root: tasksDirectory, watchesFiles: watchesFiles)
         handedText = try SharedText(capacity: Self.handedTextCapacity, in: runtime)
         isLoading = try SharedNumbers(count: 1, in: runtime)
+        builtins = try ReplayableBuiltins(in: runtime)
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
         let note = runtime.makeFunction(name: "note") { [unowned self] _, arguments throws(ScriptError) in
             let texts = arguments.map { self.runtime.string($0) ?? "" }
