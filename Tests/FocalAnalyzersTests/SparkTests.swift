@@ -40,8 +40,10 @@ private struct SparkScreen {
         try app.harness.user.tap(app.field)
         try app.harness.user.pressReturn()
         try app.harness.user.scroll(app.scroll, by: Point(x: 0, y: 100))
-        app.button.isHidden = true
-        app.button.isHidden = false
+        let cover = ViewController()
+        cover.modalPresentationStyle = .fullScreen
+        app.screen.present(cover)
+        cover.dismiss()
         #expect(
             fired == [
                 "didEndTouch", "targetAction", "didBecomeFirstResponder", "didResignFirstResponder", "didBeginScroll",
@@ -102,19 +104,84 @@ private struct SparkScreen {
         var traces: [String] = []
         app.detector.traceHandler = { traces.append($0) }
         app.detector.trackTimeOnScreen(of: app.button, trace: "button") { durations.append($0) }
-        app.button.isHidden = true
+        let cover = ViewController()
+        cover.modalPresentationStyle = .fullScreen
+        app.screen.present(cover)
         app.harness.user.wait(100)
-        app.button.isHidden = false
+        cover.dismiss()
         app.harness.user.wait(2_000)
-        app.button.isHidden = true
+        app.screen.present(cover)
         #expect(durations == [2_000])
-        // The button was on screen when tracking started: its first disappearance reports nothing.
+        // The button was on screen when tracking started: its first disappearance reports nothing. The trace
+        // lines are SparkChamber's: "Traced event:" and the event, joined by a space.
         #expect(
             traces == [
-                "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil) at \(Harness.startTime)",
-                "Traced event: SparkEvent(trigger: didAppear, trace: button, identifier: nil) at \(Harness.startTime + 100)",
-                "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil) at \(Harness.startTime + 2_100)",
+                "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil)",
+                "Traced event: SparkEvent(trigger: didAppear, trace: button, identifier: nil)",
+                "Traced event: SparkEvent(trigger: didDisappear, trace: button, identifier: nil)",
             ])
+    }
+
+    /// SparkKit's `SparkViewController` tells `didAppear` for the root view and its direct subviews when the
+    /// controller's view did appear, nothing deeper, and nothing when a view is hidden and shown again.
+    @Test func appearanceFollowsTheControllerForTheRootViewAndItsDirectSubviews() throws {
+        let app = SparkScreen()
+        let box = View(frame: Rect(x: 0, y: 600, width: 100, height: 100))
+        let inner = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        box.addSubview(inner)
+        app.screen.view.addSubview(box)
+        var fired: [String] = []
+        for (name, host) in [("root", app.screen.view), ("box", box), ("inner", inner)] {
+            app.detector.attach(SparkEvent(trigger: .didAppear) { _ in fired.append("\(name) appeared") }, to: host)
+            app.detector.attach(SparkEvent(trigger: .didDisappear) { _ in fired.append("\(name) disappeared") }, to: host)
+        }
+        box.isHidden = true
+        box.isHidden = false
+        #expect(fired.isEmpty, "hiding and showing is not a controller's appearance")
+        let cover = ViewController()
+        cover.modalPresentationStyle = .fullScreen
+        app.screen.present(cover)
+        cover.dismiss()
+        #expect(fired == ["root disappeared", "box disappeared", "root appeared", "box appeared"])
+    }
+
+    /// SparkChamber (`SparkDetector+UIKit.swift`): a touch fires the touched view's own `didEndTouch` events, never
+    /// an ancestor's; only a view without any event falls back to the nearest cell around it.
+    @Test func aTouchFiresTheTouchedViewsOwnEventsOnly() throws {
+        let app = SparkScreen()
+        let box = View(frame: Rect(x: 0, y: 600, width: 100, height: 100))
+        let inner = View(frame: Rect(x: 0, y: 0, width: 50, height: 50))
+        box.addSubview(inner)
+        app.screen.view.addSubview(box)
+        var fired: [String] = []
+        app.detector.attach(SparkEvent(trigger: .didEndTouch) { _ in fired.append("box") }, to: box)
+        try app.harness.user.tap(inner)
+        #expect(fired.isEmpty, "a touch on a view inside does not fire its ancestor's events")
+        try app.harness.user.tap(box, at: Point(x: 75, y: 75))
+        #expect(fired == ["box"])
+    }
+
+    @Test func aCellFiresForATouchInsideItOnlyWhenTheTouchedViewHasNoEvents() throws {
+        var master: MasterController!
+        let harness = Harness { session in
+            master = MasterController(session: session, rows: Rows(count: 10))
+            return master
+        }
+        let detector = SparkDetector(clock: harness.application.clock)
+        let cell = try #require(master.table.cellForRow(at: IndexPath(row: 1, section: 0)))
+        let inner = View(frame: Rect(x: 0, y: 0, width: 40, height: 40))
+        cell.contentView.addSubview(inner)
+        var fired: [String] = []
+        detector.attach(SparkEvent(trigger: .didEndTouch) { _ in fired.append("cell") }, to: cell)
+        try harness.user.tap(inner)
+        #expect(fired == ["cell"], "the inner view has no events: the cell's fire")
+        detector.attach(SparkEvent(trigger: .didEndTouch) { _ in fired.append("inner") }, to: inner)
+        try harness.user.tap(inner)
+        #expect(fired == ["cell", "inner"], "the inner view's own events, not the cell's as well")
+        detector.removeEvents(from: inner)
+        detector.attach(SparkEvent(trigger: .targetAction) { _ in fired.append("inner action") }, to: inner)
+        try harness.user.tap(inner)
+        #expect(fired == ["cell", "inner"], "events of another trigger keep the cell's from firing")
     }
 
     @Test func cellsFireOnTouchesInsideAndOnSelection() throws {

@@ -11,7 +11,9 @@ import FocalSimulator
 public final class SparkDetector {
     /// The clock whose time actions receive.
     public let clock: VirtualClock
-    /// Receives a line for each firing of an event that has a ``SparkEvent/trace``.
+    /// Receives SparkChamber's trace line for each firing of an event that has a ``SparkEvent/trace``, after
+    /// its action: `Traced event:` and the event's description, joined by a space (as `SparkTrace.print` joins
+    /// its items), for example `Traced event: SparkEvent(trigger: didAppear, trace: promo, identifier: nil)`.
     public var traceHandler: ((String) -> Void)?
     private var firedIdentifiers: Set<String> = []
 
@@ -56,7 +58,7 @@ public final class SparkDetector {
             }
             event.fireCount += 1
             event.action?(clock.now.milliseconds)
-            if event.trace != nil { traceHandler?("Traced event: \(event) at \(clock.now.milliseconds)") }
+            if event.trace != nil { traceHandler?(["Traced event:", event.description].joined(separator: " ")) }
             sent = true
         }
         return sent

@@ -18,11 +18,15 @@ public struct SparkTrigger: Hashable, Sendable, CustomStringConvertible {
 
     /// Never fired: assign it to switch an event off.
     public static let none = SparkTrigger("none")
-    /// The host became visible on screen (a view) or appeared (a view controller).
+    /// The host appeared, as SparkKit tells it: a view controller, or its root view or a direct subview of that,
+    /// when the controller's view did appear; a list's cell, header or footer when the list is about to display
+    /// it. Other views never fire it (visibility on screen is the analyzers' `ana-appeared`).
     public static let didAppear = SparkTrigger("didAppear")
-    /// The host stopped being visible on screen, or disappeared.
+    /// The host disappeared: the counterpart of ``didAppear`` (the controller's view did disappear, the list
+    /// ended displaying the cell, header or footer).
     public static let didDisappear = SparkTrigger("didDisappear")
-    /// A touch ended inside the host or a view inside it.
+    /// A touch ended inside the host view, which hit testing found; for a table or collection view cell, also a
+    /// touch that ended on a view inside it that has no events at all (SparkChamber's cell fallback).
     public static let didEndTouch = SparkTrigger("didEndTouch")
     /// The user started dragging the host scroll view.
     public static let didBeginScroll = SparkTrigger("didBeginScroll")

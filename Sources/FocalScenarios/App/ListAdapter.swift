@@ -227,13 +227,15 @@ final class ListAdapter: TableViewDataSource, TableViewDelegate, CollectionViewD
     }
 
     /// The section's header or footer view: the one built before, or a new one holding the described view (with its
-    /// analyzer), as wide as the list.
+    /// analyzer), as wide as the list. The described view's sparks go on the container, the view the list
+    /// displays, as SparkKit's `willDisplayHeaderView` and `willDisplayFooterView` tell it.
     private func view(for element: SupplementaryElement) -> View? {
         guard sections.indices.contains(element.section), let description = sections[element.section].view(element.kind)
         else { return nil }
         if let view = supplementaryViews[element.section][element.kind] { return view }
         let container = View(frame: Rect(x: 0, y: 0, width: listView.bounds.width, height: height(of: element)))
         ViewBuilder(controller: controller).build([description], into: container)
+        controller.app.analytics.moveSparks(from: container.subviews, to: container)
         supplementaryViews[element.section][element.kind] = container
         return container
     }

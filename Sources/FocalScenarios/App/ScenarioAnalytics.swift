@@ -129,6 +129,14 @@ final class ScenarioAnalytics {
         }
     }
 
+    /// Moves the sparks attached to `views` to `host` (a header's or footer's content to the view the list shows).
+    func moveSparks(from views: [View], to host: View) {
+        for view in views {
+            for event in sparks.events(on: view) { sparks.attach(event, to: host) }
+            sparks.removeEvents(from: view)
+        }
+    }
+
     private func recordSpark(_ event: String, properties: JSONObject, on responder: Responder?) {
         (responder.flatMap(analyzer(of:)) ?? session.root).record(event, properties: properties)
     }

@@ -71,3 +71,16 @@ match('deal/deal-touched', node => ({ touched: node.latestValue('title'), path: 
 match(['fruitHeader/ana-appeared', 'fruitHeader/ana-disappeared', 'greensHeader/ana-appeared', 'greensHeader/ana-disappeared'],
   node => ({ header: node.nodeName, event: node.latestEvent().name, path: node.path }));
 match('fruit-footer-seen', node => ({ spark: node.latestEvent().name, trigger: node.latestEvent().attributes.trigger }));
+
+// SparkChamber's touch routing: which spark a touch fired, and the row of the cell it fired in.
+match(['card-touched', 'cell-touched', 'own-touched', 'other-action'], node => ({
+  touchSpark: node.latestEvent().name,
+  row: node.latestValue('title') ?? undefined,
+}));
+
+// SparkKit's didAppear (the row of a cell's), beside Focal's own visibility events of the banner.
+match(['banner-appeared', 'deep-appeared', 'row-appeared'], node => ({
+  appearSpark: node.latestEvent().name,
+  row: node.latestValue('title') ?? undefined,
+}));
+match(['seen/ana-appeared', 'seen/ana-disappeared'], node => ({ seen: node.latestEvent().name }));
