@@ -25,6 +25,7 @@ import Glibc
 //   FocalClient      what an app sends with: a recorder, a durable queue and a sender to `focal serve`
 //   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
 //   FocalPostgres    the outbox and session journal in a PostgreSQL shared by several instances
+//   FocalTesting     test doubles for a user's tests: a manual clock, an event recorder
 //   focal            the command-line tool
 let package = Package(
     name: "Focal",
@@ -44,6 +45,7 @@ let package = Package(
         .library(name: "FocalServer", targets: ["FocalServer"]),
         .library(name: "FocalPostgres", targets: ["FocalPostgres"]),
         .library(name: "FocalClient", targets: ["FocalClient"]),
+        .library(name: "FocalTesting", targets: ["FocalTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -97,6 +99,7 @@ let package = Package(
             ]
         ),
         .target(name: "FocalEventBus", dependencies: ["FocalCore", "FocalJSON"]),
+        .target(name: "FocalTesting", dependencies: ["FocalCore", "FocalEventBus", "FocalJSON"]),
         .target(
             name: "FocalDelivery",
             dependencies: [
@@ -190,18 +193,15 @@ let package = Package(
         .testTarget(
             name: "FocalScenariosTests",
             dependencies: ["FocalScenarios", "FocalEngine", "FocalSimulator", "FocalOpLog", "FocalJSON", "FocalTestSupport"]),
-        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalCore", "FocalJSON", "FocalEventBusTestSupport"]),
+        .testTarget(name: "FocalEventBusTests", dependencies: ["FocalEventBus", "FocalCore", "FocalJSON", "FocalTesting"]),
         // Test support, split so that a test target links only what it tests: the small helpers
-        // (logs, clocks, processes, temporary directories, the `focal` binary), the event recorder, the loopback
-        // collector (Hummingbird) and the throwaway PostgreSQL (PostgresNIO).
+        // (logs, processes, temporary directories, the `focal` binary, and FocalTesting's clock and recorder), the
+        // loopback collector (Hummingbird) and the throwaway PostgreSQL (PostgresNIO).
         .target(
             name: "FocalTestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: ["FocalTesting", .product(name: "Logging", package: "swift-log")],
             path: "Tests/FocalTestSupport"
         ),
-        .target(
-            name: "FocalEventBusTestSupport", dependencies: ["FocalCore", "FocalEventBus", "FocalJSON"],
-            path: "Tests/FocalEventBusTestSupport"),
         .target(
             name: "FocalReceiverTestSupport",
             dependencies: [
@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "FocalDeliveryTests",
             dependencies: [
-                "FocalDelivery", "FocalCore", "FocalPostgres", "FocalTestSupport", "FocalEventBusTestSupport", "FocalReceiverTestSupport",
+                "FocalDelivery", "FocalCore", "FocalPostgres", "FocalTestSupport", "FocalTesting", "FocalReceiverTestSupport",
                 "FocalPostgresTestSupport", "FocalJSON", "FocalEventBus", "FocalPatterns",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,9 +1,9 @@
 import FocalCore
 import FocalDelivery
 import FocalEventBus
-import FocalEventBusTestSupport
 import FocalJSON
 import FocalTestSupport
+import FocalTesting
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import FocalCore
 import FocalEventBus
-import FocalEventBusTestSupport
 import FocalJSON
+import FocalTesting
 import Synchronization
 import Testing
 

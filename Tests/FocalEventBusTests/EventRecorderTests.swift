@@ -1,5 +1,5 @@
 import FocalEventBus
-import FocalEventBusTestSupport
+import FocalTesting
 import Testing
 
 @Suite struct EventRecorderTests {
