@@ -9,9 +9,13 @@ import Darwin
 #endif
 
 /// `focal send`'s inputs read into its queue, on a thread of their own: each line under its
-/// session (`default` for a line that names none), in groups of up to ``groupLines`` lines,
-/// each group appended in one transaction with how far its input was read, so a run started
-/// again on the same queue skips the lines it queued before.
+/// session (`default` for a line that names none), in groups of up to ``groupLines`` lines and
+/// ``groupBytes`` bytes (or what the input had when it paused), each group appended in one transaction with how far its
+/// input was read, so a run started again on the same queue skips the lines it queued before.
+///
+/// Large groups matter when many sessions interleave: each session's lines are stored together, so a transaction
+/// writes a page per session it touches, and 10,000 lines of 1,000 sessions write a tenth of the pages 1,000-line
+/// groups did (queueing 400,000 such lines: 15.7 s of CPU with groups of 1,000, 7.8 s with 10,000; BENCHMARKS.md).
 final class InputReader: Sendable {
     /// What the reader tells the command.
     enum Event: Sendable {
@@ -21,7 +25,8 @@ final class InputReader: Sendable {
         case failed(String)
     }
 
-    static let groupLines = 1000
+    static let groupLines = 10_000
+    static let groupBytes = 4 << 20
     private let inputs: [String]
     private let queue: OpQueue
     private let sender: Sender
@@ -51,6 +56,7 @@ final class InputReader: Sendable {
         let done = try queue.inputLines(of: source)
         let reader = LineReader(fileDescriptor: descriptor)
         var group: [QueuedLine] = []
+        var groupBytes = 0
         var read = 0
         func commit() throws {
             guard read > done else { return }
@@ -65,6 +71,7 @@ final class InputReader: Sendable {
                     "focal send: the queue reached its byte limit: dropped \(drop.sessions) oldest whole sessions (\(drop.lines) lines)")
             }
             group.removeAll(keepingCapacity: true)
+            groupBytes = 0
             continuation.yield(.queued)
         }
         while let event = try reader.next() {
@@ -74,7 +81,8 @@ final class InputReader: Sendable {
                 guard number > done, bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
                 let session = OpDecoder.sessionHint(bytes)?.session ?? "default"
                 group.append(QueuedLine(session: session, bytes: Array(bytes)))
-                if group.count >= Self.groupLines { try commit() }
+                groupBytes += bytes.count
+                if group.count >= Self.groupLines || groupBytes >= Self.groupBytes { try commit() }
             case .oversized(let number, let byteCount):
                 read = number
                 if number > done {

@@ -393,16 +393,17 @@ struct SendCommandTests {
     )
     func fullThenReadOnlyDisk() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)
-        // Four sessions of 3,002 lines, about 1.2 MB of queue: more than the 512 KiB disk holds.
-        let path = try workspace.write("app.oplog", Self.log(sessions: ["u1", "u2", "u3", "u4"], pings: 1500))
+        // Four sessions of 12,002 lines, about 4.8 MB of queue: more than the 2 MiB disk holds, which takes a few of
+        // focal send's groups of 10,000 lines before it is full.
+        let path = try workspace.write("app.oplog", Self.log(sessions: ["u1", "u2", "u3", "u4"], pings: 6000))
         let server = try Self.serve(workspace)
         defer { server.kill() }
         let queue = workspace.absolute("queue")
         try FileManager.default.createDirectory(atPath: queue, withIntermediateDirectories: true)
-        // In a mount namespace of its own (unshare -m), the queue's directory is a tmpfs: 512 KiB, then read-only, then
+        // In a mount namespace of its own (unshare -m), the queue's directory is a tmpfs: 2 MiB, then read-only, then
         // 64 MiB. The mount ends with the namespace, whatever happens to the test.
         let script = """
-            mount -t tmpfs -o size=512k focal-queue "$3" || exit 90
+            mount -t tmpfs -o size=2m focal-queue "$3" || exit 90
             "$1" send --to "$2" --queue "$3" "$4"; echo "full: $?"
             mount -o remount,ro "$3" || exit 91
             "$1" send --to "$2" --queue "$3" "$4"; echo "read-only: $?"
@@ -419,7 +420,7 @@ struct SendCommandTests {
         #expect(run.stderr.contains("focal send: resuming: the queue holds "), "\(run)")
         let delivered = try Self.stop(server, workspace)
         #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
-        #expect(delivered.values.map(\.count) == [1500, 1500, 1500, 1500])
+        #expect(delivered.values.map(\.count) == [6000, 6000, 6000, 6000])
     }
 
     @Test("an unreachable server past --patience: exit 4, the queue kept")
