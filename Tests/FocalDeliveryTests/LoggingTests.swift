@@ -4,10 +4,10 @@ import Logging
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct LoggingTests {
-    @Test func trackerLogsEachDeliveryAtDebugWithNamespacedMetadata() {
+    @Test func trackerLogsEachDeliveryAtDebugWithNamespacedMetadata() async throws {
         let capture = LogCapture()
         let tracker = Tracker(logger: capture.logger(level: .debug))
-        tracker.start(adapters: [RecordingAdapter()])
+        try await tracker.start(adapters: [RecordingAdapter()]).wait()
         tracker.track(SongTapped(song: "Intro"))
         tracker.update(Nickname())
         let lines = capture.logged.filter { $0.level == .debug }
@@ -28,12 +28,13 @@ import Testing
         #expect(warnings.map { $0.metadata["focal.tracker.dropped"] } == ["1", "2", "4", "8"])
     }
 
-    @Test func aTrackerAtInfoLogsNoItems() {
+    @Test func aTrackerAtInfoLogsItsStartButNoItems() async throws {
         let capture = LogCapture()
         let tracker = Tracker(logger: capture.logger(level: .info))
-        tracker.start(adapters: [RecordingAdapter()])
+        try await tracker.start(adapters: [RecordingAdapter()]).wait()
         tracker.track(SongTapped())
-        #expect(capture.logged.isEmpty)
+        #expect(capture.logged.map(\.message) == ["tracker started"])
+        #expect(capture.logged.first?.metadata["focal.tracker.adapters"] == "1")
     }
 
     @Test func aDestinationThatStaysDownWarnsOnThe1st2nd4thFailureInARow() async throws {
