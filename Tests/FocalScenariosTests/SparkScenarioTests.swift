@@ -142,6 +142,49 @@ import Testing
         #expect(enabled.trace.last == "record /shop/go touch-up-inside")
     }
 
+    /// UIKit's hit testing sends a touch past a view that takes none, and to the view that covers the one aimed
+    /// at: both taps go where hit testing sends them, and both warn, saying why.
+    @Test func tapsThatHitTestingSendsElsewhereWarnAlike() throws {
+        let text = shop(
+            """
+                    - view: {id: box, user-interaction: false, views: [{button: {title: Go, id: go, analyzer: go}}]}
+                    - button: {title: Under, id: under, analyzer: under, frame: [0, 300, 100, 40]}
+                    - button: {title: Over, id: over, analyzer: over, frame: [0, 300, 100, 40]}
+            """, journey: "  - launch\n  - tap: go\n  - tap: under")
+        var ops: [Op] = []
+        var warnings: [String] = []
+        let run = ScenarioRun(scenario: try scenario(text)) { ops.append($0) }
+        run.warningHandler = { warnings.append($0) }
+        try run.play()
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(
+            warnings.first?.contains(
+                "step 2 (tap): the touch on 'go' went to a View: 'box' around it takes no touches (user-interaction: false)") == true,
+            "\(warnings)")
+        #expect(
+            warnings.last?.contains("step 3 (tap): the touch on 'under' went to 'over': it is covered by that view, in front of it")
+                == true,
+            "\(warnings)")
+        let taps = ops.compactMap { op -> String? in
+            guard case .record(let recording) = op, recording.event == "touch-up-inside" else { return nil }
+            return recording.event
+        }
+        #expect(taps.count == 1, "the covering button was tapped; the one behind and the one in the box were not")
+    }
+
+    @Test func aSparkStepOnTheSwitchedOffTriggerWarns() throws {
+        let text = shop(
+            "          - label: {text: Sale, id: banner, sparks: [{trigger: none, record: never}]}",
+            journey: "  - launch\n  - spark: {on: banner, trigger: none}")
+        var ops: [Op] = []
+        var warnings: [String] = []
+        let run = ScenarioRun(scenario: try scenario(text)) { ops.append($0) }
+        run.warningHandler = { warnings.append($0) }
+        try run.play()
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("step 2 (spark): the trigger 'none' switches a spark off") == true, "\(warnings)")
+    }
+
     @Test func theAppsScrollingIsNoDrag() throws {
         let views = """
                     - table: {id: list, analyzer: list, height: 88, cell: row, rows: {count: 20, title: "Row {index}"}, sparks: [{trigger: didBeginScroll, record: dragged}]}

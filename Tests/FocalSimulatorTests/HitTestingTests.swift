@@ -66,10 +66,15 @@ import Testing
         #expect(harness.application.hitTest(Point(x: 2, y: 202)) !== round)
     }
 
-    @Test func tappingACoveredViewFails() {
+    /// As UIKit's hit testing: a covered view's touch goes to the view in front, as a view's that takes no
+    /// touches goes to what is behind it; the tap says where it went.
+    @Test func tappingACoveredViewTouchesTheViewInFront() throws {
         let (harness, back, front) = makeScene()
         front.frame = back.frame
-        #expect(throws: UserActionError.viewNotHittable) { try harness.user.tap(back) }
+        #expect(try harness.user.tap(back) === front)
+        back.isUserInteractionEnabled = false
+        front.isUserInteractionEnabled = false
+        #expect(try harness.user.tap(back) === back.superview)
         front.removeFromSuperview()
         #expect(throws: UserActionError.viewNotOnScreen) { try harness.user.tap(front) }
     }

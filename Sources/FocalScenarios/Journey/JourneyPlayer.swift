@@ -10,6 +10,8 @@ struct JourneyPlayer {
     let app: ScenarioApp
     /// The analytics layer.
     let analytics: ScenarioAnalytics
+    /// Told, in a sentence, what the step did that the scenario's author may not expect.
+    let warn: (String) -> Void
 
     private var user: User { User(application: application) }
     private var finder: ElementFinder { ElementFinder(application: application, analytics: analytics) }
@@ -22,7 +24,7 @@ struct JourneyPlayer {
         case .tap(.point(let point)):
             guard user.tap(at: point) != nil else { throw StepFailure("nothing on screen takes a touch at \(point)") }
         case .tap(let target):
-            try perform("tap \(target)") { try user.tap(finder.view(target)) }
+            try touch("tap", target) { try user.tap($0) }
         case .select(let item):
             let list = try finder.list(item.list)
             try finder.checkItem(item.indexPath, in: list)
@@ -50,7 +52,7 @@ struct JourneyPlayer {
             }
         case .type(let text, let field):
             if let field {
-                try perform("tap \(field)") { try user.tap(finder.view(field)) }
+                try touch("tap", field) { try user.tap($0) }
             }
             try perform("type") { try user.type(text) }
         case .back:
@@ -84,19 +86,22 @@ struct JourneyPlayer {
                 case .outside: [Point(x: view.bounds.maxX + 10, y: view.bounds.center.y)]
                 case nil: []
                 }
-            try perform("touch \(target)") { try user.touch(view, movingThrough: path, ending: cancelled ? .cancelled : .lifted) }
+            try touch("touch", target, view: view) { try user.touch($0, movingThrough: path, ending: cancelled ? .cancelled : .lifted) }
         case .fireSpark(let target, let trigger):
             let element = try finder.element(target)
             guard analytics.sparks.events(on: element).contains(where: { $0.trigger == trigger }) else {
                 throw StepFailure(
                     "\(target) has no spark with the trigger '\(trigger)'; give it one with 'sparks: [{trigger: \(trigger), record: …}]'")
             }
+            if trigger == .none {
+                warn("the trigger 'none' switches a spark off (SparkChamber's single-fire pattern): nothing fires")
+            }
             analytics.sparks.fire(trigger, on: element)
         case .expectReleased(let names):
             try app.lifetimes.checkReleased(names)
         case .slide(let target, let value):
             guard let slider = try finder.view(target) as? Slider else { throw StepFailure("\(target) is not a slider") }
-            try perform("slide \(target)") { try user.slide(slider, to: value) }
+            try touch("slide", target, view: slider) { _ in try user.slide(slider, to: value) }
         default:
             try AppChanges(finder: finder, app: app).play(action)
         }
@@ -115,6 +120,18 @@ struct JourneyPlayer {
         } catch {
             throw StepFailure("cannot \(what): \(error)")
         }
+    }
+
+    /// Does `what` (a user action touching the view `target` names, or `view`, already found) with `body`, which
+    /// returns the view hit testing delivered the touch to, and warns when that is another view
+    /// (``TouchFallThrough``).
+    private func touch(_ what: String, _ target: TargetDescription, view: View? = nil, _ body: (View) throws -> View)
+        throws(StepFailure)
+    {
+        let view = if let view { view } else { try finder.view(target) }
+        var receiver = view
+        try perform("\(what) \(target)") { receiver = try body(view) }
+        if let warning = TouchFallThrough(target: view, receiver: receiver).warning(aimedAt: target) { warn(warning) }
     }
 
     private func switchTab(_ tab: TabReference) throws(StepFailure) {

@@ -36,7 +36,9 @@ public final class ScenarioRun {
     }
 
     /// Told, in a sentence, about each event the app's analyzers could not record (an event that waited too long
-    /// for its node); `nil` ignores them.
+    /// for its node), and about what a step did that its author may not expect (a touch that went to another
+    /// view than the one named, a `spark` step firing the switched-off trigger `none`), located like a
+    /// ``ScenarioError``; `nil` ignores them.
     ///
     /// A handler set for the first time is told the scenario's own ``Scenario/warnings`` at once.
     public var warningHandler: ((String) -> Void)? {
@@ -51,8 +53,9 @@ public final class ScenarioRun {
     }
     private var hasToldScenarioWarnings = false
 
-    /// Told the trace line of each firing of a spark that has a `trace` (SparkChamber's `Traced event: …`, with
-    /// the virtual time); `nil` ignores them. The trace is also recorded with the spark's event, for tasks.
+    /// Told the trace line of each firing of a spark that has a `trace`, after its action: SparkChamber's
+    /// `Traced event: …` (`FocalAnalyzers`' `SparkDetector.traceHandler`); `nil` ignores them. The trace is
+    /// also recorded with the spark's event, for tasks.
     public var traceHandler: ((String) -> Void)? {
         didSet { analytics.sparks.traceHandler = traceHandler }
     }
@@ -68,8 +71,10 @@ public final class ScenarioRun {
         guard !isFinished else { return }
         let step = scenario.journey[playedStepCount]
         playedStepCount += 1
+        let file = scenario.file
+        let warn: (String) -> Void = { [weak self] message in self?.warningHandler?("\(step.error(message, file: file))") }
         do {
-            try JourneyPlayer(application: application, app: app, analytics: analytics).play(step.action)
+            try JourneyPlayer(application: application, app: app, analytics: analytics, warn: warn).play(step.action)
         } catch {
             throw step.error(error.message, file: scenario.file)
         }

@@ -29,11 +29,15 @@ public struct User {
 
     /// Taps `view` at `point` in its own coordinates (its centre by default).
     ///
-    /// The touch is delivered to whatever hit testing finds there: the view, a subview of it, or an ancestor when
-    /// the view itself ignores touches (tapping a label in a cell selects the row).
-    /// - Throws: ``UserActionError/viewNotOnScreen`` or ``UserActionError/viewNotHittable`` (something else is in
-    ///   front of it).
-    public func tap(_ view: View, at point: Point? = nil) throws {
+    /// As in UIKit, the touch is delivered to whatever hit testing finds there: the view or a subview of it, an
+    /// ancestor or a view behind it when the view takes no touches (`isUserInteractionEnabled` off on it or
+    /// around it, a disabled control, a label: tapping a label in a cell selects the row), or a view in front of
+    /// it that covers it. Compare the returned view with `view` to tell.
+    /// - Returns: the view the touch was delivered to.
+    /// - Throws: ``UserActionError/viewNotOnScreen``, or ``UserActionError/viewNotHittable`` when nothing on
+    ///   screen takes a touch there.
+    @discardableResult
+    public func tap(_ view: View, at point: Point? = nil) throws -> View {
         try touch(view, at: point)
     }
 
@@ -41,15 +45,19 @@ public struct User {
     /// centre by default), moves through each point of `path` in turn (in the view's coordinates too, and free to
     /// leave the view), then is lifted, or cancelled by the system when `ending` says so.
     ///
-    /// The touch is delivered, in every phase, to the view hit testing finds at `start` (as ``tap(_:at:)``):
-    /// a control lifted outside its bounds sends ``ControlEvents/touchUpOutside``, a cancelled one
-    /// ``ControlEvents/touchCancel``, and a cell lifted outside does not select its row.
+    /// The touch is delivered, in every phase, to the view hit testing finds at `start` (as ``tap(_:at:)``, which
+    /// may be another view than `view`): a control lifted outside its bounds sends
+    /// ``ControlEvents/touchUpOutside``, a cancelled one ``ControlEvents/touchCancel``, and a cell lifted outside
+    /// does not select its row.
+    /// - Returns: the view the touch was delivered to.
     /// - Throws: ``UserActionError/viewNotOnScreen`` or ``UserActionError/viewNotHittable``.
-    public func touch(_ view: View, at start: Point? = nil, movingThrough path: [Point] = [], ending: TouchEnding = .lifted) throws {
+    @discardableResult
+    public func touch(_ view: View, at start: Point? = nil, movingThrough path: [Point] = [], ending: TouchEnding = .lifted) throws
+        -> View
+    {
         guard let window = view.window, view.isVisibleOnScreen else { throw UserActionError.viewNotOnScreen }
         let screenPoint = view.convert(start ?? view.bounds.center, to: nil) + window.frame.origin
-        guard let hit = application.hitTest(screenPoint), hit.isDescendant(of: view) || view.isDescendant(of: hit)
-        else { throw UserActionError.viewNotHittable }
+        guard let hit = application.hitTest(screenPoint) else { throw UserActionError.viewNotHittable }
         let touch = begin(on: hit, in: window, at: screenPoint - window.frame.origin)
         for point in path {
             touch.phase = .moved
@@ -66,10 +74,14 @@ public struct User {
             hit.touchCancelled(touch)
         }
         application.clock.runDueWork()
+        return hit
     }
 
     /// Drags the slider's thumb to `value` by tapping its track there.
-    public func slide(_ slider: Slider, to value: Double) throws {
+    ///
+    /// - Returns: the view the touch was delivered to (see ``tap(_:at:)``).
+    @discardableResult
+    public func slide(_ slider: Slider, to value: Double) throws -> View {
         try tap(slider, at: slider.trackPoint(for: value))
     }
 

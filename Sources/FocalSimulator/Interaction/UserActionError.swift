@@ -2,7 +2,7 @@
 public enum UserActionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The view is not in a shown window, or not visible on screen.
     case viewNotOnScreen
-    /// A touch at the view lands on an unrelated view in front of it, or on nothing.
+    /// Nothing on screen takes a touch where the view is (every view there ignores touches).
     case viewNotHittable
     /// The scroll view cannot be scrolled (``ScrollView/isScrollEnabled`` is `false`).
     case notScrollable
@@ -23,7 +23,7 @@ public enum UserActionError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .viewNotOnScreen: "the view is not on screen"
-        case .viewNotHittable: "a touch at the view does not reach it"
+        case .viewNotHittable: "nothing on screen takes a touch where the view is"
         case .notScrollable: "the scroll view cannot be scrolled"
         case .itemOutOfRange(let indexPath): "there is no item at \(indexPath)"
         case .noTextInput: "nothing accepts typing"
