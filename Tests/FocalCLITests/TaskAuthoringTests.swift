@@ -188,8 +188,8 @@ struct TaskAuthoringTests {
         #expect(lines[at + 2] == "    | " + String(repeating: " ", count: 25) + "^", "\(run)")
     }
 
-    @Test("replay warns once about a task that returned a Promise, in input order among errors, and writes {} as before")
-    func promiseWarningInOrder() throws {
+    @Test("replay reports each Promise a task returned as an error of its line, in input order among errors, writing nothing")
+    func promiseErrorInOrder() throws {
         let workspace = try TemporaryDirectory(tasks: [
             "index.js": """
             match('/boom', () => { throw new Error('first'); });
@@ -201,11 +201,14 @@ struct TaskAuthoringTests {
             Line.record("1", "later"),
         ]
         let run = try runFocal(["replay", "--tasks", workspace.tasks], input: log(lines))
-        #expect(run.stdoutLines == ["{}", "{}"], "\(run)")
+        #expect(run.stdoutLines.isEmpty, "\(run)")
         let said = run.stderrLines.filter { $0.hasPrefix("error: ") || $0.hasPrefix("warning: ") }
-        #expect(said.count == 2, "\(run)")
+        #expect(said.count == 3, "\(run)")
         #expect(said.first?.hasPrefix("error: line 2: ") == true, "\(run)")
-        #expect(said.last?.hasPrefix("warning: ") == true && said.last?.contains("returned a Promise, written as {}") == true, "\(run)")
+        for (line, text) in zip([3, 4], said.dropFirst()) {
+            #expect(text.hasPrefix("error: line \(line): task '/later' (index.js:2) returned a value that is not JSON"), "\(run)")
+            #expect(text.contains("a Promise is not a result: tasks run synchronously and a Promise is never awaited"), "\(run)")
+        }
     }
 
     @Test("the end of input records ana-session-ended on every session, in the same order whatever the number of engines")
