@@ -5,8 +5,9 @@
 // repository. The jsconfig turns on `strictNullChecks`: `node.index`,
 // `node.parentNode` and `node.ancestor(n)` can be null.
 // Tasks run on JavaScriptCore without a DOM or Node.js: there is no file system,
-// network or timer, and `Date.now()` is the wall clock, not the op log's time
-// (use `node.latestEvent().time`).
+// network or timer. The same op log gives the same results: `Date.now()` and
+// `new Date()` are the time of the op being handled, and `Math.random()` is seeded
+// by the session's id (see `DateConstructor.now` and `Math.random` below).
 
 /** A JSON value: what a task may return as a result. */
 type FocalJSON = null | boolean | number | string | FocalJSON[] | { [key: string]: FocalJSON | undefined };
@@ -136,3 +137,20 @@ declare var exports: any;
 declare var __filename: string;
 /** This file's directory from the tasks directory: `/lib`, or `/` for `index.js`. */
 declare var __dirname: string;
+
+interface DateConstructor {
+  /**
+   * The time of the op being handled, in milliseconds since the Unix epoch (the op log's clock, not the machine's):
+   * in a task, the event's `time` (`node.latestEvent().time`); at a task file's top level, the time of the
+   * `register` op that loaded it. `new Date()` and `Date()` give the same time.
+   */
+  now(): number;
+}
+
+interface Math {
+  /**
+   * A number in [0, 1) from the session's own sequence, seeded by the session's id: replaying the same log draws
+   * the same numbers, whatever else the engine runs.
+   */
+  random(): number;
+}
