@@ -45,13 +45,56 @@ import Testing
         #expect(replay.output == run.output)
     }
 
-    @Test func runPrintsTheFinalSnapshot() throws {
+    /// Issue 56: standard output carries the snapshot alone (results off it), so it can be piped to `jq` or saved.
+    @Test func runPrintsTheFinalSnapshotAlone() throws {
         let run = try focal(["run", "--tasks", "tasks", "--snapshot", "--format", "json", "Examples/scenarios/master-detail.yaml"])
         #expect(run.status == 0)
+        #expect(run.lines.count == 1, "the snapshot and nothing else: \(run.output.prefix(300))")
         let snapshot = try #require(run.lines.last)
         #expect(snapshot.hasPrefix(#"{"root":"#))
         #expect(snapshot.contains(#""name":"tableView""#))
-        #expect(run.lines.dropLast().allSatisfy { $0.hasPrefix(#"{"event":"#) })
+        #expect(snapshot.contains(#""outcome":"result""#), "the results are in the snapshot, with their events")
+    }
+
+    @Test func runTracePrintsSparkChambersTraceLines() throws {
+        let scenario = ["--tasks", "Examples/scenarios/fidelity/tasks", "Examples/scenarios/fidelity/spark-trace.yaml"]
+        let traced = try focal(["run", "--trace"] + scenario)
+        #expect(traced.status == 0)
+        #expect(
+            traced.error.split(separator: "\n") == [
+                "Traced event: SparkEvent(trigger: didEndTouch, trace: touch, identifier: first-touch)",
+                "Traced event: SparkEvent(trigger: targetAction, trace: buy tapped, identifier: nil)",
+                "Traced event: SparkEvent(trigger: targetAction, trace: buy tapped, identifier: nil)",
+            ])
+        let quiet = try focal(["run"] + scenario)
+        #expect(quiet.status == 0)
+        #expect(quiet.error.isEmpty, "no trace without --trace")
+    }
+
+    @Test func testChecksAnExpectedTrace() throws {
+        let directory = try TemporaryDirectory(
+            prefix: "focal-scenarios-",
+            files: [
+                "tasks/index.js": "",
+                "s.yaml": """
+                tasks: tasks
+                app: {root: home, screens: {home: {views: [{button: {id: go, title: Go, sparks: [{trigger: targetAction, record: x, trace: t}]}}]}}}
+                journey: [launch, {tap: go}]
+                expect: {trace: ["Traced event: SparkEvent(trigger: targetAction, trace: other, identifier: nil)"]}
+                """,
+            ])
+        let test = try focal(["test"], in: directory.path)
+        #expect(test.status == 1)
+        #expect(
+            test.lines == [
+                "FAIL ./s.yaml",
+                "    the trace:",
+                "    --- expected",
+                "    +++ actual",
+                #"    - "Traced event: SparkEvent(trigger: targetAction, trace: other, identifier: nil)""#,
+                #"    + "Traced event: SparkEvent(trigger: targetAction, trace: t, identifier: nil)""#,
+                "0 passed, 1 failed",
+            ])
     }
 
     @Test func runNamesTheFileAndStepThatFailed() throws {
@@ -159,7 +202,7 @@ import Testing
                 "FAIL ./wrong.yaml",
                 "    --- expected",
                 "    +++ actual",
-                #"    - {"tapped":"knob"}    # due after the start of the journey"#,
+                #"    - {"tapped":"knob"}    # due by the end of the journey"#,
                 #"    + {"tapped":"button"}    # from step 2 (tap)"#,
                 "1 passed, 1 failed",
             ])

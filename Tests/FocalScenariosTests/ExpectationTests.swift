@@ -64,19 +64,33 @@ import Testing
         #expect(!expectation.check([["n": 1, "a": true]]).isMet)
     }
 
+    /// A missing result was due before the next expected result that came: by the step that produced it (not
+    /// after the step of the result before it, which may have produced it too), or by the end of the journey.
     @Test func failuresNameTheStepThatProducedOrOwedEachResult() {
         let tap = StepLabel(number: 2, kind: "tap")
         let select = StepLabel(number: 3, kind: "select")
-        let check = Expectation.exactly(["a", "b", "c"]).check(["a", "x", "c"], steps: [tap, select, nil])
+        let back = StepLabel(number: 4, kind: "back")
+        let check = Expectation.exactly(["a", "b", "c"]).check(["a", "x", "c"], steps: [tap, select, back])
         #expect(
             check.report == [
-                "--- expected", "+++ actual", #"  "a""#, #"- "b"    # due after step 2 (tap)"#,
+                "--- expected", "+++ actual", #"  "a""#, #"- "b"    # due by step 4 (back)"#,
                 #"+ "x"    # from step 3 (select)"#, #"  "c""#,
             ])
         let first = Expectation.exactly(["z"]).check(["c"], steps: [nil])
-        #expect(first.report.contains(#"- "z"    # due after the start of the journey"#), "\(first.report)")
+        #expect(first.report.contains(#"- "z"    # due by the end of the journey"#), "\(first.report)")
         #expect(first.report.contains(#"+ "c"    # from the end of the journey"#), "\(first.report)")
+        let last = Expectation.exactly(["a", "b"]).check(["a"], steps: [tap])
+        #expect(last.report.contains(#"- "b"    # due by the end of the journey"#), "\(last.report)")
         let contains = Expectation.contains(["b"]).check(["a"], steps: [tap])
         #expect(contains.report.last == #"  "a"    # step 2 (tap)"#)
+    }
+
+    @Test func aTraceExpectationComparesTheTraceLinesInOrder() {
+        let expectation = Expectation(.contains, [], trace: ["Traced event: one", "Traced event: two"])
+        #expect(expectation.check([["any": 1]], trace: ["Traced event: one", "Traced event: two"]).isMet)
+        let wrong = expectation.check([], trace: ["Traced event: two"])
+        #expect(!wrong.isMet)
+        #expect(wrong.report == ["the trace:", "--- expected", "+++ actual", #"- "Traced event: one""#, #"  "Traced event: two""#])
+        #expect(!Expectation(.exactly, [1], trace: []).check([1], trace: ["Traced event: extra"]).isMet)
     }
 }

@@ -19,6 +19,13 @@ import FocalJSON
 ///
 /// With `partial: true`, an expected object matches a result that has at least its members, each matching
 /// (recursively: nested objects may be partial too; arrays must have the same length, element by element).
+///
+/// ```yaml
+/// expect:
+///   trace:                                  # exactly these SparkChamber trace lines, in this order
+///     - "Traced event: SparkEvent(trigger: didAppear, trace: promo, identifier: nil)"
+///   contains: [{spark: banner-seen}]        # optional with `trace:`: without results, they are not checked
+/// ```
 public struct Expectation: Sendable, Equatable {
     /// How the expected results are compared with the produced ones.
     public enum Mode: Sendable, Equatable {
@@ -35,12 +42,16 @@ public struct Expectation: Sendable, Equatable {
     public var results: [JSONValue]
     /// Whether an expected object lists only the members it checks.
     public var isPartial: Bool
+    /// The trace lines the journey's sparks must print, in order and no others (SparkChamber's
+    /// `Traced event: …`, see `ScenarioRun.traceHandler`); `nil` does not check them.
+    public var trace: [String]?
 
-    /// An expectation of `results`.
-    public init(_ mode: Mode, _ results: [JSONValue], partial: Bool = false) {
+    /// An expectation of `results` (and, with `trace`, of exactly these trace lines).
+    public init(_ mode: Mode, _ results: [JSONValue], partial: Bool = false, trace: [String]? = nil) {
         self.mode = mode
         self.results = results
         self.isPartial = partial
+        self.trace = trace
     }
 
     /// These results, in this order, and no others.
@@ -49,20 +60,31 @@ public struct Expectation: Sendable, Equatable {
     /// At least these results, in any order.
     public static func contains(_ results: [JSONValue]) -> Expectation { Expectation(.contains, results) }
 
-    /// Reads `expect:`: a list, or `{contains: list}` / `{results: list}`, optionally with `partial: true`.
+    /// Reads `expect:`: a list, or `{contains: list}` / `{results: list}`, optionally with `partial: true`, and
+    /// `trace: [lines]`, which may also stand alone (then the results are not checked).
     init(_ value: ScenarioNode) throws(ScenarioError) {
         guard value.isMapping else {
             guard value.node.sequence != nil else {
-                throw value.mismatch("a list of results, {results: […]} or {contains: […]}")
+                throw value.mismatch("a list of results, {results: […]}, {contains: […]} or {trace: […]}")
             }
             self.init(.exactly, try Self.values(value))
             return
         }
-        let fields = try value.fields(allowed: ["results", "contains", "partial"], in: "'expect'")
+        let fields = try value.fields(allowed: ["results", "contains", "partial", "trace"], in: "'expect'")
+        var trace: [String]?
+        if let lines = fields["trace"] {
+            trace = []
+            for line in try lines.list() { trace?.append(try line.string()) }
+        }
+        guard trace == nil || fields["results"] != nil || fields["contains"] != nil else {
+            if let partial = fields["partial"] { throw partial.error("'partial' goes with 'results' or 'contains'") }
+            self.init(.contains, [], trace: trace)
+            return
+        }
         let member = try fields.exactlyOne(of: ["results", "contains"])
         self.init(
             member.key == "contains" ? .contains : .exactly, try Self.values(member.value),
-            partial: try fields["partial"]?.bool() ?? false)
+            partial: try fields["partial"]?.bool() ?? false, trace: trace)
     }
 
     private static func values(_ value: ScenarioNode) throws(ScenarioError) -> [JSONValue] {
@@ -83,10 +105,18 @@ public struct Expectation: Sendable, Equatable {
         }
     }
 
-    /// Compares `results` with the expectation. `steps` names, for each result, the journey step that produced
-    /// it (`nil`: after the journey); a failure's report says which step produced each unexpected result and
-    /// after which step a missing one was due.
-    public func check(_ results: [JSONValue], steps: [StepLabel?] = []) -> ExpectationCheck {
+    /// Compares `results` with the expectation, and `trace` with its ``trace`` when it has one. `steps` names,
+    /// for each result, the journey step that produced it (`nil`: after the journey); a failure's report says
+    /// which step produced each unexpected result and by which step a missing one was due.
+    public func check(_ results: [JSONValue], steps: [StepLabel?] = [], trace: [String] = []) -> ExpectationCheck {
+        let resultsCheck = checkResults(results, steps: steps)
+        guard let expected = self.trace else { return resultsCheck }
+        let diff = ResultDiff(expected: expected.map(JSONValue.string), actual: trace.map(JSONValue.string), matches: ==)
+        guard !diff.isMatch else { return resultsCheck }
+        return ExpectationCheck(isMet: false, report: resultsCheck.report + ["the trace:"] + diff.lines())
+    }
+
+    private func checkResults(_ results: [JSONValue], steps: [StepLabel?]) -> ExpectationCheck {
         let origin = { (index: Int) -> String in
             guard steps.indices.contains(index) else { return "" }
             return steps[index].map { "\($0)" } ?? "the end of the journey"

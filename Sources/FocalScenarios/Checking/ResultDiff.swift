@@ -55,23 +55,30 @@ struct ResultDiff {
     }
 
     /// `--- expected`, `+++ actual`, then one line per result: `  same`, `- expected only`, `+ actual only`. With
-    /// `origin` (the step that produced the actual result at an index), unexpected results say their step and
-    /// missing ones the step they were due after.
+    /// `origin` (the step that produced the actual result at an index), unexpected results say their step, and
+    /// missing ones the step by which they were due: the step that produced the next expected result that came
+    /// (a missing result was due before it), or the end of the journey when none came after it.
     func lines(origin: ((Int) -> String)? = nil) -> [String] {
         var lines = ["--- expected", "+++ actual"]
-        var previous: Int?
-        for entry in entries {
+        var nextSame: Int?
+        var dues: [String?] = Array(repeating: nil, count: entries.count)
+        for position in entries.indices.reversed() {
+            switch entries[position] {
+            case .same(let index): nextSame = index
+            case .missing: dues[position] = origin.map { origin in nextSame.map(origin) ?? "the end of the journey" }
+            case .unexpected: break
+            }
+        }
+        for (position, entry) in entries.enumerated() {
             switch entry {
             case .same(let index):
                 lines.append("  \(actual[index].jsonString)")
-                previous = index
             case .missing(let value):
-                let due = previous.map { origin?($0) ?? "" } ?? (origin == nil ? "" : "the start of the journey")
-                lines.append("- \(value.jsonString)" + (due.isEmpty ? "" : "    # due after \(due)"))
+                let due = dues[position] ?? ""
+                lines.append("- \(value.jsonString)" + (due.isEmpty ? "" : "    # due by \(due)"))
             case .unexpected(let index):
                 let from = origin?(index) ?? ""
                 lines.append("+ \(actual[index].jsonString)" + (from.isEmpty ? "" : "    # from \(from)"))
-                previous = index
             }
         }
         return lines

@@ -21,6 +21,13 @@ public struct ScenarioOutcome {
     public var warnings: [String]
     /// The most warnings an outcome keeps.
     public static let warningLimit = 1_000
+    /// The trace lines of the journey's sparks (see ``ScenarioRun/traceHandler``), in order; the first
+    /// ``traceLimit`` of them.
+    public var trace: [String]
+    /// How many trace lines there were beyond ``traceLimit``; an expected trace fails when there were any.
+    public var droppedTraceLines: Int
+    /// The most trace lines an outcome keeps.
+    public static let traceLimit = 10_000
     /// The engine the ops went to, for snapshots of the final tree.
     public let engine: Engine
 
@@ -42,6 +49,11 @@ public struct ScenarioOutcome {
         run.warningHandler = { warning in
             if warnings.count < warningLimit { warnings.append(warning) }
         }
+        var trace: [String] = []
+        var droppedTraceLines = 0
+        run.traceHandler = { line in
+            if trace.count < traceLimit { trace.append(line) } else { droppedTraceLines += 1 }
+        }
         var failure: ScenarioError?
         do {
             while !run.isFinished {
@@ -53,7 +65,7 @@ public struct ScenarioOutcome {
         }
         return ScenarioOutcome(
             results: collector.results, resultSteps: collector.steps, errors: collector.errors, ops: ops,
-            failure: failure, warnings: warnings, engine: engine)
+            failure: failure, warnings: warnings, trace: trace, droppedTraceLines: droppedTraceLines, engine: engine)
     }
 
     /// Checks the outcome against the scenario's expectation: the journey must have completed without engine
@@ -62,7 +74,10 @@ public struct ScenarioOutcome {
         var report: [String] = []
         if let failure { report.append("error: \(failure)") }
         report += errors.map { "error: \($0)" }
-        let check = expectation.check(values, steps: resultSteps)
+        if expectation.trace != nil, droppedTraceLines > 0 {
+            report.append("error: the journey printed \(droppedTraceLines) trace lines beyond the \(Self.traceLimit) compared")
+        }
+        let check = expectation.check(values, steps: resultSteps, trace: trace)
         return ExpectationCheck(isMet: report.isEmpty && check.isMet, report: report + check.report)
     }
 

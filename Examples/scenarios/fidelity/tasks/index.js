@@ -84,3 +84,9 @@ match(['banner-appeared', 'deep-appeared', 'row-appeared'], node => ({
   row: node.latestValue('title') ?? undefined,
 }));
 match(['seen/ana-appeared', 'seen/ana-disappeared'], node => ({ seen: node.latestEvent().name }));
+
+// SparkChamber's trace: the sparks that fired, with the trace recorded beside them.
+match(['buy-spark', 'quiet', 'touched'], node => ({
+  traceSpark: node.latestEvent().name,
+  trace: node.latestEvent().attributes.trace ?? null,
+}));
