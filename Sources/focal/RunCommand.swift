@@ -25,6 +25,10 @@ struct RunCommand: AsyncParsableCommand {
             A step that cannot be done stops the journey with an error naming the file, the step \
             and what was expected.
 
+            With --trace, standard error also gets SparkChamber's trace line of each firing of \
+            a spark that has a 'trace' ("Traced event:" and the event, joined by a space), in \
+            order with the warnings.
+
             With --deliver, results go through a durable outbox to HTTP endpoints or files \
             instead of standard output, as with 'focal replay'.
 
@@ -64,6 +68,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The format of --snapshot: xml, json or html.")
     var format: SnapshotFormat = .xml
 
+    @Flag(name: .long, help: "Print SparkChamber's trace lines (\"Traced event: …\") on standard error.")
+    var trace = false
+
     @Option(name: .long, help: ArgumentHelp("Also send the journey's op log to focal serve at this base URL.", valueName: "url"))
     var send: String?
 
@@ -93,7 +100,7 @@ struct RunCommand: AsyncParsableCommand {
         defer { Task { await threads.shutdown() } }
         let worker = try await threads.makeWorkerOrExit(options.engineConfiguration)
         let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
-        let (store, path, emitOplog, snapshot, format) = (delivery.store, scenario, emitOplog, snapshot, format)
+        let (store, path, emitOplog, snapshot, format, tracing) = (delivery.store, scenario, emitOplog, snapshot, format, trace)
         // The simulator and the engine run together on the engine's thread.
         let sessionID = session ?? "run-\(UUID().uuidString.lowercased())"
         let sending = send != nil
@@ -123,6 +130,9 @@ struct RunCommand: AsyncParsableCommand {
                 warnings += 1
                 guard LogThrottle.isShown(occurrence: warnings) else { return }
                 StandardStream.error.writeWarning("\(warning)" + (warnings > 1 ? " (warning \(warnings))" : ""))
+            }
+            if tracing {
+                run.traceHandler = { line in StandardStream.error.writeLine(line) }
             }
             var failed = false
             while !run.isFinished {
