@@ -90,3 +90,7 @@ match(['buy-spark', 'quiet', 'touched'], node => ({
   traceSpark: node.latestEvent().name,
   trace: node.latestEvent().attributes.trace ?? null,
 }));
+
+// Taps that hit testing sends to another view than the one named.
+match(['behindButton/touch-up-inside', 'boxed/touch-up-inside', 'under/touch-up-inside', 'over/touch-up-inside'],
+  node => ({ hitTapped: node.nodeName }));
