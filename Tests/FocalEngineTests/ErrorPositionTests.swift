@@ -119,7 +119,7 @@ struct ErrorPositionTests {
         #expect(error.excerpt == "  f: node => { return 1 +; },")
     }
 
-    @Test("an import in a required module is answered with 'ES modules are not supported' at the statement")
+    @Test("a required module's import statement is answered with 'ES modules are not supported' where it is")
     func requiredModuleImport() throws {
         let harness = try EngineHarness([
             "index.js": "\n\nconst x = require('./lib/x');\n",
