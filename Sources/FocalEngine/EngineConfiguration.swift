@@ -31,6 +31,11 @@ public struct EngineConfiguration: Sendable {
     public var logger: Logger
     /// When set, engines note which task patterns the events matched (see ``PatternCoverage``).
     public var patternCoverage: PatternCoverage?
+    /// Keep, with each event of a node's history, the tasks that ran for it and returned `undefined`
+    /// (``TaskOutcome/noResult``), so that a snapshot shows every matching task's outcome. Off by default: it costs
+    /// a kept outcome per task call that gives nothing, where results, throws and time-outs are kept anyway.
+    /// `focal snapshot` and `focal run --snapshot` set it.
+    public var keepsNoResults = false
     /// The most sessions one engine hosts at once, the default session not counted; an op
     /// that would start one more is reported and not applied. In
     /// ``FocalCore/FocalLimits/maxSessionsRange``.

@@ -1,16 +1,23 @@
 /// The fixed parts of an HTML snapshot: one self-contained page (no external files) that
 /// shows the tree as a collapsible outline, each node with its path, index, visibility,
-/// id, the tasks that can fire on it, its registered attributes, its current values (with
-/// the time each was first displayed) and its last events (oldest first, as in the XML and
-/// JSON forms; times in ISO 8601, UTC), each with the results the tasks it fired produced
-/// (task patterns, source and JSON), and a search box that keeps the nodes whose path
-/// contains the query, with their ancestors, or says that none does. The search is
-/// also read from the page's fragment (`snapshot.html#search=tableView/cell`), so a
-/// filtered view can be linked to.
+/// id, the tasks that can fire on it, the tasks whose patterns came near it, its registered
+/// attributes, its current values (with the time each was first displayed) and its last
+/// events (oldest first, as in the XML and JSON forms), each with the outcome of every task
+/// it fired (a result, `undefined`, threw, timed out). Times are shown relative to the
+/// session's start (its root's `createdAt`: `+1.250 s`), with the time in ISO 8601 (UTC)
+/// and in milliseconds as the element's title.
+///
+/// A search box keeps the nodes that match the query, with their ancestors, or says that
+/// none does: a node matches when its path, an event of its history, one of its tasks (or
+/// near tasks, or an outcome's task) or one of its values (or attributes, or an outcome's
+/// value) contains the query; `path:`, `event:`, `task:` or `value:` before the query
+/// searches only that. The search is also read from the page's fragment
+/// (`snapshot.html#search=event:did-select`), so a filtered view can be linked to.
 ///
 /// Each node's element carries its own name (`data-name`); the script works out its path
 /// from the nesting when the page loads (into `data-path` and the summary's `code.path`), so
-/// the page is linear in the size of the tree, whatever its depth.
+/// the page is linear in the size of the tree, whatever its depth; it reads each node's own
+/// text for the search once, at the same time.
 ///
 /// The page is well-formed XHTML as well as HTML, so it can be checked with an XML parser;
 /// its script has no `<` or `&` for the same reason.
@@ -29,8 +36,8 @@ enum HTMLSnapshotPage {
         .filtered { display: none; }
         </style></head><body>
         <h1>Focal snapshot</h1>
-        <p><input id="search" type="search" placeholder="Filter by path, e.g. tableView/cell" size="40" /></p>
-        <p id="no-match" class="filtered">No node's path contains the search.</p>
+        <p><input id="search" type="search" placeholder="Search a path, event, task or value, e.g. tableView/cell or event:did-select" size="60" /></p>
+        <p id="no-match" class="filtered">No node matches the search.</p>
         <div id="tree">
 
         """
@@ -45,13 +52,44 @@ enum HTMLSnapshotPage {
           // and its own name (the root's is "/"), each worked out once.
           var nodes = Array.prototype.slice.call(document.querySelectorAll('details.node'));
           var paths = new Map();
+          // Each node's own text by what it is (its children's nodes not included), for the search.
+          var fields = new Map();
           nodes.forEach(function (node) {
             var parent = node.parentElement.closest('details.node');
             var path = parent ? paths.get(parent) + '/' + node.getAttribute('data-name') : '';
             paths.set(node, path);
             node.setAttribute('data-path', path || '/');
             node.firstElementChild.querySelector('code.path').textContent = path || '/';
+            var own = { path: path || '/', event: '', task: '', value: '' };
+            Array.prototype.forEach.call(node.children, function (part) {
+              if (part.matches('ol.events')) {
+                Array.prototype.forEach.call(part.children, function (event) {
+                  own.event += '\\n' + event.firstElementChild.textContent;
+                  var outcomes = event.querySelector('ul.results');
+                  if (outcomes) {
+                    own.task += '\\n' + outcomes.textContent;
+                    own.value += '\\n' + outcomes.textContent;
+                  }
+                });
+              } else if (part.matches('ul.tasks, ul.near')) {
+                own.task += '\\n' + part.textContent;
+              } else if (part.matches('ul.values, p.attributes')) {
+                own.value += '\\n' + part.textContent;
+              }
+            });
+            fields.set(node, own);
           });
+          // `event:x`, `task:x`, `value:x` and `path:x` search one field; any other query searches them all.
+          function matches(node, query) {
+            var own = fields.get(node);
+            var colon = query.indexOf(':');
+            var field = colon === -1 ? '' : query.slice(0, colon);
+            if (field === 'path' || field === 'event' || field === 'task' || field === 'value') {
+              return own[field].indexOf(query.slice(colon + 1).trim()) !== -1;
+            }
+            return own.path.indexOf(query) !== -1 || own.event.indexOf(query) !== -1 ||
+              own.task.indexOf(query) !== -1 || own.value.indexOf(query) !== -1;
+          }
           // Walking the nodes backwards decides every node after its children, so filtering
           // is linear in the number of nodes.
           nodes.reverse();
@@ -59,7 +97,7 @@ enum HTMLSnapshotPage {
             var kept = new Set();
             var any = false;
             nodes.forEach(function (node) {
-              var keep = query === '' || kept.has(node) || node.getAttribute('data-path').indexOf(query) !== -1;
+              var keep = query === '' || kept.has(node) || matches(node, query);
               any = any || keep;
               node.classList.toggle('filtered', !keep);
               if (keep) {
@@ -75,7 +113,7 @@ enum HTMLSnapshotPage {
             filter(query);
             history.replaceState(null, '', query === '' ? location.pathname : '#search=' + encodeURIComponent(query));
           });
-          // A link to the page can carry a search: snapshot.html#search=tableView/cell
+          // A link to the page can carry a search: snapshot.html#search=tableView/cell, #search=event:did-select
           var prefix = '#search=';
           if (location.hash.indexOf(prefix) === 0) {
             search.value = decodeURIComponent(location.hash.slice(prefix.length));

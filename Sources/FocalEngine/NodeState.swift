@@ -15,8 +15,9 @@ import FocalOpLog
 ///   the node is visible and by none otherwise. An absent `value` and `null` both mean
 ///   "no value". A node holds at most ``valueLimit`` values: an `ana-updated` that would
 ///   add one more is refused and changes nothing.
-/// - the results of the tasks an event fired are kept with it in the history, at most
-///   ``resultsPerEventLimit`` of them (see ``KeptResults``), for snapshots.
+/// - the outcomes of the tasks an event fired (results; tasks that threw or timed out; with
+///   ``EngineConfiguration/keepsNoResults``, tasks that returned `undefined`) are kept with it
+///   in the history, at most ``resultsPerEventLimit`` of them (see ``KeptResults``), for snapshots.
 public struct NodeState {
     /// How many events the history keeps.
     public static let historyLimit = 10
@@ -93,13 +94,11 @@ public struct NodeState {
         fileprivate mutating func keep(_ result: KeptResult) { results.append(result) }
     }
 
-    /// One result in the history: the task that produced it and its JSON text.
+    /// One outcome in the history: the task and what it did for the event (a result, and with
+    /// ``EngineConfiguration/keepsNoResults`` no result; throwing and timing out always).
     public struct KeptResult: Sendable {
         public var task: TaskReference
-        /// The result as JSON text, or `nil` when it is longer than ``NodeState/resultTextLimit``.
-        public var json: String?
-        /// The length of the result's JSON text, in bytes.
-        public var byteCount: Int
+        public var outcome: TaskOutcome
     }
 
     public init() {}
@@ -107,6 +106,12 @@ public struct NodeState {
     /// Keeps a result that `task` produced for the latest event (the one just applied). Returns how many bytes the
     /// state holds more (see ``heldBytes``).
     mutating func keepResult(_ json: String, of task: TaskReference) -> Int {
+        let count = json.utf8.count
+        return keep(.result(json: count <= Self.resultTextLimit ? json : nil, byteCount: count), of: task)
+    }
+
+    /// Keeps what `task` did for the latest event (the one just applied), as ``keepResult(_:of:)`` keeps a result.
+    mutating func keep(_ outcome: TaskOutcome, of task: TaskReference) -> Int {
         guard !recent.isEmpty else { return 0 }
         let slot = Int32(newestSlot)
         var keptForEvent = 0
@@ -119,8 +124,7 @@ public struct NodeState {
             omitted.append((slot, 1))
             return Self.omittedStride
         }
-        let count = json.utf8.count
-        kept.append((slot, KeptResult(task: task, json: count <= Self.resultTextLimit ? json : nil, byteCount: count)))
+        kept.append((slot, KeptResult(task: task, outcome: outcome)))
         return heldBytes(ofKept: kept.count - 1)
     }
 
@@ -239,7 +243,7 @@ public struct NodeState {
 
     /// The bytes the result kept at `position` holds: its place and its text.
     private func heldBytes(ofKept position: Int) -> Int {
-        Self.keptStride + (kept[position].result.json?.heapByteCount ?? 0)
+        Self.keptStride + kept[position].result.outcome.heldBytes
     }
 
     private static let keptStride = MemoryLayout<(slot: Int32, result: KeptResult)>.stride

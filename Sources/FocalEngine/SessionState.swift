@@ -32,6 +32,8 @@ final class SessionState {
     @exclusivity(unchecked) private var lastResultPath: (parent: Int32, generation: UInt32, name: String, path: String)?
     /// Where matched patterns are counted, if anywhere (the engine's, read once: every recorded event asks).
     private let coverage: PatternCoverage?
+    /// ``EngineConfiguration/keepsNoResults``, read once.
+    private let keepsNoResults: Bool
     /// Where the task wrapper hands short results (the engine's, read once: every result with one asks).
     private let handedText: SharedText
     /// `Date` and `Math.random` of the engine's tasks (read once), and where this session's `Math.random()` is in its
@@ -52,6 +54,7 @@ final class SessionState {
         library = TaskLibrary(scripts: engine.scripts)
         automaton = engine.scripts.automaton(for: [])
         coverage = engine.scripts.coverage
+        keepsNoResults = engine.configuration.keepsNoResults
         handedText = engine.scripts.handedText
         builtins = engine.scripts.builtins
         randomState = RandomState(seed: id)
@@ -116,6 +119,7 @@ final class SessionState {
         }
         var namespaceFile: String?
         if let namespace = r.namespace {
+            coverage?.noteNamespace(namespace)
             switch engine.scripts.file(forNamespace: namespace) {
             case .success(let file): namespaceFile = file
             case .failure(let error): return fail(error.kind, "node \(r.node): \(error.message)")
@@ -300,7 +304,10 @@ final class SessionState {
             guard returned != runtime.undefined,
                 let texts = returned == runtime.null ? handedText.text : runtime.string(ofKnownString: returned),
                 !texts.isEmpty
-            else { continue }
+            else {
+                if keepsNoResults { bytes.held += tree[index].payload.state.keep(.noResult, of: task.reference) }
+                continue
+            }
             if path == nil { path = resultPath(of: index) }
             // (Searched in the text's bytes: `utf8.contains` steps through the view one index at a time.)
             if texts.utf8.withContiguousStorageIfAvailable({ $0.contains(UInt8(ascii: "\n")) }) ?? texts.utf8.contains(UInt8(ascii: "\n")) {
@@ -378,6 +385,7 @@ final class SessionState {
 
     /// Notes the patterns that `event` at the node `index` matches (only with a ``PatternCoverage``).
     private func noteCoverage(_ coverage: PatternCoverage, at index: Int32, event: String, namedOnly: Bool) {
+        coverage.noteSeen(path: tree.path(of: index), event: event)
         coverage.noteMatched(
             taskPatterns(at: index).filter { namedOnly ? $0.pattern.event == event : $0.pattern.matches(event: event) }.map {
                 PatternCoverage.PatternUse(pattern: $0.pattern.description, task: $0.task)
@@ -388,6 +396,8 @@ final class SessionState {
 
     private func taskFailed(_ task: Task, _ what: String, _ r: Recording, at index: Int32, _ error: ScriptError) {
         let error = engine.scripts.modules.locate(error)
+        let message = TaskOutcome.kept("\(error)")
+        bytes.held += tree[index].payload.state.keep(error.isTimeout ? .timedOut(message) : .threw(message), of: task.reference)
         report(
             EngineError(
                 .taskFailed, "\(task.reference) \(what) on '\(r.event)' at \(describeNode(index)): \(error)", line: currentLine,

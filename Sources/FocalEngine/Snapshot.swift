@@ -4,15 +4,17 @@ import FocalPatterns
 
 extension Engine {
     /// The live tree as text: well-formed XML or JSON, one element or object per node,
-    /// nested as the tree. Each node carries its name, id, index (when set), namespace,
-    /// `createdAt`, attributes, visibility, the task patterns that can fire on it, its
-    /// current values and its last ten events (name, properties, time), each with the
-    /// results its tasks produced (see ``NodeState/KeptResults``). An empty tree is
-    /// `<snapshot/>` or `{"root":null}`, as is the snapshot of a session that has no state.
+    /// nested as the tree. Each node carries its name, path, id, index (when set), namespace,
+    /// `createdAt`, attributes, visibility, the task patterns that can fire on it, the tasks
+    /// whose patterns came near it (see ``NearMiss``), its current values and its last ten
+    /// events (name, properties, time), each with the outcome of the tasks it fired (a result,
+    /// `undefined` with ``EngineConfiguration/keepsNoResults``, threw, timed out; see
+    /// ``NodeState/KeptResults``). An empty tree is `<snapshot/>` or `{"root":null}`, as is the
+    /// snapshot of a session that has no state.
     ///
-    /// Every form is linear in the size of the tree: a node carries its own name, never its whole path (the HTML
-    /// page's script works the paths out from the nesting), and indentation stops growing past
-    /// 32 levels.
+    /// Every form is linear in the size of the tree: the XML and JSON forms write a node's path
+    /// cut to its last 200 bytes (`.../cell/detail`; the HTML page's script works the paths out
+    /// from the nesting), and indentation stops growing past 32 levels.
     public func snapshot(format: SnapshotFormat, session: String? = nil) -> String {
         // Never stopped, so never `nil`.
         snapshot(format: format, session: session, stoppingWhen: { false }) ?? ""
@@ -31,6 +33,11 @@ extension Engine {
         return state.snapshot(format: format, stoppingWhen: isStopped)
     }
 
+    /// Whether `session` (the default session when `nil`) is live and has a tree: a snapshot of it shows nodes.
+    public func hasTree(session: String?) -> Bool {
+        liveState(of: session).map { $0.tree.root != NodeTree.none } ?? false
+    }
+
     /// How many nodes a snapshot writes between two questions to its `isStopped`.
     public static var snapshotStopInterval: Int { 64 }
 }
@@ -41,6 +48,10 @@ extension SessionState {
         var writer = SnapshotWriter(format: format)
         writer.begin()
         if tree.root != NodeTree.none {
+            writer.sessionStart = tree[tree.root].payload.createdAt
+            var near = NearTasks(tasks: library.tasks.map { ($0.patterns, $0.reference) })
+            // The names from the root's child down to the node being entered.
+            var names: [String] = []
             var visited = 0
             let complete = tree.walk(
                 from: tree.root,
@@ -49,9 +60,15 @@ extension SessionState {
                     return visited % Engine.snapshotStopInterval == 0 && isStopped()
                 },
                 enter: { index, depth in
+                    let node = self.tree[index]
+                    if depth > 0 {
+                        names.removeLast(names.count - (depth - 1))
+                        names.append(node.name)
+                    }
                     writer.enter(
-                        self.tree[index], patterns: self.taskPatterns(at: index), depth: depth,
-                        isFirstChild: self.tree[index].previousSibling == NodeTree.none)
+                        node, patterns: self.taskPatterns(at: index),
+                        near: near.near(names: names, events: node.payload.state.history.lazy.map(\.name)), names: names,
+                        depth: depth, isFirstChild: node.previousSibling == NodeTree.none)
                 },
                 exit: { index, depth in
                     writer.exit(depth: depth)
@@ -67,8 +84,13 @@ extension SessionState {
 struct SnapshotWriter {
     let format: SnapshotFormat
     private(set) var text = ""
+    /// When the session started (its root's `createdAt`): the HTML page shows times relative to it.
+    var sessionStart: Int64?
     /// Indentation stops growing past this depth, so a deep tree's snapshot stays linear in size.
     static let maximumIndent = 32
+    /// The XML and JSON forms write a longer path as `…` and its last names that fit in this many bytes, so that a
+    /// node costs the same bytes at any depth (an app's paths are far shorter; the nesting gives the whole path).
+    static let maximumPathLength = 200
 
     init(format: SnapshotFormat) {
         self.format = format
@@ -95,12 +117,36 @@ struct SnapshotWriter {
         }
     }
 
-    mutating func enter(_ node: NodeTree.Node, patterns: [(pattern: TaskPattern, task: TaskReference)], depth: Int, isFirstChild: Bool) {
+    /// Writes `node`, whose names from the root's child down are `names`, up to its children.
+    mutating func enter(
+        _ node: NodeTree.Node, patterns: [(pattern: TaskPattern, task: TaskReference)], near: [NearTasks.Near], names: [String],
+        depth: Int, isFirstChild: Bool
+    ) {
         switch format {
-        case .xml: enterXML(node, patterns, depth)
-        case .json: enterJSON(node, patterns, isFirstChild: isFirstChild || depth == 0)
-        case .html: enterHTML(node, patterns)
+        case .xml: enterXML(node, patterns, near, path: Self.path(names), depth)
+        case .json: enterJSON(node, patterns, near, path: Self.path(names), isFirstChild: isFirstChild || depth == 0)
+        case .html: enterHTML(node, patterns, near)
         }
+    }
+
+    /// The path of the node named by `names` as tasks see it (`""` for the root), cut to its last names that fit in
+    /// ``maximumPathLength`` bytes (the node's own name at least), after `...` (a whole path starts with `/`).
+    static func path(_ names: [String]) -> String {
+        var length = 0
+        var first = names.endIndex
+        while first > names.startIndex, length + 1 + names[first - 1].utf8.count <= maximumPathLength {
+            first -= 1
+            length += 1 + names[first].utf8.count
+        }
+        // The node's own name, however long (at most `OpLogLimits.nameLength`).
+        if first == names.endIndex, !names.isEmpty {
+            first -= 1
+            length = 1 + names[first].utf8.count
+        }
+        var path = first == names.startIndex ? "" : "..."
+        path.reserveCapacity(length + 3)
+        for name in names[first...] { path += "/" + name }
+        return path
     }
 
     mutating func exit(depth: Int) {
@@ -115,7 +161,9 @@ struct SnapshotWriter {
 
     /// A node's element carries its own name (`data-name`), not its path: the page's script works the paths out from
     /// the nesting (see ``HTMLSnapshotPage``), where a path per node made the page quadratic in the tree's depth.
-    private mutating func enterHTML(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)]) {
+    private mutating func enterHTML(
+        _ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ near: [NearTasks.Near]
+    ) {
         let name = xml(node.name)
         text +=
             "<details open=\"open\" class=\"node\" data-name=\"\(name)\"><summary><b>\(name)</b> <code class=\"path\"></code>"
@@ -127,6 +175,14 @@ struct SnapshotWriter {
             for (pattern, task) in patterns { text += "<li>task <code>\(xml(pattern.text))</code> (\(xml(task.location)))</li>" }
             text += "</ul>\n"
         }
+        if !near.isEmpty {
+            text += "<ul class=\"near\">"
+            for task in near {
+                text +=
+                    "<li>task <code>\(xml(task.pattern.text))</code> (\(xml(task.task.location))) came near: seen <code>\(xml(task.seen))</code>, \(task.edits) edit\(task.edits == 1 ? "" : "s") away</li>"
+            }
+            text += "</ul>\n"
+        }
         if let attributes = node.payload.attributes, !attributes.isEmpty {
             text += "<p class=\"attributes\">attributes <code>\(xml(attributes.jsonString))</code></p>\n"
         }
@@ -134,7 +190,7 @@ struct SnapshotWriter {
         if !values.isEmpty {
             text += "<ul class=\"values\">"
             for (keyPath, value) in values {
-                let shown = value.firstDisplayedEvent.map { "first displayed \(Self.htmlTime($0.time))" } ?? "not displayed yet"
+                let shown = value.firstDisplayedEvent.map { "first displayed \(htmlTime($0.time))" } ?? "not displayed yet"
                 text += "<li><code>\(xml(keyPath))</code> = <code>\(xml(value.value.jsonString))</code> (\(shown))</li>"
             }
             text += "</ul>\n"
@@ -143,15 +199,20 @@ struct SnapshotWriter {
         if !node.payload.state.history.isEmpty {
             text += "<ol class=\"events\">"
             for (event, kept) in zip(node.payload.state.history, node.payload.state.historyResults) {
-                text += "<li><code>\(xml(event.name))</code> at \(Self.htmlTime(event.time)) \(xml(event.properties.jsonString))"
+                text += "<li><code>\(xml(event.name))</code> at \(htmlTime(event.time)) \(xml(event.properties.jsonString))"
                 if !kept.results.isEmpty {
                     text += "<ul class=\"results\">"
                     for result in kept.results {
                         let patterns = result.task.patterns.map { "<code>\(xml($0))</code>" }.joined(separator: ", ")
-                        text += "<li>task \(patterns) (\(xml(result.task.location))) gave "
-                        text +=
-                            result.json.map { "<code>\(xml($0))</code>" }
-                            ?? "a result of \(result.byteCount) bytes (not kept: longer than \(NodeState.resultTextLimit))"
+                        text += "<li class=\"\(result.outcome.kind)\">task \(patterns) (\(xml(result.task.location))) "
+                        switch result.outcome {
+                        case .result(let json?, _): text += "gave <code>\(xml(json))</code>"
+                        case .result(nil, let byteCount):
+                            text += "gave a result of \(byteCount) bytes (not kept: longer than \(NodeState.resultTextLimit))"
+                        case .noResult: text += "returned <code>undefined</code> (no result)"
+                        case .threw(let message): text += "threw: <code>\(xml(message))</code>"
+                        case .timedOut(let message): text += "timed out: <code>\(xml(message))</code>"
+                        }
                         text += "</li>"
                     }
                     if kept.omitted > 0 {
@@ -166,10 +227,22 @@ struct SnapshotWriter {
         }
     }
 
-    /// A `<time>` element for `milliseconds` since the Unix epoch, shown in ISO 8601 (UTC).
-    private static func htmlTime(_ milliseconds: Int64) -> String {
+    /// A `<time>` element for `milliseconds` since the Unix epoch, shown relative to the session's start
+    /// (`+1.250 s`), with the time in ISO 8601 (UTC) and in milliseconds as its title.
+    private func htmlTime(_ milliseconds: Int64) -> String {
         let iso = ISO8601.string(milliseconds: milliseconds)
-        return "<time datetime=\"\(iso)\" title=\"\(milliseconds)\">\(iso)</time>"
+        return "<time datetime=\"\(iso)\" title=\"\(iso) (\(milliseconds))\">\(Self.relative(milliseconds, to: sessionStart) ?? iso)</time>"
+    }
+
+    /// `milliseconds` after `start` as `+S.mmm s` (`-S.mmm s` before it), or `nil` without a start or when the
+    /// difference does not fit.
+    static func relative(_ milliseconds: Int64, to start: Int64?) -> String? {
+        guard let start else { return nil }
+        let (difference, overflow) = milliseconds.subtractingReportingOverflow(start)
+        guard !overflow else { return nil }
+        let magnitude = difference.magnitude
+        let fraction = String(magnitude % 1000)
+        return "\(difference < 0 ? "-" : "+")\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 
     // MARK: XML
@@ -178,9 +251,12 @@ struct SnapshotWriter {
         String(repeating: "  ", count: min(depth, Self.maximumIndent))
     }
 
-    private mutating func enterXML(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ depth: Int) {
+    private mutating func enterXML(
+        _ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ near: [NearTasks.Near], path: String,
+        _ depth: Int
+    ) {
         let pad = indent(depth + 1)
-        var open = pad + "<node name=\"\(xml(node.name))\" id=\"\(xml(node.id.description))\""
+        var open = pad + "<node name=\"\(xml(node.name))\" path=\"\(xml(path))\" id=\"\(xml(node.id.description))\""
         if let index = node.payload.index { open += " index=\"\(index)\"" }
         if let namespace = node.payload.namespace { open += " namespace=\"\(xml(namespace))\"" }
         open += " createdAt=\"\(node.payload.createdAt)\" visible=\"\(node.payload.state.isVisible)\""
@@ -194,6 +270,15 @@ struct SnapshotWriter {
                 text += item + "<task pattern=\"\(xml(pattern.text))\" source=\"\(xml(task.location))\"/>\n"
             }
             text += inner + "</tasks>\n"
+        }
+        if !near.isEmpty {
+            text += inner + "<nearTasks>\n"
+            for task in near {
+                text +=
+                    item
+                    + "<task pattern=\"\(xml(task.pattern.text))\" source=\"\(xml(task.task.location))\" seen=\"\(xml(task.seen))\" edits=\"\(task.edits)\"/>\n"
+            }
+            text += inner + "</nearTasks>\n"
         }
         let values = node.payload.state.values.sorted { $0.key < $1.key }
         if !values.isEmpty {
@@ -219,8 +304,13 @@ struct SnapshotWriter {
                 for result in kept.results {
                     text +=
                         indent(depth + 4)
-                        + "<result patterns=\"\(xml(JSONValue.array(result.task.patterns.map { .string($0) }).jsonString))\" source=\"\(xml(result.task.location))\""
-                    text += result.json.map { " json=\"\(xml($0))\"" } ?? " bytes=\"\(result.byteCount)\""
+                        + "<result patterns=\"\(xml(JSONValue.array(result.task.patterns.map { .string($0) }).jsonString))\" source=\"\(xml(result.task.location))\" outcome=\"\(result.outcome.kind)\""
+                    switch result.outcome {
+                    case .result(let json?, _): text += " json=\"\(xml(json))\""
+                    case .result(nil, let byteCount): text += " bytes=\"\(byteCount)\""
+                    case .noResult: break
+                    case .threw(let message), .timedOut(let message): text += " message=\"\(xml(message))\""
+                    }
                     text += "/>\n"
                 }
                 text += item + "</event>\n"
@@ -253,10 +343,14 @@ struct SnapshotWriter {
 
     // MARK: JSON
 
-    private mutating func enterJSON(_ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], isFirstChild: Bool) {
+    private mutating func enterJSON(
+        _ node: NodeTree.Node, _ patterns: [(pattern: TaskPattern, task: TaskReference)], _ near: [NearTasks.Near], path: String,
+        isFirstChild: Bool
+    ) {
         if !isFirstChild { text += "," }
         var o = JSONObject()
         o["name"] = .string(node.name)
+        o["path"] = .string(path)
         o["id"] = .string(node.id.description)
         o["index"] = node.payload.index.map { .number(Double($0)) } ?? .null
         if let namespace = node.payload.namespace { o["namespace"] = .string(namespace) }
@@ -264,6 +358,13 @@ struct SnapshotWriter {
         o["attributes"] = .object(NodeBinding.attributes(of: node))
         o["visible"] = .bool(node.payload.state.isVisible)
         o["tasks"] = .array(patterns.map { ["pattern": .string($0.pattern.text), "source": .string($0.task.location)] })
+        o["nearTasks"] = .array(
+            near.map {
+                [
+                    "pattern": .string($0.pattern.text), "source": .string($0.task.location), "seen": .string($0.seen),
+                    "edits": .number(Double($0.edits)),
+                ]
+            })
         o["values"] = .array(
             node.payload.state.values.sorted { $0.key < $1.key }.map { keyPath, value in
                 [
@@ -280,11 +381,13 @@ struct SnapshotWriter {
                     kept.results.map { result in
                         var r: JSONObject = [
                             "patterns": .array(result.task.patterns.map { .string($0) }), "source": .string(result.task.location),
+                            "outcome": .string(result.outcome.kind),
                         ]
-                        if let json = result.json {
-                            r["value"] = (try? JSONValue(parsing: json)) ?? .null
-                        } else {
-                            r["bytes"] = .number(Double(result.byteCount))
+                        switch result.outcome {
+                        case .result(let json?, _): r["value"] = (try? JSONValue(parsing: json)) ?? .null
+                        case .result(nil, let byteCount): r["bytes"] = .number(Double(byteCount))
+                        case .noResult: break
+                        case .threw(let message), .timedOut(let message): r["message"] = .string(message)
                         }
                         return .object(r)
                     })

@@ -62,7 +62,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write the op log the journey produced to this file.", valueName: "file"))
     var emitOplog: String?
 
-    @Flag(name: .long, help: "Print the snapshot of the final focus-path tree after the results.")
+    @Flag(
+        name: .long,
+        help:
+            "Print the snapshot of the final focus-path tree instead of the results (standard output carries the snapshot alone; --deliver still delivers them)."
+    )
     var snapshot = false
 
     @Option(name: .long, help: "The format of --snapshot: xml, json or html.")
@@ -98,7 +102,10 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let threads = try EngineThreadGroup(count: 1)
         defer { Task { await threads.shutdown() } }
-        let worker = try await threads.makeWorkerOrExit(options.engineConfiguration)
+        var configuration = options.engineConfiguration
+        // A snapshot shows every matching task's outcome, `undefined` included.
+        configuration.keepsNoResults = snapshot
+        let worker = try await threads.makeWorkerOrExit(configuration)
         let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
         let (store, path, emitOplog, snapshot, format, tracing) = (delivery.store, scenario, emitOplog, snapshot, format, trace)
         // The simulator and the engine run together on the engine's thread.
@@ -112,7 +119,11 @@ struct RunCommand: AsyncParsableCommand {
                 StandardStream.error.writeError("\(error)")
                 throw ExitCode(2)
             }
-            let sink: any ResultSink = if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
+            // With --snapshot, standard output carries the snapshot alone: results without --deliver are discarded.
+            let sink: (any ResultSink)? =
+                if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else if snapshot { nil } else {
+                    StandardOutputSink()
+                }
             let output = ReplayOutput(sink: sink)
             worker.engine.observer = output
             let oplog = try emitOplog.map(Self.openForWriting)
@@ -140,12 +151,12 @@ struct RunCommand: AsyncParsableCommand {
                     try run.playNextStep()
                 } catch {
                     failed = true
-                    try await sink.commit()
+                    try await sink?.commit()
                     StandardStream.error.writeError("\(error)")
                     StandardStream.error.flush()
                     break
                 }
-                try await sink.commit()
+                try await sink?.commit()
             }
             // As when the emitted op log is replayed: its end ends the session.
             worker.engine.endOfInput()
@@ -153,13 +164,13 @@ struct RunCommand: AsyncParsableCommand {
                 sent.append(
                     QueuedLine(session: sessionID, bytes: Array(OpLogEntry(session: sessionID, .end(reason: .endOfInput)).jsonLine.utf8)))
             }
-            try await sink.commit()
+            try await sink?.commit()
             if warnings > 1, warnings & (warnings - 1) != 0 {
                 StandardStream.error.writeWarning("\(warnings) warnings in all")
             }
             oplog?.flush()
             if let oplog { close(oplog.fileDescriptor) }
-            let lost = await sink.finish()
+            let lost = await sink?.finish() ?? false
             if snapshot {
                 StandardStream.output.write(worker.engine.snapshot(format: format))
                 StandardStream.output.flush()

@@ -77,6 +77,36 @@ struct HTMLSnapshotBrowserTests {
         #expect(nodes.filter(\.filtered).map(\.path) == ["/master/tableView/cell", "/settings", "/settings/button"])
     }
 
+    /// Issue 56: the settings button shows a value and the second cell ran a task that threw.
+    static let searchedLines =
+        lines + [
+            Line.record("7", "ana-updated", extra: #","properties":{"key-path":"title","value":"Dark mode"}"#),
+            Line.record("[4,0]", "did-long-press"),
+        ]
+
+    @Test(
+        "the search finds nodes by event, task and value (event:, task:, value: search one of them)",
+        arguments: [
+            ("event:did-long-press", ["/master/tableView/cell"]),
+            ("task:cell/did-select", ["/master/tableView/cell", "/master/tableView/cell"]),
+            ("value:Dark mode", ["/settings/button"]),
+            ("no price", ["/master/tableView/cell"]),
+            ("path:button", ["/settings/button"]),
+        ])
+    func searchByWhatNodesHold(query: String, found: [String]) throws {
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('cell/did-select', node => { throw new Error('no price'); });"])
+        let run = try runFocal(["snapshot", "--format", "html", "--tasks", workspace.tasks], input: log(Self.searchedLines))
+        #expect(run.status == 1, "the task threw: \(run)")
+        let page = try workspace.write("snapshot.html", run.stdout)
+        let query = try #require(query.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let dom = try runChromium(["--dump-dom"], url: "file://\(page)#search=\(query)", profile: workspace)
+        let nodes = renderedNodes(in: dom.stdout)
+        // The matching nodes are those kept whose children are all filtered out (the leaves of what is kept).
+        let kept = nodes.filter { !$0.filtered }.map(\.path)
+        let leaves = kept.filter { path in !kept.contains { $0.hasPrefix(path == "/" ? "/" : path + "/") && $0 != path } }
+        #expect(leaves == found, "\(query): kept \(kept)")
+    }
+
     @Test("a screenshot of the page is kept for a reviewer in .build/test-artifacts")
     func screenshot() throws {
         let workspace = try TemporaryDirectory(tasks: ["index.js": "match('cell/did-select', node => node.index);"])
