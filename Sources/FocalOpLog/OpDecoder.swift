@@ -369,6 +369,12 @@ private struct Fields {
         return OpLogEntry(session: entrySession, op)
     }
 
+    /// Whether `key` is a look-alike of `key-path` that an `ana-updated` would otherwise silently ignore: `keyPath`,
+    /// `keypath`, `key_path` (the plain decoder sends those lines here).
+    static func looksLikeKeyPath(_ key: String) -> Bool {
+        key == "keyPath" || key == "keypath" || key == "key_path"
+    }
+
     func makeOp() throws(OpLogError) -> Op {
         guard case .value(let kind) = op else {
             if case .wrongType(let v) = op { throw OpLogError("'op' must be a string, not \(v.jsonString)") }
@@ -379,10 +385,13 @@ private struct Fields {
             let node = try required("node", node, idDescription)
             let event = try limited("event", required("event", event, "a string"))
             let properties = try members("properties", optional("properties", properties, "an object")) ?? JSONObject()
-            if event == SpecialEvent.updated, case .string(let keyPath)? = properties[SpecialEvent.keyPath],
-                keyPath.utf8.count > OpLogLimits.keyPathLength
-            {
-                throw OpLogError("'\(SpecialEvent.keyPath)' is longer than the limit of \(OpLogLimits.keyPathLength) bytes")
+            if event == SpecialEvent.updated {
+                if case .string(let keyPath)? = properties[SpecialEvent.keyPath], keyPath.utf8.count > OpLogLimits.keyPathLength {
+                    throw OpLogError("'\(SpecialEvent.keyPath)' is longer than the limit of \(OpLogLimits.keyPathLength) bytes")
+                }
+                if properties[SpecialEvent.keyPath] == nil, let misspelled = properties.keys.first(where: Self.looksLikeKeyPath) {
+                    throw OpLogError.misspelledKeyPath(misspelled)
+                }
             }
             return .record(
                 Recording(

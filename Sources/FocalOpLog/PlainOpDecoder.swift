@@ -540,7 +540,7 @@ enum PlainOpDecoder {
 
     /// The flat object at `i` (see ``walkFlatObject(_:at:_:)``), checked but kept as its text: no other key or value
     /// is made (the `properties` of most ops). `keyPathLength` is set to the length of its last `key-path` member
-    /// when that is a string (0 when it is not), and `updateMembers` to its last `key-path` and `value` members (the
+    /// when that is a string (0 when it is not; `Int.max` when there is none but a look-alike such as `keyPath`), and `updateMembers` to its last `key-path` and `value` members (the
     /// two that an `ana-updated` reads: made here, on the reader's thread, while the engine's thread is the busier
     /// one); `nil` for any other object (the general path reads it).
     private static func checkedObject(
@@ -551,17 +551,24 @@ enum PlainOpDecoder {
         // The last `key-path` and `value` members, made into values once the walk is done.
         var keyPath: FlatValue?
         var updateValue: FlatValue?
+        var misspelled = false
         let members = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
-            if keyEnd - keyStart == 8 && word(b, keyStart, 8) == 0x6874_6170_2d79_656b {
-                keyPath = value
-            } else if keyEnd - keyStart == 5 && word(b, keyStart, 5) == 0x65_756c_6176 {
-                updateValue = value
+            switch keyEnd - keyStart {
+            case 8 where word(b, keyStart, 8) == 0x6874_6170_2d79_656b: keyPath = value
+            case 5 where word(b, keyStart, 5) == 0x65_756c_6176: updateValue = value
+            // `keyPath`, `keypath`, `key_path`: look-alikes of `key-path` (see `OpLogError.misspelledKeyPath`).
+            case 7 where word(b, keyStart, 7) | 0x2000_0000 == 0x68_7461_7079_656b: misspelled = true
+            case 8 where word(b, keyStart, 8) == 0x6874_6170_5f79_656b: misspelled = true
+            default: break
             }
         }
         guard let members else { return nil }
         if let keyPath {
             keyPathLength = keyPath.stringLength
             if let text = keyPath.string(in: b, strings) { updateMembers = .keyPath(text, value: updateValue?.json(in: b, strings)) }
+        } else if misspelled {
+            // Past the limit, so that an `ana-updated` goes to the general path, which names the misspelling.
+            keyPathLength = .max
         }
         guard members > 0 else { return LazyJSONObject() }
         let text = UnsafeRawBufferPointer(rebasing: b[start..<i])
