@@ -17,6 +17,9 @@ import Testing
         #expect(pthread_equal(configuredOn, caller) == 0)
     }
 
+    /// TrackerAggregatorTests' `testEventTracking` (kafejo/Tracker-Aggregator): its adapter's `configure()` sleeps a
+    /// second, and an event tracked right after the set-up began reaches the adapter once it is configured. Here a gate
+    /// the test opens stands for the sleep, and a reset tracked meanwhile keeps its place.
     @Test func itemsTrackedWhileAnAdapterSetsUpAreQueuedWithoutWaiting() async throws {
         let adapter = GatedAdapter()
         let tracker = Tracker()
