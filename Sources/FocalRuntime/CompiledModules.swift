@@ -164,15 +164,27 @@ public final class CompiledModules {
     ///
     /// The wrapper's own tokens would otherwise speak: its `})` is what an unclosed bracket meets (`Unexpected token
     /// '}'` in a file with no `}`), and a `}` too many closes the wrapper. Checked alone, as a strict script, the file
-    /// shows its own error. A top-level `return` (valid in a module) stops that check; the wrapped error is kept then.
+    /// shows its own error. A top-level `return` (valid in a module, not in a script) is blanked out for that check
+    /// (``blankingReturns(onLine:of:)``); when the file's text passes it, the wrapped error is the file's own (a
+    /// top-level `let exports`, say) and is kept.
     /// JavaScriptCore never gives a syntax error's column: one it has comes from the frames of a `require` running.
     private func syntaxError(_ error: ScriptError, in source: String, display: String) -> ScriptError {
         var error = error
-        do throws(ScriptError) {
-            try runtime.checkSyntax("'use strict'; " + source, sourceURL: display)
-        } catch let checked where !checked.message.hasPrefix("Return statements") {
-            (error.message, error.line) = (checked.message, checked.line)
-        } catch {}
+        var checkedSource = "'use strict'; " + source
+        for _ in 0..<16 {
+            do throws(ScriptError) {
+                try runtime.checkSyntax(checkedSource, sourceURL: display)
+            } catch let checked {
+                if checked.message.hasPrefix("Return statements"), let line = checked.line,
+                    let blanked = Self.blankingReturns(onLine: line, of: checkedSource)
+                {
+                    checkedSource = blanked
+                    continue
+                }
+                (error.message, error.line) = (checked.message, checked.line)
+            }
+            break
+        }
         let text = SourceText(source)
         let line = min(max(error.line ?? 1, 1), text.lineCount)
         let excerpt = text.line(line) ?? ""
@@ -197,6 +209,39 @@ public final class CompiledModules {
         runtime.setProperty(object, "line", runtime.makeNumber(Double(line)))
         runtime.setProperty(object, "column", error.column.map { runtime.makeNumber(Double($0)) } ?? runtime.undefined)
         return runtime.remember(thrown.value)
+    }
+
+    /// `text` with every `return` keyword on its 1-based line `number` turned into spaces (positions unchanged), or
+    /// `nil` when that line has none. Lines end as JavaScript's do: at `\n`, `\r\n` or `\r`.
+    static func blankingReturns(onLine number: Int, of text: String) -> String? {
+        var bytes = Array(text.utf8)
+        var start = 0
+        var line = 1
+        while line < number, start < bytes.count {
+            if bytes[start] == 0x0A || bytes[start] == 0x0D {
+                if bytes[start] == 0x0D, start + 1 < bytes.count, bytes[start + 1] == 0x0A { start += 1 }
+                line += 1
+            }
+            start += 1
+        }
+        let end = bytes[start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? bytes.count
+        func isIdentifier(_ byte: UInt8) -> Bool {
+            byte == 0x24 || byte == 0x5F || byte >= 0x80 || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                || (0x61...0x7A).contains(byte)
+        }
+        let keyword = Array("return".utf8)
+        var blanked = false
+        var index = start
+        while index + keyword.count <= end {
+            if bytes[index..<(index + keyword.count)].elementsEqual(keyword), index == start || !isIdentifier(bytes[index - 1]),
+                index + keyword.count == end || !isIdentifier(bytes[index + keyword.count])
+            {
+                bytes.replaceSubrange(index..<(index + keyword.count), with: repeatElement(0x20, count: keyword.count))
+                blanked = true
+            }
+            index += 1
+        }
+        return blanked ? String(decoding: bytes, as: UTF8.self) : nil
     }
 
     /// The column of the token a syntax error message quotes (`Unexpected token ')'`,

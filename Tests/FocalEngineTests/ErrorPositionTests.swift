@@ -138,6 +138,8 @@ struct ErrorPositionTests {
             ("const a = 1;\nif (a) {\n  match('ev', n => a);\n", 3, "at the end of the file"),
             ("const a = 1 +\n", 1, "at the end of the file"),
             ("const a = 1;\n}\nmatch('ev', n => a);\n", 2, "'}': it closes no open brace"),
+            // A top-level return is valid in a module: the file's own error is still found past it.
+            ("if (typeof match !== 'function') return;\nmatch('ev', n => (\n  1\n", 3, "at the end of the file"),
         ])
     func wrapperNeverSpeaks(source: String, line: Int, saying: String) throws {
         let harness = try EngineHarness(["index.js": source])
