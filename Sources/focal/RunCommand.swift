@@ -20,7 +20,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Builds the app the scenario describes, plays its journey on the simulator's virtual \
             clock and sends the ops its analyzers produce through the tasks. Standard output \
-            carries the results exactly as 'focal replay' prints them; errors go to standard error, \
+            carries the results exactly as 'focal replay' prints them (with --snapshot, the final \
+            tree alone: each event in it shows what every matching task did); errors go to standard error, \
             engine errors as 'error: line N: …' where N is the op's line in the --emit-oplog file. \
             A step that cannot be done stops the journey with an error naming the file, the step \
             and what was expected.

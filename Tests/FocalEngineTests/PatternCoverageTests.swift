@@ -26,6 +26,34 @@ struct PatternCoverageTests {
         #expect(coverage.unmatched.first?.task.location == "index.js:2", "relative to the tasks directory")
     }
 
+    @Test("nearest: the seen path and event in the pattern's shape, fewest edits then most seen, within the documented limits")
+    func nearest() throws {
+        let coverage = PatternCoverage()
+        let harness = try EngineHarness([
+            "index.js": """
+            match('prodcuts/row/did-select', n => 1);
+            match('/list/*/did-selet', n => 2);
+            match('row/tap', n => 3);
+            match('row/did-sel', n => 4);
+            match('opne', n => 5);
+            """
+        ]) { $0.patternCoverage = coverage }
+        harness.apply(
+            registerRoot, register(2, under: root, "products"), register(3, under: 2, "row"), register(4, under: root, "list"),
+            register(5, under: 4, "cell"), register(6, under: 2, "rows"), record(3, "did-select"), record(3, "did-select"),
+            record(6, "did-select"), record(5, "did-select"), record(3, "tip"), record(3, "open"))
+        // Each suggestion as "text ×count, edits".
+        let suggestions = Dictionary(
+            uniqueKeysWithValues: coverage.unmatched.map { use in
+                (use.pattern, coverage.nearest(to: use).map { "\($0.text) ×\($0.count), \($0.edits)" })
+            })
+        #expect(suggestions["prodcuts/row/did-select"] == "products/row/did-select ×2, 1", "a swap is one edit")
+        #expect(suggestions["/list/*/did-selet"] == "/list/*/did-select ×1, 1", "a * stays a *")
+        #expect(suggestions["row/tap"] == "row/tip ×1, 1", "7 characters: 1 edit")
+        #expect(suggestions["row/did-sel"] == .some(nil), "11 characters: 'row/did-select' is 3 edits, past 2")
+        #expect(suggestions["opne"] == "open ×1, 1", "4 characters: 1 edit")
+    }
+
     @Test("a task's location is the line of its match call: direct, in a helper of another file, through call(), in a callback")
     func locations() throws {
         let coverage = PatternCoverage()
