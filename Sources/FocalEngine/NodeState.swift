@@ -84,11 +84,11 @@ public struct NodeState {
         public var firstDisplayedEvent: Event? { firstDisplayed?.event }
     }
 
-    /// The results tasks produced for one event of the history: the first
+    /// The outcomes of the tasks one event of the history fired (``TaskOutcome``): the first
     /// ``NodeState/resultsPerEventLimit`` of them, and how many more there were.
     public struct KeptResults: Sendable {
         public private(set) var results: [KeptResult] = []
-        /// Results produced past the limit, counted but not kept.
+        /// Outcomes past the limit, counted but not kept.
         public fileprivate(set) var omitted = 0
 
         fileprivate mutating func keep(_ result: KeptResult) { results.append(result) }

@@ -59,9 +59,12 @@ public final class PatternCoverage: Sendable {
         state.withLock { $0.namespaces }
     }
 
-    /// What `use`'s pattern came nearest to among the events seen (see ``NearMiss`` for the distance and its
-    /// threshold): the fewest edits, then the most seen; `nil` when nothing came near. Linear in the distinct
-    /// (path, event) pairs seen.
+    /// What `use`'s pattern came nearest to among the events seen, written in the pattern's shape (a relative
+    /// pattern `a/b/ev` against a node's last two names and the event; a `*` stays a `*`): the fewest edits, then
+    /// the most seen; `nil` when nothing came near. Edits are insertions, deletions, substitutions and swaps of two
+    /// neighbouring characters; a pattern is near at most 1 edit away with 4–7 characters, 2 with 8–15, 3 from
+    /// 16 on, never under 4 (the same rule as a snapshot's near tasks). Linear in the distinct (path, event) pairs
+    /// seen.
     public func nearest(to use: PatternUse) -> Suggestion? {
         guard let pattern = try? TaskPattern(use.pattern) else { return nil }
         var counts: [String: Int] = [:]

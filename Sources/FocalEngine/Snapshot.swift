@@ -6,7 +6,8 @@ extension Engine {
     /// The live tree as text: well-formed XML or JSON, one element or object per node,
     /// nested as the tree. Each node carries its name, path, id, index (when set), namespace,
     /// `createdAt`, attributes, visibility, the task patterns that can fire on it, the tasks
-    /// whose patterns came near it (see ``NearMiss``), its current values and its last ten
+    /// whose patterns came near it (a few edits from its path and events, as `focal check --against`'s
+    /// "did you mean" counts them), its current values and its last ten
     /// events (name, properties, time), each with the outcome of the tasks it fired (a result,
     /// `undefined` with ``EngineConfiguration/keepsNoResults``, threw, timed out; see
     /// ``NodeState/KeptResults``). An empty tree is `<snapshot/>` or `{"root":null}`, as is the
