@@ -17,6 +17,10 @@ let package = Package(
         ),
         .executableTarget(name: "oplog-generator", dependencies: ["SessionLog"]),
         .executableTarget(
+            name: "record-bench",
+            dependencies: [.product(name: "FocalClient", package: "Focal"), .product(name: "FocalOpLog", package: "Focal")]
+        ),
+        .executableTarget(
             name: "decode-bench",
             dependencies: [.product(name: "FocalOpLog", package: "Focal"), .product(name: "FocalJSON", package: "Focal"), "SessionLog"]
         ),
