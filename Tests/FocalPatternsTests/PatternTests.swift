@@ -77,7 +77,7 @@ import Testing
     }
 
     @Test func partsOfAPattern() throws {
-        let pattern = try TaskPattern("/master/*/did-select")
+        let pattern = TaskPattern("/master/*/did-select")
         #expect(pattern.event == "did-select")
         #expect(pattern.path.isAbsolute)
         #expect(pattern.path.segments == ["master", "*"])
