@@ -1,6 +1,7 @@
 import FocalCore
 import Foundation
 import Logging
+import NIOSSL
 import PostgresNIO
 import ServiceLifecycle
 
@@ -160,6 +161,7 @@ extension PostgresStore {
     /// ("Generic description to prevent accidental leakage…").
     static func describe(_ error: PSQLError) -> String {
         var parts = ["\(error.code)"]
+        if let tlsFailure = tlsFailure(error) { parts.append(tlsFailure) }
         if let info = error.serverInfo {
             if let message = info[.message] { parts.append(message) }
             if let state = info[.sqlState] { parts.append("SQLSTATE \(state)") }
@@ -167,6 +169,25 @@ extension PostgresStore {
         }
         if let underlying = error.underlying { parts.append(String(reflecting: underlying)) }
         return parts.joined(separator: ": ")
+    }
+}
+
+extension PostgresStore {
+    /// Why TLS failed, in the URL's terms (``PostgresTLS``), when it did.
+    static func tlsFailure(_ error: PSQLError) -> String? {
+        if error.code == .sslUnsupported {
+            return "the server does not offer TLS, which the URL's sslmode requires (it never falls back to plain text)"
+        }
+        switch error.underlying {
+        case let failure as NIOSSLExtraError where failure == .failedToValidateHostname:
+            return "TLS: the server's certificate does not name the URL's host (sslmode=verify-full)"
+        case let failure as NIOSSLError where String(reflecting: failure).contains("CERTIFICATE_VERIFY_FAILED"):
+            return "TLS: the server's certificate is not signed by a CA the URL trusts (sslrootcert, or the system's CAs without it)"
+        case is NIOSSLError:
+            return "TLS handshake failed"
+        default:
+            return nil
+        }
     }
 }
 

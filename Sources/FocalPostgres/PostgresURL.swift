@@ -1,18 +1,21 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
-/// A parsed `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` URL (also `postgresql://`).
-///
-/// TLS is not used: the store is meant for a database on the same host or a trusted
-/// network (the deployment in `Deploy/` runs it on loopback).
+/// A parsed `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH]]`
+/// URL (also `postgresql://`); ``PostgresTLS`` says what the parameters mean. Any other query
+/// parameter is an error naming it.
 struct PostgresURL: Sendable {
     var host: String
     var port: Int
     var user: String
     var password: String?
     var database: String
+    var tls: PostgresTLS
+    /// The context of the connections' TLS, made once; `nil` for plain text.
+    private var sslContext: NIOSSLContext?
 
-    /// Parses `text`, naming what is wrong in the error.
+    /// Parses `text`, naming what is wrong in the error; reads the CA file it names.
     init(_ text: String) throws(PostgresStoreError) {
         func invalid(_ reason: String) -> PostgresStoreError { .invalidURL(Self.redacted(text), reason: reason) }
         guard let components = URLComponents(string: text) else { throw invalid("not a URL") }
@@ -25,8 +28,25 @@ struct PostgresURL: Sendable {
         guard (1...65535).contains(port) else { throw invalid("port \(port) is not within 1...65535") }
         let database = String(components.path.drop(while: { $0 == "/" }))
         guard !database.isEmpty, !database.contains("/") else { throw invalid("the path must be one database name") }
-        guard components.query == nil, components.fragment == nil else {
-            throw invalid("query parameters and fragments are not supported")
+        guard components.fragment == nil else { throw invalid("fragments are not supported") }
+        var parameters: [String: String] = [:]
+        for item in components.queryItems ?? [] {
+            guard PostgresTLS.parameters.contains(item.name) else {
+                throw invalid(
+                    "unknown query parameter '\(item.name)' (supported: \(PostgresTLS.parameters.sorted().joined(separator: ", ")))")
+            }
+            guard let value = item.value, !value.isEmpty else { throw invalid("the query parameter '\(item.name)' has no value") }
+            guard parameters.updateValue(value, forKey: item.name) == nil else {
+                throw invalid("the query parameter '\(item.name)' is given twice")
+            }
+        }
+        do {
+            self.tls = try PostgresTLS(parameters: parameters, host: host)
+            self.sslContext = try tls.configuration.map { try NIOSSLContext(configuration: $0) }
+        } catch let error as PostgresTLS.Invalid {
+            throw invalid(error.reason)
+        } catch {
+            throw invalid("TLS cannot be set up: \(error)")
         }
         self.host = host
         self.port = port
@@ -35,22 +55,34 @@ struct PostgresURL: Sendable {
         self.database = database
     }
 
-    /// `text` with any password replaced by `***`, for messages and logs.
+    /// `text` with any password replaced by `***`, and the value of any query parameter the
+    /// store does not read (libpq's `password=`, say), for messages and logs.
     static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.password != nil else { return text }
-        components.password = "***"
+        guard var components = URLComponents(string: text) else { return text }
+        let hidesParameter = components.queryItems?.contains { !PostgresTLS.parameters.contains($0.name) } ?? false
+        guard components.password != nil || hidesParameter else { return text }
+        if components.password != nil { components.password = "***" }
+        components.queryItems = components.queryItems?.map { item in
+            PostgresTLS.parameters.contains(item.name) ? item : URLQueryItem(name: item.name, value: "***")
+        }
         return components.string ?? text
     }
 
     /// The configuration of a pooled client.
     var clientConfiguration: PostgresClient.Configuration {
-        PostgresClient.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: .disable)
+        let tls: PostgresClient.Configuration.TLS =
+            switch tls.configuration {
+            case .some(let configuration): .require(configuration)
+            case .none: .disable
+            }
+        return PostgresClient.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: tls)
     }
 
     /// The configuration of a single connection.
     var connectionConfiguration: PostgresConnection.Configuration {
         PostgresConnection.Configuration(
-            host: host, port: port, username: user, password: password, database: database, tls: .disable)
+            host: host, port: port, username: user, password: password, database: database,
+            tls: sslContext.map { .require($0) } ?? .disable)
     }
 }

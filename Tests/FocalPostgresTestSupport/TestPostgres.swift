@@ -25,7 +25,17 @@ public enum TestPostgres {
 
     /// Creates an empty database on the test server and returns its URL.
     public static func freshDatabase() async throws -> String {
+        try await freshDatabase(on: try serverURL())
+    }
+
+    /// The test server's URL, `FOCAL_TEST_POSTGRES_URL`.
+    public static func serverURL() throws -> String {
         guard let base = ProcessInfo.processInfo.environment[variable], !base.isEmpty else { throw Missing() }
+        return base
+    }
+
+    /// Creates an empty database on the server at `base` (`postgres://USER@HOST:PORT/…`, without TLS) and returns its URL.
+    public static func freshDatabase(on base: String) async throws -> String {
         guard var components = URLComponents(string: base), components.host != nil, components.user != nil else {
             throw PostgresStoreError.invalidURL(base, reason: "\(variable) is not a postgres:// URL")
         }

@@ -12,7 +12,11 @@ import Testing
 @Suite struct PostgresStoreTests {
     @Test(arguments: [
         ("mysql://u@h/db", "scheme"), ("postgres://h:5432/db", "no user"), ("postgres://u@h:5432/", "one database"),
-        ("postgres://u@h:99999/db", "port"), ("postgres://u@h/db?sslmode=require", "query"),
+        ("postgres://u@h:99999/db", "port"), ("postgres://u@h/db?sslmode=verify_full", "sslmode 'verify_full'"),
+        ("postgres://u@h/db?sslmode=prefer", "falls back to plain text"), ("postgres://u@h/db?sslmod=require", "parameter 'sslmod'"),
+        ("postgres://u@h/db?sslmode=require&sslmode=disable", "twice"), ("postgres://u@h/db?sslmode=", "no value"),
+        ("postgres://u@h/db?sslmode=disable&sslrootcert=/ca.pem", "of no use"),
+        ("postgres://u@h/db?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem", "'/nonexistent/ca.pem' cannot be read"),
     ])
     func aBadURLIsAnErrorSayingWhatIsWrong(url: String, problem: String) {
         #expect {
@@ -25,6 +29,11 @@ import Testing
     @Test func aPasswordNeverAppearsInTheStoreURL() throws {
         let store = try PostgresStore(url: "postgres://focal:secret@127.0.0.1:5432/focal")
         #expect(store.url == "postgres://focal:***@127.0.0.1:5432/focal")
+        #expect {
+            _ = try PostgresStore(url: "postgres://focal@127.0.0.1:5432/focal?password=secret")
+        } throws: { error in
+            "\(error)".contains("password=***") && !"\(error)".contains("secret")
+        }
     }
 
     @Test func anUnreachableServerIsAnErrorNotAHang() async throws {

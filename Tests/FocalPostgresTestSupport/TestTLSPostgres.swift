@@ -1,0 +1,166 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import Testing
+
+/// A throwaway PostgreSQL cluster on loopback serving TLS with a certificate made for it: a
+/// test CA, and a server certificate it signs for `localhost` only (not `127.0.0.1`), plus a
+/// second CA that signed nothing. The `.tlsPostgres` suite trait starts one for the suite and
+/// stops it after, removing every file.
+///
+/// The cluster lives under the package's `.build` (as `./Scripts/test`'s does), not `$TMPDIR`:
+/// under root it runs as the `postgres` user, who must be able to reach it.
+public struct TestTLSPostgres: Sendable {
+    /// `postgres://focal@127.0.0.1:PORT/postgres`, without TLS parameters.
+    public let url: String
+    /// The PEM file of the CA that signed the server's certificate.
+    public let caPath: String
+    /// The PEM file of a CA that signed nothing the server has.
+    public let otherCAPath: String
+
+    /// The cluster of the running suite (see ``TestTLSPostgresTrait``).
+    @TaskLocal public static var current: TestTLSPostgres?
+
+    /// The cluster of the running suite, or an error saying the suite lacks the trait.
+    public static func running() throws -> TestTLSPostgres {
+        try #require(current, "the suite needs the .tlsPostgres trait")
+    }
+
+    /// A fresh database on the cluster, its URL with `parameters` as its query (`sslmode=…`), on `host`.
+    public func freshDatabase(host: String = "localhost", parameters: String) async throws -> String {
+        var components = URLComponents(string: try await TestPostgres.freshDatabase(on: url))!
+        components.host = host
+        return components.string! + "?" + parameters
+    }
+
+    /// How many connections to the database of `url` (other than the one asking, in plain text)
+    /// use TLS, and how many do not.
+    public func connections(to url: String) async throws -> (tls: Int, plain: Int) {
+        let logger = Logger(label: "focal.test.postgres")
+        let connection = try await PostgresConnection.connect(
+            configuration: try TestPostgres.connectionConfiguration(url), id: 1, logger: logger)
+        do {
+            let rows = try await connection.query(
+                """
+                SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl)
+                FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
+                WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
+                """, logger: logger)
+            var counts = (tls: 0, plain: 0)
+            for try await (tls, plain) in rows.decode((Int, Int).self) { counts = (tls, plain) }
+            try await connection.close()
+            return counts
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// Makes the certificates and starts the cluster in `directory`.
+    static func start(in directory: String) throws -> TestTLSPostgres {
+        let output = try run(
+            """
+            set -euo pipefail
+            source Scripts/lib/postgres.sh
+            dir=$1
+            focal_postgres_start "$dir/cluster"
+            data="$dir/cluster/data"
+            mkdir -p "$dir/certs" && cd "$dir/certs"
+            ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+            openssl req -x509 "${ec[@]}" -keyout ca.key -out ca.pem -days 2 -subj "/CN=Focal test CA" 2>/dev/null
+            openssl req -x509 "${ec[@]}" -keyout other-ca.key -out other-ca.pem -days 2 -subj "/CN=Focal other CA" 2>/dev/null
+            openssl req "${ec[@]}" -keyout server.key -out server.csr -subj "/CN=localhost" 2>/dev/null
+            printf 'subjectAltName=DNS:localhost\\n' >san.ext
+            openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 \\
+              -extfile san.ext 2>/dev/null
+            cp server.pem server.key "$data/"
+            if [ "$(id -u)" -eq 0 ]; then chown postgres: "$data/server.pem" "$data/server.key"; fi
+            chmod 600 "$data/server.key"
+            printf "ssl = on\\nssl_cert_file = 'server.pem'\\nssl_key_file = 'server.key'\\n" >>"$data/postgresql.conf"
+            focal_postgres_as_owner "$(focal_postgres_bin)/pg_ctl" -D "$data" -l "$dir/cluster/server.log" -w -t 60 restart \\
+              >/dev/null || { cat "$dir/cluster/server.log" >&2; exit 2; }
+            echo "$FOCAL_POSTGRES_URL"
+            """, directory)
+        return TestTLSPostgres(
+            url: output.trimmingCharacters(in: .whitespacesAndNewlines), caPath: directory + "/certs/ca.pem",
+            otherCAPath: directory + "/certs/other-ca.pem")
+    }
+
+    /// Stops the cluster in `directory`.
+    static func stop(in directory: String) throws {
+        _ = try run("source Scripts/lib/postgres.sh && focal_postgres_stop \"$1/cluster\"", directory)
+    }
+
+    /// Runs `script` with bash in the repository, `directory` as `$1`, killing it after two
+    /// minutes; returns its standard output. Output goes through files in `directory`.
+    private static func run(_ script: String, _ directory: String) throws -> String {
+        let (outPath, errorPath) = (directory + "/script.out", directory + "/script.err")
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script, "bash", directory]
+        process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        try process.run()
+        // Reaped here: Foundation's own wait misses the exit of a script whose child (pg_ctl) started a daemon.
+        let pid = process.processIdentifier
+        let exit = Mutex<Int32?>(nil)
+        let exited = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, 0) == pid
+            exit.withLock { $0 = reaped && status & 0x7f == 0 ? (status >> 8) & 0xff : -1 }
+            exited.signal()
+        }
+        let timedOut = exited.wait(timeout: .now() + 120) == .timedOut
+        if timedOut {
+            kill(pid, SIGKILL)
+            exited.wait()
+        }
+        let errors = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        let status = exit.withLock { $0 } ?? -1
+        guard !timedOut, status == 0 else {
+            let how = timedOut ? "did not finish within 120 s" : "failed (\(status))"
+            throw ClusterError(description: "the TLS cluster script \(how): \(errors)")
+        }
+        return try String(contentsOfFile: outPath, encoding: .utf8)
+    }
+
+    struct ClusterError: Error, CustomStringConvertible {
+        var description: String
+    }
+}
+
+/// Starts a ``TestTLSPostgres`` for a suite (``TestTLSPostgres/current`` while it runs), then
+/// stops it and removes its directory, whether the suite passed or not.
+public struct TestTLSPostgresTrait: SuiteTrait, TestScoping {
+    public var isRecursive: Bool { false }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        let directory = TestTLSPostgres.repositoryRoot + "/.build/test-postgres-tls-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            let cluster = try TestTLSPostgres.start(in: directory)
+            try await TestTLSPostgres.$current.withValue(cluster) { try await function() }
+            try TestTLSPostgres.stop(in: directory)
+        } catch {
+            try? TestTLSPostgres.stop(in: directory)
+            throw error
+        }
+    }
+}
+
+extension Trait where Self == TestTLSPostgresTrait {
+    /// A PostgreSQL cluster serving TLS for the suite: ``TestTLSPostgres``.
+    public static var tlsPostgres: Self { Self() }
+}
