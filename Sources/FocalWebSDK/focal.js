@@ -111,7 +111,12 @@ function entryOf(op, seq) {
 
 /**
  * Cuts `entries` (the session's lines from `position` on) into keepalive pieces: each at most
- * `maxLines` lines, an `end` alone, and all of them together at most `budget` bytes of body.
+ * `maxLines` lines, ending at an `end`, and all of them together at most `budget` bytes of body.
+ * An `end` rides with the lines before it, unlike a normal request's: the pieces go out at once and
+ * may arrive in any order, and an `end` sent alone could reach the server before them and be refused
+ * (409 position-ahead), leaving the session open. The ambiguity a lone `end` avoids (a 409 to an
+ * applied `end` whose answer was lost) cannot arise: nothing reads these answers, and a kept tail
+ * that comes back to a session the server no longer holds is dropped.
  * @param {{text: string, bytes: number, end: boolean}[]} entries
  * @param {number} position
  * @param {{budget: number, maxLines: number}} limit
@@ -127,7 +132,6 @@ export function keepalivePieces(entries, position, limit) {
         let bytes = 0;
         while (at < entries.length && lines.length < limit.maxLines) {
             const entry = entries[at];
-            if (entry.end && lines.length > 0) break;
             if (spent + bytes + entry.bytes > limit.budget) break;
             lines.push(entry.text);
             bytes += entry.bytes;

@@ -281,12 +281,13 @@ test("past its byte limit the queue takes nothing more, and says so once", () =>
     assert.match(reports[0], /nothing more is recorded/);
 });
 
-test("keepalive pieces: within the budget, at most maxLines lines each, an end alone, positions running on", () => {
+test("keepalive pieces: within the budget, at most maxLines lines each, an end with the lines before it, ending its piece", () => {
     const entry = (text, end = false) => ({ text, bytes: utf8Length(text) + 1, end });
     const lines = [entry("a".repeat(99)), entry("b".repeat(99)), entry("c".repeat(99)), entry('{"op":"end"}', true), entry("d".repeat(99))];
     const pieces = keepalivePieces(lines, 7, { budget: 1000, maxLines: 2 });
-    assert.deepEqual(pieces.map((piece) => [piece.position, piece.lines]), [[7, 2], [9, 1], [10, 1], [11, 1]]);
-    assert.equal(pieces[2].body, '{"op":"end"}\n');
+    // The end rides with "c": sent alone, it could overtake the piece before it and be refused (position-ahead).
+    assert.deepEqual(pieces.map((piece) => [piece.position, piece.lines]), [[7, 2], [9, 2], [11, 1]]);
+    assert.equal(pieces[1].body, "c".repeat(99) + '\n{"op":"end"}\n');
     assert.equal(pieces.reduce((sum, piece) => sum + piece.bytes, 0), 4 * 100 + 13);
 
     const tight = keepalivePieces(lines, 0, { budget: 250, maxLines: 500 });
@@ -309,8 +310,9 @@ test("leaving sends the unacknowledged lines from the acknowledged position in k
 
     const pieces = delivery.leave();
     const sent = server.requests.filter((request) => request.init.keepalive);
-    assert.deepEqual(sent.map((request) => [request.position, request.lines.length]), [[1, 3], [4, 2], [6, 1]],
-        "the lines of the normal request in flight go again: it is cancelled when the page unloads");
+    assert.deepEqual(sent.map((request) => [request.position, request.lines.length]), [[1, 3], [4, 3]],
+        "the lines of the normal request in flight go again (it is cancelled when the page unloads); the end rides with the last");
+    assert.deepEqual(sent[1].lines.map((line) => line.op), ["record", "record", "end"]);
     assert.ok(pieces.reduce((sum, piece) => sum + piece.bytes, 0) <= 1024);
     const kept = JSON.parse(storage.getItem("focal:tail:s"));
     assert.deepEqual([kept.wire, kept.position, kept.lines.length, kept.endpoint], ["s", 1, 6, "https://collector.example"]);
@@ -321,17 +323,17 @@ test("leaving sends the unacknowledged lines from the acknowledged position in k
     assert.equal(JSON.parse(storage.getItem("focal:tail:s")).position, 4);
     await inFlight.answer(200, applied(0, 3));
     assert.equal(delivery.acked, 4, "the normal request's skipped lines count once");
-    await sent[2].answer(409, { code: "position-ahead", length: 4 }); // the end overtook its piece
-    await sent[1].answer(200, applied(2));
-    assert.equal(delivery.acked, 6);
+    await sent[1].answer(200, applied(3));
+    assert.equal(storage.getItem("focal:tail:s"), null, "every line acknowledged, the end too: nothing is kept");
     delivery.resume();
-    assert.equal(storage.getItem("focal:tail:s"), null, "a page shown again sends its lines itself");
-    const again = server.one;
-    assert.deepEqual([again.position, again.lines.length], [4, 2], "sent before the piece's answer came");
-    await again.answer(200, applied(0, 2));
-    assert.equal(delivery.acked, 6);
-    const next = server.one;
-    assert.deepEqual([next.position, next.lines.map((line) => line.op)], [6, ["end"]]);
+    await settle();
+    // The normal request the page sent while hidden, with lines the last piece carried, comes back after the end
+    // was applied: the server has forgotten the session. Nothing is continued, nothing is sent again.
+    const stale = server.one;
+    assert.deepEqual([stale.position, stale.lines.map((line) => line.op), stale.init.keepalive], [4, ["record", "record"], false]);
+    await stale.answer(409, { code: "session-lost", length: 0 });
+    await settle();
+    assert.equal(server.requests.filter((request) => !request.answered).length, 0, "nothing is left to send");
 });
 
 test("leaving twice sends only what the first pieces did not cover, within what is left of the budget", async () => {
