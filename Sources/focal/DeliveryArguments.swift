@@ -21,7 +21,7 @@ struct DeliveryArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The outbox, a SQLite database; for focal serve and focal deliver also postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, shared by several instances.",
+            "The outbox, a SQLite database; for focal serve and focal deliver also postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|require|verify-ca|verify-full[&sslrootcert=CA.pem]], shared by several instances (without sslmode: disable on loopback, verify-full elsewhere).",
             valueName: "path|url"))
     var store: String = ".focal/outbox.sqlite"
 
