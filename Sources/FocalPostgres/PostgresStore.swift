@@ -36,7 +36,8 @@ public final class PostgresStore: Service {
     let locks: DestinationLocks
     private let schema = SchemaOnce()
 
-    /// A store for the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`)
+    /// A store for the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`,
+    /// optionally `?sslmode=MODE&sslrootcert=PATH`: the article's "TLS"; the CA file is read here)
     /// opening at most `maximumConnections` (1–1000) pooled connections, each call bounded
     /// by `callTimeout` (``callTimeoutRange``).
     public init(
