@@ -40,6 +40,12 @@ struct Focal: AsyncParsableCommand {
         ]
     )
 
+    /// The runtime flags of `command`, if it runs tasks. Nonisolated, so that the cast cannot pick a main-actor
+    /// conformance and tie the command to the main actor, which `run()` would then be sending it away from.
+    nonisolated private static func limits(of command: any ParsableCommand) -> RuntimeLimits? {
+        (command as? any RunsTasks)?.limits
+    }
+
     /// Runs the command line. Exit status: 0 when all went well, 1 when errors were
     /// reported while processing (or standard output could not be written), 2 when the
     /// command could not start, 141 when standard output was a pipe that closed early
@@ -50,7 +56,7 @@ struct Focal: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             // Before any runtime exists: JavaScriptCore reads its options once.
-            configureJavaScriptCore((command as? any RunsTasks)?.limits)
+            configureJavaScriptCore(limits(of: command))
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
