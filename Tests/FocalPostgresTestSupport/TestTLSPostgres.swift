@@ -109,14 +109,21 @@ public struct TestTLSPostgres: Sendable {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         try process.run()
-        // Reaped here: Foundation's own wait misses the exit of a script whose child (pg_ctl) started a daemon.
+        // Reaped here: Foundation's termination handler was seen never to fire for this script (which leaves
+        // a server running), its exit left a zombie. Should Foundation reap it first, its status is read instead.
         let pid = process.processIdentifier
         let exit = Mutex<Int32?>(nil)
         let exited = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             var status: Int32 = 0
-            let reaped = waitpid(pid, &status, 0) == pid
-            exit.withLock { $0 = reaped && status & 0x7f == 0 ? (status >> 8) & 0xff : -1 }
+            let code: Int32
+            if waitpid(pid, &status, 0) == pid {
+                code = status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+            } else {
+                process.waitUntilExit()
+                code = process.terminationStatus
+            }
+            exit.withLock { $0 = code }
             exited.signal()
         }
         let timedOut = exited.wait(timeout: .now() + 120) == .timedOut
