@@ -55,7 +55,7 @@ actor DestinationLocks {
     /// Releases `destination`'s lock, if held.
     func release(_ destination: String) async throws {
         guard held.remove(destination) != nil, let connection, !connection.isClosed else { return }
-        try await bounded("release a destination lock", on: connection) { [logger] connection in
+        _ = try await bounded("release a destination lock", on: connection) { [logger] connection in
             try await connection.query(
                 "SELECT pg_advisory_unlock(\(Self.classID), hashtext(\(destination)))", logger: logger)
         }

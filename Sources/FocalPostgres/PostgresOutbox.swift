@@ -121,7 +121,7 @@ public final class PostgresOutbox: Outbox {
     }
 
     public func forget(session: String) async throws {
-        try await store.transaction("forget a session") { connection in
+        _ = try await store.transaction("forget a session") { connection in
             try await connection.query(
                 "DELETE FROM focal_outbox_session_mark WHERE session = \(session)", logger: self.store.logger)
         }
@@ -240,7 +240,7 @@ public final class PostgresOutbox: Outbox {
 
     public func removeDeadLetters(_ ids: [Int64]) async throws {
         guard !ids.isEmpty else { return }
-        try await store.transaction("remove dead letters") { connection in
+        _ = try await store.transaction("remove dead letters") { connection in
             try await connection.query(
                 "DELETE FROM focal_outbox_dead_letter WHERE id = ANY(\(ids))", logger: self.store.logger)
         }

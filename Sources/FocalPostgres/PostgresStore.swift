@@ -132,7 +132,7 @@ public final class PostgresStore: Service {
     /// Returns when the database answers a trivial query within ``callTimeout``.
     public func ping() async throws {
         let logger = logger
-        try await withConnection("answer") { connection in
+        _ = try await withConnection("answer") { connection in
             try await connection.query("SELECT 1", logger: logger)
         }
     }
