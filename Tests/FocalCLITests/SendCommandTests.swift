@@ -299,32 +299,13 @@ struct SendCommandTests {
         let server = try Self.serve(workspace)
         defer { server.kill() }
         let arguments = ["send", "--to", "http://127.0.0.1:\(server.port)", "--queue", workspace.absolute("queue")]
-        let following = Process()
-        following.executableURL = URL(fileURLWithPath: focalBinary)
-        following.arguments = arguments + ["--follow"]
-        let input = Pipe()
-        let errors = Pipe()
-        following.standardInput = input
-        following.standardError = errors
-        following.standardOutput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        following.terminationHandler = { _ in exited.signal() }
-        try following.run()
-        // The safety limit of every wait below: a process still running after it is killed, which ends its output too.
-        let pid = following.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120) { kill(pid, SIGKILL) }
         // Once it says it follows, SIGTERM is its to handle.
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("following standard input") {
-            let data = errors.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            said.append(data)
-        }
-        input.fileHandleForWriting.write(log)
-        kill(following.processIdentifier, SIGTERM)
-        exited.wait()
-        #expect(following.terminationReason == .exit && following.terminationStatus == 0, "\(String(decoding: said, as: UTF8.self))")
-        try? input.fileHandleForWriting.close()
+        let following = try FollowingSender(arguments)
+        following.input.fileHandleForWriting.write(log)
+        kill(following.process.processIdentifier, SIGTERM)
+        following.exited.wait()
+        #expect(following.process.terminationReason == .exit && following.process.terminationStatus == 0, "\(following.said)")
+        try? following.input.fileHandleForWriting.close()
         // However far the first run read, the same stream again completes it, and nothing arrives twice.
         let rest = try runFocal(arguments, input: log)
         #expect(rest.status == 0, "\(rest)")
@@ -338,31 +319,13 @@ struct SendCommandTests {
         let queue = workspace.absolute("queue")
         // Port 1 on loopback: nothing listens; the first sender only holds the queue while it follows.
         let arguments = ["send", "--to", "http://127.0.0.1:1", "--queue", queue, "--patience", "1"]
-        let following = Process()
-        following.executableURL = URL(fileURLWithPath: focalBinary)
-        following.arguments = arguments + ["--follow"]
-        let input = Pipe()
-        let errors = Pipe()
-        following.standardInput = input
-        following.standardError = errors
-        following.standardOutput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        following.terminationHandler = { _ in exited.signal() }
-        try following.run()
-        let pid = following.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120) { kill(pid, SIGKILL) }
-        var said = Data()
-        while !String(decoding: said, as: UTF8.self).contains("following standard input") {
-            let data = errors.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            said.append(data)
-        }
+        let following = try FollowingSender(arguments)
         let second = try runFocal(arguments, input: Data())
         #expect(second.status == 2, "\(second)")
         #expect(second.stderr.contains("another sender holds the queue '\(queue)'"), "\(second)")
-        kill(pid, SIGKILL)
-        exited.wait()
-        try? input.fileHandleForWriting.close()
+        kill(following.process.processIdentifier, SIGKILL)
+        following.exited.wait()
+        try? following.input.fileHandleForWriting.close()
         let third = try runFocal(arguments, input: Data())
         #expect(third.status == 0, "\(third)")
     }
@@ -455,5 +418,37 @@ struct SendCommandTests {
         #expect(expected.count == 2, "\(run)")
         let delivered = try Self.stop(server, workspace)
         #expect(delivered == ["shopper-1": expected])
+    }
+}
+
+/// `focal send … --follow` started with `arguments`, returned once it says it follows standard input (or its standard
+/// error ended): past that, SIGTERM is its to handle. It is SIGKILLed after 120 s whatever happens, the safety limit of
+/// every wait on it (which ends its output too).
+struct FollowingSender {
+    let process = Process()
+    let input = Pipe()
+    let exited = DispatchSemaphore(value: 0)
+    /// What it wrote to standard error until it said it follows.
+    private(set) var said = ""
+
+    init(_ arguments: [String]) throws {
+        let errors = Pipe()
+        process.executableURL = URL(fileURLWithPath: focalBinary)
+        process.arguments = arguments + ["--follow"]
+        process.standardInput = input
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let pid = process.processIdentifier
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120) { kill(pid, SIGKILL) }
+        var data = Data()
+        while !String(decoding: data, as: UTF8.self).contains("following standard input") {
+            let piece = errors.fileHandleForReading.availableData
+            if piece.isEmpty { break }
+            data.append(piece)
+        }
+        said = String(decoding: data, as: UTF8.self)
     }
 }
