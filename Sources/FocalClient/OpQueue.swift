@@ -33,7 +33,9 @@ public final class OpQueue: Sendable {
     private let trees = Mutex<[String: LiveTree]>([:])
 
     /// Opens (creating) the queue in `directory`.
-    /// - Parameter byteLimit: 1 byte to 1 TiB.
+    /// - Parameters:
+    ///   - directory: the queue's directory, created when missing.
+    ///   - byteLimit: 1 byte to 1 TiB.
     /// - Throws: ``OpQueueError/held(_:)`` when another queue holds `directory`.
     public init(directory: String, byteLimit: Int = OpQueue.defaultByteLimit) throws {
         guard (1...(1 << 40)).contains(byteLimit) else { throw OpQueueError.byteLimit(byteLimit) }

@@ -11,7 +11,7 @@ public struct QueuedLine: Sendable, Equatable {
     }
 }
 
-/// What an ``OpQueue/append(_:input:)`` dropped to stay within the queue's byte limit: whole
+/// What an `OpQueue.append(_:input:)` dropped to stay within the queue's byte limit: whole
 /// sessions, oldest first, and the lines they held (with lines that arrived for a session
 /// dropped before).
 public struct QueueDrop: Sendable, Equatable {

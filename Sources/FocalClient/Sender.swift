@@ -39,6 +39,9 @@ public final class Sender: Sendable {
 
     /// A sender of `queue`'s lines.
     /// - Parameters:
+    ///   - queue: the queue whose lines it sends.
+    ///   - configuration: where and how it sends.
+    ///   - clock: the clock its waits and backoffs read.
     ///   - report: told each refused line, set-aside line, continued session and retry, as one sentence.
     ///   - progress: told the figures after each answer.
     public init(

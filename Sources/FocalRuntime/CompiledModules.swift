@@ -37,6 +37,7 @@ public final class CompiledModules {
     private let runFunction: ProtectedValue
 
     /// - Parameters:
+    ///   - runtime: the runtime whose context the modules live in.
     ///   - root: the directory module ids cannot leave.
     ///   - watchesFiles: whether every lookup reads the disk (for hot reload).
     /// - Throws: when `root` does not exist or is not a directory.

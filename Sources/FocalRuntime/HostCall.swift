@@ -3,7 +3,7 @@ import CJavaScriptCore
 /// What one call from JavaScript into a ``HostClass`` member receives: the object it is
 /// read on or called with, its arguments, and the slot for an exception.
 ///
-/// A member is a C callback (``HostClass/Getter``, ``HostClass/Method``) whose parameters
+/// A member is a C callback (`HostClass.Getter`, `HostClass.Method`) whose parameters
 /// are JavaScriptCore's; it wraps them in a `HostCall` first thing and reads them only
 /// through it. Every member of this type is inlined into the callback, so the wrapper
 /// costs nothing on the paths tasks run millions of times. The type is public, its members

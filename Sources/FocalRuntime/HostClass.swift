@@ -12,18 +12,18 @@ import Darwin
 /// A host class has **no static functions**: JavaScriptCore would put them on the automatic
 /// prototype it makes per class and context, where they stay configurable whatever
 /// `Object.freeze` does, so code of one session could replace a method for every session.
-/// Instead the host puts its methods on that automatic prototype (``makePrototype(in:)``) as
-/// ordinary functions (``makeMethod(in:name:_:)``) held by non-writable, non-configurable
-/// properties, which a lockdown can freeze for good. ``makeObject(in:privateData:)`` then makes an object in one call into
+/// Instead the host puts its methods on that automatic prototype (`makePrototype(in:)`) as
+/// ordinary functions (`makeMethod(in:name:_:)`) held by non-writable, non-configurable
+/// properties, which a lockdown can freeze for good. `makeObject(in:privateData:)` then makes an object in one call into
 /// JavaScriptCore, which gives it that prototype itself (setting a prototype afterwards took a
 /// second call, each a cycle of the virtual machine's lock, and a structure transition).
 ///
-/// Properties (``Getter``) and methods (``Method``) are C callbacks, one per member, so a
+/// Properties (`Getter`) and methods (`Method`) are C callbacks, one per member, so a
 /// read costs one call and no lookup. A callback wraps its parameters in a ``HostCall``
 /// and reads them only through it. Classes are made once per process and live as long as
 /// it does (their definitions are never freed); a class is immutable, so any thread may
 /// use it. The type is public, its members are for Focal's targets: Swift does not inline the
-/// members of a `package` type (``makeObject(in:privateData:prototype:)``) into another module.
+/// members of a `package` type (`makeObject(in:privateData:prototype:)`) into another module.
 public struct HostClass: @unchecked Sendable {
     /// A property's getter: `{ context, object, _, exception in … }`, read-only.
     package typealias Getter = JSObjectGetPropertyCallback

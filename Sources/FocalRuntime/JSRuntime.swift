@@ -35,13 +35,13 @@ public final class JSRuntime {
     private var regExpBudgetSetter: ProtectedValue?
 
     /// The longest a single call into JavaScript may run (CPU time), in
-    /// ``FocalCore/FocalLimits/timeLimitRange``. Regular-expression matches are weighed
+    /// `FocalLimits.timeLimitRange`. Regular-expression matches are weighed
     /// against it before they start (see ``regExpStepsPerMillisecond``).
     public var timeLimit: Duration { watchdog.timeLimit }
 
     /// Sets ``timeLimit`` for the calls that follow.
-    /// - Throws: ``FocalCore/ConfigurationError`` (setting `timeLimit`) when `limit` is outside
-    ///   ``FocalCore/FocalLimits/timeLimitRange``; the limit is then unchanged.
+    /// - Throws: `ConfigurationError` (setting `timeLimit`) when `limit` is outside
+    ///   `FocalLimits.timeLimitRange`; the limit is then unchanged.
     public func setTimeLimit(_ limit: Duration) throws(ConfigurationError) {
         try ConfigurationError.check(limit, in: FocalLimits.timeLimitRange, "timeLimit")
         applyTimeLimit(limit)
@@ -62,7 +62,7 @@ public final class JSRuntime {
     /// for the heap, a full collection runs, and only a call that grows the heap past both
     /// the limit and what that collection left is stopped for it: a later call is never
     /// blamed for garbage or values an earlier one left. In
-    /// ``FocalCore/FocalLimits/heapLimitRange``, fixed when the runtime is made.
+    /// `FocalLimits.heapLimitRange`, fixed when the runtime is made.
     public var heapLimit: Int { watchdog.heapLimit }
 
     /// This runtime's current JavaScript heap size in bytes (walks the heap: not for hot paths).
@@ -71,10 +71,10 @@ public final class JSRuntime {
     /// Creates a runtime. The first runtime of the process fixes the
     /// ``JavaScriptCoreOptions`` (the defaults unless configured before).
     /// - Parameters:
-    ///   - timeLimit: the limit for each evaluation or call, in ``FocalCore/FocalLimits/timeLimitRange``.
-    ///   - heapLimit: the heap limit in bytes, in ``FocalCore/FocalLimits/heapLimitRange``;
+    ///   - timeLimit: the limit for each evaluation or call, in `FocalLimits.timeLimitRange`.
+    ///   - heapLimit: the heap limit in bytes, in `FocalLimits.heapLimitRange`;
     ///     `nil` for the configured default (``JavaScriptCoreOptions/defaultHeapLimit``).
-    /// - Throws: ``FocalCore/ConfigurationError`` (setting `timeLimit` or `heapLimit`) when a
+    /// - Throws: `ConfigurationError` (setting `timeLimit` or `heapLimit`) when a
     ///   limit is outside its range: a limit is never adjusted.
     public convenience init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil) throws(ConfigurationError) {
         try self.init(timeLimit: timeLimit, heapLimit: heapLimit, globalObjectClass: nil)
@@ -142,6 +142,7 @@ public final class JSRuntime {
 
     /// Evaluates `source` as a script.
     /// - Parameters:
+    ///   - source: the script's text.
     ///   - sourceURL: the name that stack traces and errors report for this code.
     ///   - startingLine: the line number of the first line of `source`.
     public func evaluate(_ source: String, sourceURL: String? = nil, startingLine: Int = 1) throws(ScriptError) -> ScriptValue {

@@ -11,7 +11,7 @@ import Darwin
 ///
 /// JavaScriptCore reads its options when the first virtual machine (or class) of the
 /// process is created, and never again. A program that embeds Focal calls
-/// ``configure(_:)`` first thing; a program that does not gets ``init()``'s defaults,
+/// ``configure(_:)`` first thing; a program that does not gets `init()`'s defaults,
 /// applied by the first ``JSRuntime``. Configuring after that, or twice with different
 /// options, throws: the options in effect would not be the ones asked for.
 ///
@@ -27,7 +27,7 @@ public struct JavaScriptCoreOptions: Sendable, Equatable {
     /// grows large. `nil` leaves the machine's size. The command-line tool uses 256 MiB.
     public var memoryBudget: Int?
     /// The heap limit of runtimes created without one (see ``JSRuntime/heapLimit``), in
-    /// ``FocalCore/FocalLimits/heapLimitRange``.
+    /// `FocalLimits.heapLimitRange`.
     public var defaultHeapLimit: Int
     /// Whether hot task code is compiled by JavaScriptCore's optimizing compiler, the DFG
     /// JIT. On by default. Off, task code runs in the interpreter and the baseline JIT:

@@ -190,7 +190,10 @@ public let maximumTextFileSize = 16 << 20
 /// Only a regular file of at most `limit` bytes is read: a FIFO, a device (such as a
 /// link to `/dev/zero`), a directory or a larger file is refused before any byte is
 /// read, so reading never blocks or grows without bound.
-/// - Parameter displayName: how messages name the file.
+/// - Parameters:
+///   - path: the file to read.
+///   - displayName: how messages name the file.
+///   - limit: the largest file read, in bytes.
 /// - Throws: a ``ScriptError`` naming the file.
 public func readTextFile(_ path: String, displayName: String, limit: Int = maximumTextFileSize) throws(ScriptError) -> String {
     func failure(_ reason: String) -> ScriptError {

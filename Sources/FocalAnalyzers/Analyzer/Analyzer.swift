@@ -175,7 +175,7 @@ public final class Analyzer {
     /// ``update(_:for:)`` does, under the key path `valueKey` (by default `keyPath` itself).
     ///
     /// `object` is the analyzed object, another element (a switch elsewhere on the screen whose state this node
-    /// should carry) or an app model object (any ``KeyValueObservable``), as KVO observes any object in UIKit.
+    /// should carry) or an app model object (any `KeyValueObservable`), as KVO observes any object in UIKit.
     /// `keyPath` is a property name (`"text"`) or a dotted path through stored properties holding observable
     /// objects (`"textLabel.text"`); the objects on the way are looked up once, now. The observation holds
     /// `object` weakly and ends with ``detach()``.

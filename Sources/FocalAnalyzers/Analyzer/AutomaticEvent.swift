@@ -3,11 +3,11 @@ import FocalOpLog
 /// The names of the events analyzers record by themselves (control events use their kebab-case names, see
 /// ``AnalyticsConfiguration/recordedControlEvents``).
 public enum AutomaticEvent {
-    /// The object became visible (``SpecialEvent/appeared``).
+    /// The object became visible (`SpecialEvent.appeared`).
     public static let appeared = SpecialEvent.appeared
-    /// The object stopped being visible (``SpecialEvent/disappeared``).
+    /// The object stopped being visible (`SpecialEvent.disappeared`).
     public static let disappeared = SpecialEvent.disappeared
-    /// A value changed (``SpecialEvent/updated``), from ``Analyzer/update(_:for:)`` and ``Analyzer/observe(_:keyPath:)``.
+    /// A value changed (`SpecialEvent.updated`), from ``Analyzer/update(_:for:)`` and ``Analyzer/observe(_:keyPath:as:)``.
     public static let updated = SpecialEvent.updated
     /// The user selected the row or item a cell displays.
     public static let didSelect = "did-select"

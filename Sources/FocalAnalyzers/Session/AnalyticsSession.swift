@@ -6,7 +6,7 @@ import FocalSimulator
 /// (FocalOpLog article "The op log") and hands them, in order, to a sink.
 ///
 /// The session owns everything that must be the same every time a journey is replayed:
-/// - the **time** of each op, read from the simulator's ``VirtualClock``;
+/// - the **time** of each op, read from the simulator's `VirtualClock`;
 /// - **node ids**: small integers handed out in the order analyzers (and list sections) are created, 1 being the
 ///   root's (never memory addresses);
 /// - the **root** node, named ``AnalyticsConfiguration/rootName`` and registered just before its first child.
