@@ -13,9 +13,12 @@
 public protocol SessionJournal: Sendable {
     /// Appends `lines` to `session`'s log.
     ///
-    /// - Parameter position: how many lines of the session the client sent before this
-    ///   batch, or `nil` to append at the end. Leading lines already held at their
-    ///   position are skipped.
+    /// - Parameters:
+    ///   - lines: the batch's op-log lines, in order.
+    ///   - session: the session's storage key.
+    ///   - position: how many lines of the session the client sent before this
+    ///     batch, or `nil` to append at the end. Leading lines already held at their
+    ///     position are skipped.
     /// - Throws: ``SessionJournalError/gap(session:expected:received:)`` when `position`
     ///   is beyond the end of the log.
     func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend
@@ -31,10 +34,12 @@ public protocol SessionJournal: Sendable {
     /// ``SessionJournalError/sealed(session:)``, so the length is final and the end comes
     /// after every line the session will ever hold, whichever instance received them.
     ///
-    /// - Parameter expected: seal only when the log holds exactly this many lines (an idle
-    ///   session that went on elsewhere is not this instance's to end); `nil` seals whatever
-    ///   it holds. The length is returned either way: the session is sealed when `expected`
-    ///   is `nil` or the length.
+    /// - Parameters:
+    ///   - session: the session's storage key.
+    ///   - expected: seal only when the log holds exactly this many lines (an idle
+    ///     session that went on elsewhere is not this instance's to end); `nil` seals whatever
+    ///     it holds. The length is returned either way: the session is sealed when `expected`
+    ///     is `nil` or the length.
     ///
     /// An unknown session (length 0) is not sealed. Sealing a sealed session seals it again
     /// and returns its length: an instance that stopped between its seal and its removal

@@ -11,7 +11,7 @@ import Darwin
 ///
 /// A setting out of its documented range is never adjusted: ``Engine``, ``EnginePool`` and
 /// ``Manager`` refuse to start with an ``EngineError`` of kind
-/// ``EngineError/Kind/invalidConfiguration`` that carries the ``FocalCore/ConfigurationError``
+/// ``EngineError/Kind/invalidConfiguration`` that carries the `ConfigurationError`
 /// (``validate()`` is the same check).
 public struct EngineConfiguration: Sendable {
     /// The directory holding `index.js` and the namespace task files.
@@ -19,7 +19,7 @@ public struct EngineConfiguration: Sendable {
     /// Reload task files when they change on disk (checked at every `register`).
     public var debug: Bool
     /// The longest a task call or task-file evaluation may run, in
-    /// ``FocalCore/FocalLimits/timeLimitRange``.
+    /// `FocalLimits.timeLimitRange`.
     public var timeLimit: Duration
     /// The clock for ops without a `time`.
     public var clock: EngineClock
@@ -38,11 +38,11 @@ public struct EngineConfiguration: Sendable {
     public var keepsNoResults = false
     /// The most sessions one engine hosts at once, the default session not counted; an op
     /// that would start one more is reported and not applied. In
-    /// ``FocalCore/FocalLimits/maxSessionsRange``.
+    /// `FocalLimits.maxSessionsRange`.
     public var maxSessions: Int
     /// The most bytes one session may hold (its nodes, their values and histories, the results kept with them, as
     /// the FocalEngine article "Limits" counts them); an op that would take a session past it is reported and not
-    /// applied. In ``FocalCore/FocalLimits/sessionBytesRange``.
+    /// applied. In `FocalLimits.sessionBytesRange`.
     public var maxSessionBytes: Int
 
     /// The default session limit: 100,000 sessions (about 2 GB at ~20 KB each).
@@ -72,10 +72,10 @@ public struct EngineConfiguration: Sendable {
     }
 
     /// Checks every setting against its range: ``maxSessions`` against
-    /// ``FocalCore/FocalLimits/maxSessionsRange``, ``maxSessionBytes`` against
-    /// ``FocalCore/FocalLimits/sessionBytesRange``, ``timeLimit`` against
-    /// ``FocalCore/FocalLimits/timeLimitRange``.
-    /// - Throws: ``FocalCore/ConfigurationError`` naming the first setting out of its range
+    /// `FocalLimits.maxSessionsRange`, ``maxSessionBytes`` against
+    /// `FocalLimits.sessionBytesRange`, ``timeLimit`` against
+    /// `FocalLimits.timeLimitRange`.
+    /// - Throws: `ConfigurationError` naming the first setting out of its range
     ///   (`maxSessions`, `maxSessionBytes`, `timeLimit`), its range and its value.
     public func validate() throws(ConfigurationError) {
         try ConfigurationError.check(maxSessions, in: FocalLimits.maxSessionsRange, "maxSessions")

@@ -77,7 +77,7 @@ public final class EnginePool: Sendable {
 
     /// The session named `id`, created on first use.
     /// - Throws: ``EnginePoolError/closed`` after ``close()``; ``EnginePoolError/invalidSessionID(_:)``
-    ///   for an id that is not a ``FocalCore/SessionID``.
+    ///   for an id that is not a `SessionID`.
     public func session(_ id: String) throws(EnginePoolError) -> EngineSession {
         do {
             _ = try SessionID(id)

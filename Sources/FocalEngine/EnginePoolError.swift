@@ -2,7 +2,7 @@
 public enum EnginePoolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The pool or the session was closed; no more work is accepted.
     case closed
-    /// A session id must be a ``FocalCore/SessionID``: 1 to ``FocalCore/SessionID/maxLength`` bytes.
+    /// A session id must be a `SessionID`: 1 to `SessionID.maxLength` bytes.
     case invalidSessionID(String)
     /// The calling task was cancelled and the call stopped before its work was done (a snapshot half-written).
     case cancelled

@@ -15,8 +15,8 @@ public final class EngineThreadGroup: Sendable {
     public let count: Int
 
     /// Starts `count` threads.
-    /// - Throws: ``FocalCore/ConfigurationError`` (setting `threads`) when `count` is not in
-    ///   ``FocalCore/FocalLimits/engineThreadsRange``; no thread was started then.
+    /// - Throws: `ConfigurationError` (setting `threads`) when `count` is not in
+    ///   `FocalLimits.engineThreadsRange`; no thread was started then.
     public init(count: Int) throws(ConfigurationError) {
         try ConfigurationError.check(count, in: FocalLimits.engineThreadsRange, "threads")
         self.count = count

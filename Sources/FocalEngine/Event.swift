@@ -5,7 +5,7 @@ import FocalJSON
 /// Events are values: a node's history keeps them in place, so recording one allocates nothing. Two copies of
 /// one event have the same ``serial``, which is how tasks compare them by identity
 /// (`node.latestEvent() === node.firstDisplayedEvent()` within one dispatch). What keeps an event past its
-/// place in the history (the "first displayed" markers, a task's handle) shares one copy (``SharedEvent``).
+/// place in the history (the "first displayed" markers, a task's handle) shares one copy (`SharedEvent`).
 public struct Event: Sendable {
     public let name: String
     /// The properties as recorded (without `class` and `time`), kept as the op's text until something reads

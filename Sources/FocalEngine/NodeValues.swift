@@ -6,7 +6,7 @@ import FocalJSON
 /// order: a node's first value costs an array rather than a hash table (whose storage took a fifth of the work of
 /// recording an event on a row), and finding a short key path costs a comparison or two rather than hashing it
 /// (`hasSameText(as:)`).
-/// Past ``indexThreshold`` values, a dictionary of their positions keeps every lookup constant.
+/// Past `indexThreshold` values, a dictionary of their positions keeps every lookup constant.
 public struct NodeValues: Sequence {
     public typealias Element = (key: String, value: NodeState.Value)
 

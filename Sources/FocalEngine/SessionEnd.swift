@@ -5,7 +5,7 @@ import FocalOpLog
 /// report what was left (a funnel's drop-off, the time on the screen still open):
 /// `match('/ana-session-ended', node => …)`.
 ///
-/// Its properties are `reason` (a ``SessionEndReason``) and `class`/`time` as for every
+/// Its properties are `reason` (a `SessionEndReason`) and `class`/`time` as for every
 /// event; its time is the latest time an op of the session carried (the clock's time
 /// when none did), so it is the same on every replay. A session without a root records
 /// nothing. Only tasks whose pattern names the event fire: `*` as the event name does

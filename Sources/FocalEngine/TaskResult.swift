@@ -2,7 +2,7 @@ import FocalCore
 import FocalJSON
 import FocalOpLog
 
-/// A value that a task returned for an event: the ``FocalCore/ResultRecord`` that goes on to
+/// A value that a task returned for an event: the `ResultRecord` that goes on to
 /// an outbox unchanged, and what only the engine knows about it (the node, the task, the
 /// op-log line).
 public struct TaskResult: Sendable {

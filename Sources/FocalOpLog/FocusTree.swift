@@ -6,7 +6,7 @@
 /// keeps one with what it needs to know of its own output (FocalAnalyzers records whether an analyzer placed
 /// through the responder chain owns the node). Both apply the op log's rules through it: ``register(_:name:parent:payload:)``
 /// for a `register` (a new node, or a keyed id registered again and perhaps moved, or a refusal naming the rule
-/// broken), ``removeSubtrees(withPrefix:)`` for a `deregister`.
+/// broken), `removeSubtrees(withPrefix:)` for a `deregister`.
 ///
 /// Nodes live in one array and refer to each other by ``Index``, so the tree costs no reference counting and no
 /// recursion: a tree 100,000 levels deep is removed and walked with explicit stacks. Children form a doubly
@@ -270,8 +270,12 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// id registered again, which keeps its node and, under another parent or name, is renamed and moved with its
     /// subtree. A registration the rules refuse changes nothing and says which rule it broke.
     ///
-    /// - Parameter payload: the new node's payload, given the index of its parent (``none`` for a root); called
-    ///   only when a node is inserted, and then must not change the tree nor look `id` up.
+    /// - Parameters:
+    ///   - id: the node's id, as the op gives it.
+    ///   - name: the node's name.
+    ///   - parentID: the parent's id, `nil` for a root.
+    ///   - payload: the new node's payload, given the index of its parent (``none`` for a root); called
+    ///     only when a node is inserted, and then must not change the tree nor look `id` up.
     @inlinable
     public func register(_ id: NodeID, name: String, parent parentID: NodeID?, payload: (Index) -> Payload) -> FocusTreeRegistration {
         var parent = FocusTree.none

@@ -15,7 +15,7 @@ public enum OpLogLimits {
     public static let keyLength = 1024
     /// The most members the `properties` of a `record` or the `attributes` of a
     /// `register` may have (their values' own members are bounded by the line and by
-    /// ``FocalJSON/JSONScanner/maximumDepth``, and cost linear time to read).
+    /// `JSONScanner.maximumDepth`, and cost linear time to read).
     public static let memberCount = 1024
     /// The longest key path, in bytes: the `key-path` of an `ana-updated` event, and the
     /// argument of `latestValue(keyPath)` and `valueFirstDisplayedEvent(keyPath)` in a task.
@@ -27,7 +27,7 @@ public enum OpLogLimits {
     /// A focus tree has a level per screen, container and control a user went through, tens in an app; 250
     /// leaves room for a hundred screens pushed one from another, and keeps every snapshot of any tree readable
     /// by the usual readers at their default nesting limits: the XML form nests at most 254 elements (libxml2
-    /// refuses more than 256), the JSON form about twice the depth (``FocalJSON/JSONScanner/maximumDepth``, Focal's
+    /// refuses more than 256), the JSON form about twice the depth (`JSONScanner.maximumDepth`, Focal's
     /// own reader, takes 512), the HTML page at most 258 (browsers' HTML parsers flatten past 512). It also
     /// bounds what a node's depth costs: a focus path, what a task sees as `node.path`, has at most 249 names.
     public static let treeDepth = 250

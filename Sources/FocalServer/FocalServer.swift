@@ -65,7 +65,7 @@ public struct FocalServer: Sendable {
     ///   - pipeline: where every result also goes, tagged with its session and index; the
     ///     application runs it as a service.
     ///   - journal: the durable op log of every session, for instances that share sessions
-    ///     (see ``SessionJournal``); without one, a session lives in this process only.
+    ///     (see `SessionJournal`); without one, a session lives in this process only.
     ///   - clock: the clock idle timeouts and request deadlines follow (a manual one in tests).
     ///   - logger: the server's lifecycle and request logs.
     ///   - keyRing: the keys every route but `/healthz` and `/readyz` needs (see
@@ -206,7 +206,7 @@ extension FocalServer {
     /// pipeline, when there is one, the idle-session reaper and, when the key ring was
     /// loaded from a file, its reload on SIGHUP (``KeyReloadService``) and, with a pipeline
     /// and a journal that tracks what the outbox stored, the sweep that stores the results a
-    /// crash left out (``JournalSweeper``).
+    /// crash left out (`JournalSweeper`).
     public var backgroundServices: [any Service] {
         var list: [any Service] = []
         if let pipeline = services.pipeline { list.append(pipeline) }

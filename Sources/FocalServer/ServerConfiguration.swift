@@ -35,7 +35,7 @@ public struct ServerConfiguration: Sendable {
     /// CORS at all. At most ``maxAllowedOrigins``, each at most ``maxOriginBytes``.
     public var allowedOrigins: [String] = []
     /// The most sessions one client may hold (its key when the request is authenticated, a publishable key's with its
-    /// address, else its address: ``ClientIdentity``); one more answers 429.
+    /// address, else its address: `ClientIdentity`); one more answers 429.
     public var maxSessionsPerClient = 1_000
     /// The most connections open at once; past it (or ``maxConnectionsPerClient``) a
     /// connection is served only the probes, from a small reserve (see `ConnectionLimiter`).
@@ -107,7 +107,7 @@ public struct ServerConfiguration: Sendable {
     public static let sweepIntervalRange = Duration.milliseconds(100)...Duration.seconds(86_400)
 
     /// Checks every value against its range.
-    /// - Throws: ``FocalCore/ConfigurationError`` naming the first value out of range.
+    /// - Throws: `ConfigurationError` naming the first value out of range.
     public func validate() throws(ConfigurationError) {
         guard !host.isEmpty else { throw ConfigurationError(setting: "host", message: "must not be empty") }
         try ConfigurationError.check(port, in: Self.portRange, "port")

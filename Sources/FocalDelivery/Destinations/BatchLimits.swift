@@ -4,7 +4,7 @@
 public struct BatchLimits: Sendable, Hashable {
     /// The most results in one batch.
     public var maxCount: Int
-    /// The most bytes (``FocalCore/ResultRecord/byteCount``, summed) in one batch.
+    /// The most bytes (`ResultRecord.byteCount`, summed) in one batch.
     public var maxBytes: Int
 
     /// Limits of `maxCount` results and `maxBytes` bytes (defaults: 100 results, 475,000 bytes).

@@ -1,6 +1,6 @@
 import FocalEventBus
 
-/// Posts every delivered result on an ``EventBus`` (as ``ResultRecord/busEvent`` with the
+/// Posts every delivered result on an `EventBus` (as `ResultRecord.busEvent` with the
 /// `messageId` added), so in-process observers see results as they leave the outbox.
 public struct EventBusDestination: Destination {
     /// The bus results are posted on.

@@ -7,7 +7,7 @@ public struct AppendReceipt: Sendable, Hashable {
     /// ``OverflowPolicy`` that allows it).
     public var evicted: Int
     /// How many results were skipped: their session already had a result stored at
-    /// their ``FocalCore/ResultRecord/sessionIndex``.
+    /// their `ResultRecord.sessionIndex`.
     public var skipped: Int
     /// The flush this append started, if it started one (a ``DeliveryPipeline`` that runs, never an
     /// ``Outbox`` alone): one it waited for before storing (``EventLimitFlushPolicy``), else one queued

@@ -11,8 +11,8 @@ import FocalCore
 /// was produced for has passed it, whether or not those destinations are in use right now,
 /// so delivering to some destinations never deletes what the others are still owed.
 ///
-/// **A session's results are stored once.** A result with both ``FocalCore/ResultRecord/session``
-/// and ``FocalCore/ResultRecord/sessionIndex`` is stored only if its index is past every index the
+/// **A session's results are stored once.** A result with both `ResultRecord.session`
+/// and `ResultRecord.sessionIndex` is stored only if its index is past every index the
 /// outbox already stored for that session; otherwise the append skips it (no new sequence
 /// number, no new message id) and counts it in ``AppendReceipt/skipped``. The outbox
 /// remembers each session's next index after its results were delivered and deleted, so an
@@ -36,7 +36,7 @@ public protocol Outbox: AnyObject, Sendable {
     func append(_ results: [ResultRecord]) async throws -> AppendReceipt
 
     /// Appends `results` as ``append(_:)`` does and, in the same transaction, moves the
-    /// session's ``FocalCore/StoredThrough`` mark in the journal that shares this outbox's
+    /// session's `StoredThrough` mark in the journal that shares this outbox's
     /// store (never backwards, never past the journal's length), even when `results` is
     /// empty. An outbox beside no journal (SQLite, memory) has no mark to move: it appends.
     @discardableResult
@@ -44,7 +44,7 @@ public protocol Outbox: AnyObject, Sendable {
 
     /// Forgets which indexes of `session` were stored: the session ended, and results of a
     /// new session with its id are stored from index 0 on. Results already held stay.
-    /// - Parameter session: the session's ``FocalCore/ResultRecord/sessionKey`` (its id, prefixed by
+    /// - Parameter session: the session's `ResultRecord.sessionKey` (its id, prefixed by
     ///   its project outside the default project).
     func forget(session: String) async throws
 

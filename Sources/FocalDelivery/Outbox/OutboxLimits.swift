@@ -7,7 +7,7 @@
 public struct OutboxLimits: Sendable, Hashable {
     /// The most results the outbox holds.
     public var maxCount: Int
-    /// The most bytes (``FocalCore/ResultRecord/byteCount``, summed) the outbox holds.
+    /// The most bytes (`ResultRecord.byteCount`, summed) the outbox holds.
     public var maxBytes: Int
 
     /// A bound of `maxCount` results and `maxBytes` bytes (defaults: a million results, 256 MiB).

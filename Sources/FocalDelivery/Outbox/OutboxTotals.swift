@@ -2,7 +2,7 @@
 public struct OutboxTotals: Sendable, Hashable {
     /// Results not yet accepted by every destination they were produced for.
     public var count: Int
-    /// Their bytes (``FocalCore/ResultRecord/byteCount``, summed).
+    /// Their bytes (`ResultRecord.byteCount`, summed).
     public var bytes: Int
     /// Dead letters, over all destinations.
     public var deadLetters: Int

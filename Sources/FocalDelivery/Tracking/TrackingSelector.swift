@@ -45,7 +45,7 @@ extension TrackingSelector where Item == ResultRecord {
     /// `did-select` (that event anywhere), `tableView/cell/did-select`, `/master/*` (any event on `/master`),
     /// `/master/*/cell/*`.
     ///
-    /// The patterns compile once, here, into one ``PatternSet`` — the automaton the engine matches tasks with — so
+    /// The patterns compile once, here, into one `PatternSet` — the automaton the engine matches tasks with — so
     /// each result's path is walked once however many patterns the selector has.
     public static func match(_ patterns: TaskPattern...) -> Self {
         match(patterns)

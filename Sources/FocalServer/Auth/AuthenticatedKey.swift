@@ -19,7 +19,7 @@ public struct AuthenticatedKey: Sendable {
     var address: String?
 
     /// The key of the request running now, set by ``Authenticator`` around the routes
-    /// behind it; `nil` without one (sessions then belong to ``ProjectName/default``).
+    /// behind it; `nil` without one (sessions then belong to `ProjectName.default`).
     @TaskLocal public static var current: AuthenticatedKey?
 
     /// The key ring whose rate limit the key's requests pay.

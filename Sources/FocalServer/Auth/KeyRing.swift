@@ -59,6 +59,7 @@ public final class KeyRing: Sendable {
 
     /// A ring holding `file`'s keys.
     /// - Parameters:
+    ///   - file: the parsed keys file.
     ///   - path: where ``reload()`` reads the file again.
     ///   - clock: the clock rate limits refill on (a manual one in tests).
     public init<C: Clock>(_ file: KeysFile, path: String? = nil, clock: C = ContinuousClock())

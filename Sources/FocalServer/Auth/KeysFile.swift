@@ -18,7 +18,7 @@ import FocalRuntime
 /// ```
 ///
 /// The file holds only the SHA-256 of each key, never a key. Every size is checked on
-/// read (``maxBytes``, ``maxKeys``, ``maxProjects``, ``ProjectName/maxLength``,
+/// read (``maxBytes``, ``maxKeys``, ``maxProjects``, `ProjectName.maxLength`,
 /// ``maxTasksPathBytes``), and so is every member: an unknown member, a duplicate name or
 /// hash, a project named by a key but not declared, a scope that does not exist, are all
 /// refused with a message naming the file and the entry.
@@ -95,7 +95,10 @@ public struct KeysFile: Sendable, Hashable {
     }
 
     /// The keys file in `text`; relative `tasks` paths are resolved against `directory`.
-    /// - Parameter file: how messages name the file.
+    /// - Parameters:
+    ///   - text: the file's JSON.
+    ///   - file: how messages name the file.
+    ///   - directory: what relative `tasks` paths are resolved against.
     /// - Throws: ``KeysFileError`` naming `file` and what is wrong.
     public init(parsing text: String, file: String, directory: String) throws(KeysFileError) {
         func fail(_ message: String) -> KeysFileError { KeysFileError(file: file, message: message) }
