@@ -50,6 +50,9 @@ public final class Engine {
     /// ``defaultSession`` for the ops applied to it, each without a retain and a release of it: the engine holds it
     /// as long as the engine lives.
     private var unretainedDefaultSession: Unmanaged<SessionState>?
+    /// Whether an `end` without a session ended the default session and no op of it came since: its end event is
+    /// recorded, its tree kept for a snapshot, and its next op starts it afresh.
+    @exclusivity(unchecked) private var defaultSessionHasEnded = false
     @exclusivity(unchecked) private var sessions: [String: SessionState] = [:]
     /// Named sessions by the slot their caller gave them (see ``apply(_:session:line:sessionSlot:)``); each also in
     /// `sessions`.
@@ -122,15 +125,19 @@ public final class Engine {
     // call was copied into a temporary there, a `memcpy` an op per layer.
     @inline(__always)
     package func apply(_ op: Op, session: String?, line: Int?, sessionSlot: Int) {
-        if case .end(let reason) = op {
-            if let session, let state = sessions[session] { state.recordEnd(reason: reason, line: line) }
-            guard let session, !endSession(session) else { return }
+        if case .end(let reason, let time) = op {
+            guard let session else { return endDefaultSession(reason: reason, time: time, line: line) }
+            if let state = sessions[session] { state.recordEnd(reason: reason, time: time, line: line) }
+            guard !endSession(session) else { return }
             var error = EngineError(.invalidOp, "cannot end session '\(session)': it has no live state", line: line)
             error.session = session
             observer?.engine(self, didReport: error)
             return
         }
-        guard let session else { return unretainedDefaultSession!._withUnsafeGuaranteedRef { $0.apply(op, line: line) } }
+        guard let session else {
+            if defaultSessionHasEnded { restartDefaultSession(before: op) }
+            return unretainedDefaultSession!._withUnsafeGuaranteedRef { $0.apply(op, line: line) }
+        }
         guard let state = state(of: session, slot: sessionSlot) else {
             observer?.engine(self, didReport: .sessionLimitReached(session: session, live: sessions.count, line: line))
             return
@@ -239,12 +246,32 @@ public final class Engine {
     }
 
     /// Records the ``sessionEndedEvent`` with `reason` on the root of `session` (the default
-    /// session when `nil`) and keeps the session. Returns whether it was live.
+    /// session when `nil`) and keeps the session. Returns whether it was live; the default session is not once an
+    /// `end` op ended it, until its next op.
     @discardableResult
     public func recordSessionEnd(_ session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
-        guard let state = liveState(of: session) else { return false }
-        state.recordEnd(reason: reason, line: line)
+        guard let state = liveState(of: session), session != nil || !defaultSessionHasEnded else { return false }
+        state.recordEnd(reason: reason, time: nil, line: line)
         return true
+    }
+
+    /// Ends the default session as an `end` op without a session does (FocalOpLog article "The op log", sessions):
+    /// records its end event at `time` unless it has ended already with no op since; its tree stays until its next
+    /// op.
+    private func endDefaultSession(reason: SessionEndReason, time: Int64?, line: Int?) {
+        guard !defaultSessionHasEnded else { return }
+        defaultSession.recordEnd(reason: reason, time: time, line: line)
+        defaultSessionHasEnded = true
+    }
+
+    /// Replaces the ended default session by a new one before `op`, as a named session's next op after its end starts
+    /// it anew; a snapshot still shows the ended session's tree.
+    private func restartDefaultSession(before op: Op) {
+        if case .snapshot = op { return }
+        defaultSessionHasEnded = false
+        binding.forget(defaultSession.tree)
+        defaultSession = SessionState(id: nil, engine: self)
+        unretainedDefaultSession = Unmanaged.passUnretained(defaultSession)
     }
 
     /// The ids of the live named sessions, in ascending order (the order in which the end

@@ -85,14 +85,15 @@ final class SessionState {
 
     // MARK: Ops
 
-    /// Records the ``sessionEndedEvent`` on the root, if the session has one.
-    func recordEnd(reason: SessionEndReason, line: Int?) {
+    /// Records the ``sessionEndedEvent`` on the root, if the session has one, at `time` (the `end` op's), else at the
+    /// latest time an op of the session carried.
+    func recordEnd(reason: SessionEndReason, time: Int64?, line: Int?) {
         guard tree.root != NodeTree.none else { return }
         currentLine = line
         defer { currentLine = nil }
         let end = Recording(
-            node: tree[tree.root].id, event: sessionEndedEvent, properties: reason.properties, time: latestTime ?? configuration.clock.now()
-        )
+            node: tree[tree.root].id, event: sessionEndedEvent, properties: reason.properties,
+            time: time ?? latestTime ?? configuration.clock.now())
         record(end, namedOnly: true)
     }
 

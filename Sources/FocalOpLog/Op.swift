@@ -10,11 +10,13 @@ public enum Op: Sendable, Equatable {
     case deregister(Deregistration)
     /// Write the current snapshot to the diagnostic stream.
     case snapshot(SnapshotFormat)
-    /// Release the session the op belongs to (only with a `session`), saying why: a server's
-    /// session replays with the reason the server recorded (`deleted`, `idle-timeout`).
-    case end(reason: SessionEndReason = .endOp)
+    /// End the session the op belongs to, saying why (a server's session replays with the reason the server
+    /// recorded: `deleted`, `idle-timeout`) and when: `time` (milliseconds since the Unix epoch) is the time of the
+    /// session's end event, the latest time an op of the session carried when `nil`. A named session is released;
+    /// the default session records its end event and starts afresh at its next op.
+    case end(reason: SessionEndReason = .endOp, time: Int64? = nil)
 
-    /// Whether the op is an ``end(reason:)``, whatever its reason.
+    /// Whether the op is an ``end(reason:time:)``, whatever its reason.
     public var isEnd: Bool {
         if case .end = self { true } else { false }
     }

@@ -35,7 +35,8 @@ public struct OpDecoder {
 
     /// Decodes one line with its session. Returns `nil` for a blank line.
     /// - Parameter defaultSession: the session of a line that names none (the lines of a
-    ///   request for one session, where `{"op": "end"}` ends that session).
+    ///   request for one session, where `{"op": "end"}` ends that session; without one, that line ends the default
+    ///   session).
     public static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) throws(OpLogError) -> OpLogEntry? {
         try decodeEntry(line, defaultSession: defaultSession, strings: nil)
     }
@@ -363,10 +364,7 @@ private struct Fields {
                 throw OpLogError("'session' is longer than the limit of \(SessionID.maxLength) bytes")
             }
         }
-        let op = try makeOp()
-        let entrySession = session ?? defaultSession
-        if case .end = op, entrySession == nil { throw OpLogError("'end' needs a 'session' to end") }
-        return OpLogEntry(session: entrySession, op)
+        return OpLogEntry(session: session ?? defaultSession, op: try makeOp())
     }
 
     /// Whether `key` is a look-alike of `key-path` that an `ana-updated` would otherwise silently ignore: `keyPath`,
@@ -419,12 +417,12 @@ private struct Fields {
         case .deregister:
             return .deregister(Deregistration(node: try required("node", node, idDescription), time: try timestamp()))
         case .end:
-            guard let name = try optional("reason", reason, "a string") else { return .end() }
+            guard let name = try optional("reason", reason, "a string") else { return .end(time: try timestamp()) }
             guard let reason = SessionEndReason(rawValue: name) else {
                 let known = SessionEndReason.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
                 throw OpLogError("unknown end reason '\(name)' (expected one of \(known))")
             }
-            return .end(reason: reason)
+            return .end(reason: reason, time: try timestamp())
         case .snapshot:
             guard let name = try optional("format", format, "a string") else { return .snapshot(.xml) }
             guard let format = SnapshotFormat(rawValue: name) else {

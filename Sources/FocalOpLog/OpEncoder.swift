@@ -30,9 +30,10 @@ extension Op {
         case .snapshot(let format):
             o["op"] = "snapshot"
             o["format"] = .string(format.rawValue)
-        case .end(let reason):
+        case .end(let reason, let time):
             o["op"] = "end"
             if reason != .endOp { o["reason"] = .string(reason.rawValue) }
+            if let time { o["time"] = .number(Double(time)) }
         }
         return .object(o)
     }
