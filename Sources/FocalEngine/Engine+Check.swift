@@ -9,11 +9,14 @@ extension Engine {
     /// `index.js` first, then every other `.js` file outside `node_modules` in path
     /// order. Each syntax error, bad pattern and unloadable module is reported to the
     /// observer. Returns the task files that were evaluated.
+    ///
+    /// No op gives the time, so the files' top level sees `Date.now()` as 0, the Unix epoch
+    /// (`new Date().toISOString()` is `1970-01-01T00:00:00.000Z`), and `Math.random()` draws the
+    /// default session's numbers: every check of the same files gives the same errors.
     @discardableResult
     public func loadAllTaskFiles() -> [String] {
-        let library = defaultSession.library
-        let files = Self.taskFiles(in: library.modules.resolver.root)
-        library.loadAll(files)
+        let files = Self.taskFiles(in: scripts.modules.resolver.root)
+        defaultSession.loadAll(files)
         return files
     }
 

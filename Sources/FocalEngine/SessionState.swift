@@ -319,6 +319,14 @@ final class SessionState {
         }
     }
 
+    /// Evaluates `files` with no op behind them (``Engine/loadAllTaskFiles()``): their top level sees `Date.now()`
+    /// as 0, the Unix epoch, and draws `Math.random()` from this session's sequence.
+    func loadAll(_ files: [String]) {
+        enterBuiltins(at: 0)
+        defer { leaveBuiltins() }
+        library.loadAll(files)
+    }
+
     /// Sets `Date` to `time` and `Math.random` to where this session's sequence is, for the calls into JavaScript
     /// that follow: the engine's sessions share the built-ins, never their time or sequence.
     @inline(__always)
