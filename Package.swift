@@ -25,6 +25,7 @@ import Glibc
 //   FocalClient      what an app sends with: a recorder, a durable queue and a sender to `focal serve`
 //   FocalServer      `focal serve`: the HTTP service over an engine pool and the outbox
 //   FocalPostgres    the outbox and session journal in a PostgreSQL shared by several instances
+//   FocalReplay      the replay of op logs through engines behind `focal replay`, `snapshot` and `check`
 //   FocalTesting     test doubles for a user's tests: a manual clock, an event recorder
 //   focal            the command-line tool
 let package = Package(
@@ -154,11 +155,22 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "FocalReplay",
+            dependencies: [
+                "FocalCore", "FocalEngine", "FocalOpLog", "FocalJSON",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            // Async functions run where they are called: the replay loop stays on the engine's thread.
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        ),
         .executableTarget(
             name: "focal",
             dependencies: [
                 "FocalCore", "FocalEngine", "FocalRuntime", "FocalOpLog", "FocalScenarios", "FocalDelivery", "FocalJSON",
-                "FocalServer", "FocalPostgres", "FocalClient",
+                "FocalServer", "FocalPostgres", "FocalClient", "FocalReplay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

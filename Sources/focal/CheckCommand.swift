@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalEngine
+import FocalReplay
 import FocalScenarios
 import Foundation
 
@@ -131,8 +132,13 @@ struct CheckCommand: AsyncParsableCommand, nonisolated RunsTasks {
         guard Self.isScenario(input) else {
             let threads = try EngineThreadGroup(count: 1)
             defer { Task { await threads.shutdown() } }
-            let replay = try await OpLogReplay(threads: threads, configuration: configuration, label: labelled ? input : nil)
-            if try await replay.replay(path: input).rawValue != 0 { reporter.errors += 1 }
+            let replay: OpLogReplay
+            do {
+                replay = try await OpLogReplay(threads: threads, configuration: configuration, label: labelled ? input : nil)
+                if try await replay.replay(path: input) != .succeeded { reporter.errors += 1 }
+            } catch let error as ReplayError {
+                throw error.reported()
+            }
             return await replay.workers[0].run { $0.engine.unloadedTaskFiles() }
         }
         let scenario: Scenario

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalDelivery
+import FocalReplay
 import Foundation
 import Logging
 

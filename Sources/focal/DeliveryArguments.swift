@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalDelivery
+import FocalReplay
 import Logging
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalEngine
+import FocalReplay
 
 extension EngineThreadGroup {
     /// An engine on the next thread; when it cannot start, says why and exits with 2.

@@ -1,4 +1,5 @@
 import Dispatch
+import FocalReplay
 import Logging
 import Synchronization
 

@@ -1,3 +1,5 @@
+import FocalReplay
+
 #if canImport(Glibc)
 import Glibc
 #endif

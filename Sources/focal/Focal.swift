@@ -1,4 +1,5 @@
 import ArgumentParser
+import FocalReplay
 import FocalRuntime
 import Logging
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 
 #if canImport(Glibc)
+import FocalReplay
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

@@ -1,5 +1,6 @@
 import FocalClient
 import FocalOpLog
+import FocalReplay
 import Foundation
 
 #if canImport(Glibc)

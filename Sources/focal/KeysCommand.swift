@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocalCore
 import FocalJSON
+import FocalReplay
 import FocalServer
 
 /// `focal keys`: API keys for `focal serve --keys FILE`.

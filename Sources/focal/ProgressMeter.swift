@@ -1,4 +1,5 @@
 import FocalClient
+import FocalReplay
 import Synchronization
 
 /// Prints a sender's figures on standard error as progress, at most once a second.

@@ -3,6 +3,7 @@ import FocalCore
 import FocalEngine
 
 #if canImport(Glibc)
+import FocalReplay
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -100,11 +101,16 @@ struct ReplayCommand: AsyncParsableCommand {
         let configuration = engineConfiguration
         if files.count <= 1 {
             let path = files.first.flatMap { $0 == "-" ? nil : $0 }
-            let replay = try await OpLogReplay(threads: threads, driver: driver, engines: jobs, configuration: configuration)
-            let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
-            let store = delivery.store
-            throw try await replay.replay(path: path) {
-                if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
+            do {
+                let replay = try await OpLogReplay(threads: threads, driver: driver, engines: jobs, configuration: configuration)
+                let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
+                let store = delivery.store
+                throw ExitCode(
+                    try await replay.replay(path: path) {
+                        if let pipeline { await OutboxSink(pipeline: pipeline, store: store) } else { StandardOutputSink() }
+                    })
+            } catch let error as ReplayError {
+                throw error.reported()
             }
         }
         throw try await replayConcurrently(files, threads: threads, configuration: configuration)
@@ -124,14 +130,19 @@ struct ReplayCommand: AsyncParsableCommand {
                 let index = next
                 next += 1
                 let spool = try Spool()
-                let replay = try await OpLogReplay(
-                    threads: threads, configuration: configuration, label: files[index], diagnostics: spool.errors)
+                let replay: OpLogReplay
+                do {
+                    replay = try await OpLogReplay(
+                        threads: threads, configuration: configuration, label: files[index], diagnostics: spool.errors)
+                } catch {
+                    throw error.reported()
+                }
                 group.addTask {
                     let status: ExitCode
                     do {
-                        status = try await replay.replay(path: files[index]) { StandardOutputSink(stream: spool.output) }
-                    } catch let code as ExitCode {
-                        status = code  // said why in the spool; the other files go on
+                        status = ExitCode(try await replay.replay(path: files[index]) { StandardOutputSink(stream: spool.output) })
+                    } catch let error as ReplayError {
+                        status = error.reported(on: spool.errors)  // said why in the spool; the other files go on
                     }
                     spool.output.flush()
                     spool.errors.flush()

@@ -3,6 +3,7 @@ import FocalClient
 import FocalDelivery
 import FocalEngine
 import FocalOpLog
+import FocalReplay
 import FocalScenarios
 import Foundation
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalClient
+import FocalReplay
 import Foundation
 
 /// The flags `focal send` and `focal run --send` share: the key, the queue's limit and the patience.

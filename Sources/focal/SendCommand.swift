@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocalClient
 import FocalOpLog
+import FocalReplay
 import Foundation
 import UnixSignals
 

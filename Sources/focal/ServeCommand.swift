@@ -2,6 +2,7 @@ import ArgumentParser
 import FocalCore
 import FocalDelivery
 import FocalEngine
+import FocalReplay
 import FocalServer
 import Logging
 import NIOCore

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocalCore
 import FocalPostgres
+import FocalReplay
 import Logging
 
 /// `focal serve --store postgres://…`: the PostgreSQL store several instances share, with

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FocalEngine
 import FocalOpLog
+import FocalReplay
 
 extension SnapshotFormat: ExpressibleByArgument {}
 
@@ -50,8 +51,14 @@ struct SnapshotCommand: AsyncParsableCommand {
         defer { Task { await threads.shutdown() } }
         var configuration = options.engineConfiguration
         configuration.keepsNoResults = true
-        let replay = try await OpLogReplay(threads: threads, configuration: configuration, endsSessions: false)
-        let status = try await replay.replay(path: input.path)
+        let replay: OpLogReplay
+        let status: ExitCode
+        do {
+            replay = try await OpLogReplay(threads: threads, configuration: configuration, endsSessions: false)
+            status = ExitCode(try await replay.replay(path: input.path))
+        } catch let error as ReplayError {
+            throw error.reported()
+        }
         let (format, session) = (format, session)
         throw await replay.workers[0].run { worker in
             let engine = worker.engine

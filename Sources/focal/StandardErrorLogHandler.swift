@@ -1,3 +1,4 @@
+import FocalReplay
 import Logging
 
 /// `focal serve`'s log handler: swift-log's `StreamLogHandler` on standard error, the same

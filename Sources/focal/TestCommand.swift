@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalEngine
+import FocalReplay
 import FocalScenarios
 
 #if canImport(Glibc)

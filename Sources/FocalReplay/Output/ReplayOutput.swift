@@ -6,23 +6,23 @@ import FocalOpLog
 ///
 /// `focal run` uses it as its engine's observer; ``OpLogReplay`` hands it what its engines
 /// produced, in input order. Every error is written as `error: line N: …` and counted.
-final class ReplayOutput: EngineObserver {
-    private(set) var errorCount = 0
+package final class ReplayOutput: EngineObserver {
+    package private(set) var errorCount = 0
     /// Where results go; `nil` discards them.
-    let sink: (any ResultSink)?
+    package let sink: (any ResultSink)?
     /// Where errors, snapshots and console lines go.
     private let diagnostics: StandardStream
     /// Names the log in error lines when several logs are replayed at once.
     private let label: String?
 
-    init(sink: (any ResultSink)?, diagnostics: StandardStream = .error, label: String? = nil) {
+    package init(sink: (any ResultSink)?, diagnostics: StandardStream = .error, label: String? = nil) {
         self.sink = sink
         self.diagnostics = diagnostics
         self.label = label
     }
 
     /// Writes one item an engine produced.
-    func write(_ item: ReplayItem) {
+    package func write(_ item: ReplayItem) {
         switch item {
         case .result(let result): sink?.add(result)
         case .error(let error): report(error.description, details: error.script?.detailLines ?? [])
@@ -31,15 +31,15 @@ final class ReplayOutput: EngineObserver {
         }
     }
 
-    func engine(_ engine: Engine, didProduce result: TaskResult) {
+    package func engine(_ engine: Engine, didProduce result: TaskResult) {
         write(.result(result))
     }
 
-    func engine(_ engine: Engine, didReport error: EngineError) {
+    package func engine(_ engine: Engine, didReport error: EngineError) {
         write(.error(error))
     }
 
-    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
+    package func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
         write(.snapshot(text))
     }
 

@@ -6,10 +6,10 @@ import Darwin
 
 /// A thread nobody waits for: the op-log reader may be blocked reading standard input when
 /// the command ends.
-enum DetachedThread {
+package enum DetachedThread {
     /// Runs `body` on a new thread; returns the `errno` of `pthread_create` when no thread could
     /// be started (`body` then never runs), `nil` otherwise.
-    static func start(_ body: @escaping @Sendable () -> Void) -> Int32? {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Int32? {
         final class Box {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }

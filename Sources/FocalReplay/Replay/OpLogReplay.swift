@@ -1,4 +1,3 @@
-import ArgumentParser
 import FocalEngine
 
 #if canImport(Glibc)
@@ -20,9 +19,9 @@ import Darwin
 /// (an engine that also wrote fell ~10% behind the others); otherwise on the first engine's
 /// thread, which takes its part of each chunk as the chunk arrives, without a hand-over. Input
 /// is streamed (results reach the sink while it is still arriving) and errors never stop the run.
-struct OpLogReplay: Sendable {
+package struct OpLogReplay: Sendable {
     /// The engines; sessions are spread over them. The default session lives on the first.
-    let workers: [EngineWorker]
+    package let workers: [EngineWorker]
     /// Each engine's observer and console handler.
     private let collectors: [ReplayCollector]
     /// The most sessions live at once in the log, over all engines.
@@ -37,14 +36,15 @@ struct OpLogReplay: Sendable {
     /// Whether the end of the input ends every session (recording its end event), as in
     /// `focal replay`; `focal snapshot` shows the tree as the log leaves it, sessions still live
     /// (as a server's snapshot of the same session does).
-    let endsSessions: Bool
+    package let endsSessions: Bool
 
     /// Starts `engines` engines with `configuration` on `threads`, the loop over several on
-    /// `driver` when given; when an engine cannot start, says why and exits with 2.
-    init(
+    /// `driver` when given.
+    /// - Throws: ``ReplayError/engineCannotStart(_:)`` when an engine cannot start.
+    package init(
         threads: EngineThreadGroup, driver: ReplayDriver? = nil, engines: Int = 1, configuration: EngineConfiguration,
         label: String? = nil, diagnostics: StandardStream = .error, endsSessions: Bool = true
-    ) async throws {
+    ) async throws(ReplayError) {
         var workers: [EngineWorker] = []
         var collectors: [ReplayCollector] = []
         for _ in 0..<max(engines, 1) {
@@ -52,7 +52,11 @@ struct OpLogReplay: Sendable {
             var own = configuration
             own.consoleLogger = collector.consoleLogger
             own.logger = collector.engineLogger
-            workers.append(try await threads.makeWorkerOrExit(own))
+            do {
+                workers.append(try await threads.makeWorker(configuration: own))
+            } catch {
+                throw .engineCannotStart(error)
+            }
             collectors.append(collector)
         }
         self.workers = workers
@@ -66,15 +70,16 @@ struct OpLogReplay: Sendable {
 
     /// Replays the log at `path` (standard input when `nil`) to its end and finishes the
     /// sink that `makeSink` makes (on the first worker's thread; `nil` discards results).
-    /// Returns the exit status: 0 without errors, 1 with errors or lost results.
-    func replay(path: String?, makeSink: @escaping @Sendable () async -> sending (any ResultSink)? = { nil }) async throws -> ExitCode {
+    /// Returns ``ReplayStatus/failed`` when an error was reported or results were lost.
+    /// - Throws: ``ReplayError`` when the log cannot be opened or no thread can read it (nothing was replayed), or what
+    ///   the sink threw.
+    package func replay(
+        path: String?, makeSink: @escaping @Sendable () async -> sending (any ResultSink)? = { nil }
+    ) async throws -> ReplayStatus {
         let fd: Int32
         if let path {
             fd = open(path, O_RDONLY)
-            guard fd >= 0 else {
-                diagnostics.writeError("cannot open '\(path)': \(String(cString: strerror(errno)))")
-                throw ExitCode(2)
-            }
+            guard fd >= 0 else { throw ReplayError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
         } else {
             fd = 0
         }
@@ -84,8 +89,7 @@ struct OpLogReplay: Sendable {
         do {
             chunks = try reader.start(fileDescriptor: fd)
         } catch {
-            diagnostics.writeError(error.description)
-            throw ExitCode(2)
+            throw ReplayError.cannotStartReader(error)
         }
         // Engines take their parts through streams, except that without a driver the first applies its own where
         // the chunks arrive.
@@ -95,7 +99,7 @@ struct OpLogReplay: Sendable {
         let (label, diagnostics, workers, collectors, driver, endsSessions) = (
             label, diagnostics, workers, collectors, driver, endsSessions
         )
-        return try await withThrowingTaskGroup(of: ExitCode?.self) { group in
+        return try await withThrowingTaskGroup(of: ReplayStatus?.self) { group in
             for (position, index) in streamed.enumerated() {
                 let (worker, input, output, collector) = (
                     workers[index], inputs[position], outputs[position], collectors[index]
@@ -116,7 +120,7 @@ struct OpLogReplay: Sendable {
             @Sendable func drive(
                 isolation: isolated (any Actor), applyingFirst applyFirst: ((EngineBatch) -> [NumberedItem])?,
                 endingFirst endFirst: (() -> [SessionEndItems])?
-            ) async throws -> ExitCode {
+            ) async throws -> ReplayStatus {
                 defer {
                     reader.stop()
                     for input in inputs { input.finish() }
@@ -151,7 +155,7 @@ struct OpLogReplay: Sendable {
                         endingFirst: { endsSessions ? collectors[0].endOfInput(first.engine) : [] })
                 }
             }
-            var status = ExitCode.success
+            var status = ReplayStatus.succeeded
             for try await result in group {
                 if let result { status = result }
             }
@@ -195,8 +199,8 @@ private struct ChunkWriter {
 
     /// Writes what is left and the end of every session (the first engine's from
     /// `firstEngineEnds`, the others' from their streams), finishes the sink, and returns
-    /// the exit status.
-    mutating func finish(firstEngineEnds: (() -> [SessionEndItems])?) async throws -> ExitCode {
+    /// how the replay ended.
+    mutating func finish(firstEngineEnds: (() -> [SessionEndItems])?) async throws -> ReplayStatus {
         var completed = true
         while !pending.isEmpty {
             guard try await writeOldest() else {
@@ -217,10 +221,10 @@ private struct ChunkWriter {
             }
         }
         progress?.clear()
-        guard let sink = output.sink else { return output.errorCount == 0 ? .success : .failure }
+        guard let sink = output.sink else { return output.errorCount == 0 ? .succeeded : .failed }
         try await sink.commit()
         let lost = await sink.finish()
-        return output.errorCount == 0 && !lost ? .success : .failure
+        return output.errorCount == 0 && !lost ? .succeeded : .failed
     }
 
     private mutating func writeOldest() async throws -> Bool {

@@ -2,54 +2,7 @@ import ArgumentParser
 import FocalCore
 import FocalDelivery
 import FocalEngine
-import FocalJSON
-
-/// Where a command's task results go.
-protocol ResultSink: AnyObject {
-    /// Takes one result (called synchronously while the engine runs).
-    func add(_ result: TaskResult)
-    /// Whether enough results are waiting that ``commit()`` should run now.
-    var needsCommit: Bool { get }
-    /// Makes the results taken so far durable or visible; called between input blocks.
-    func commit() async throws
-    /// Ends the run; returns whether results were lost.
-    func finish() async -> Bool
-}
-
-/// Prints each result as one JSON line on standard output: the result itself, or
-/// `{"session": ID, "result": VALUE}` for a result of a named session.
-final class StandardOutputSink: ResultSink {
-    private let stream: StandardStream
-
-    init(stream: StandardStream = .output) {
-        self.stream = stream
-    }
-
-    var needsCommit: Bool { false }
-
-    func add(_ result: TaskResult) {
-        let record = result.record
-        guard let session = record.session else { return stream.writeLine(record.resultJSON) }
-        // Written into the stream's buffer piece by piece: the line built as a string (four appends, each growing
-        // it, and the session's JSON text) cost ~5,000 instructions per result, on the engine's thread.
-        stream.writeLine { line in
-            line.append(contentsOf: #"{"session":"#.utf8)
-            JSONWriter.appendString(session, to: &line)
-            line.append(contentsOf: #","result":"#.utf8)
-            line.append(contentsOf: record.resultJSON.utf8)
-            line.append(UInt8(ascii: "}"))
-        }
-    }
-
-    func commit() async throws {
-        stream.flush()
-    }
-
-    func finish() async -> Bool {
-        stream.flush()
-        return false
-    }
-}
+import FocalReplay
 
 /// Commits results to the outbox in groups and lets the pipeline deliver them.
 ///

@@ -2,7 +2,7 @@ import FocalEngine
 import FocalOpLog
 
 /// Something an engine produced while it applied an op, for ``ReplayOutput`` to write.
-enum ReplayItem: Sendable {
+package enum ReplayItem: Sendable {
     case result(TaskResult)
     case error(EngineError)
     /// A snapshot's text (the `snapshot` op).

@@ -216,7 +216,7 @@ private struct LiveSessions {
 }
 
 /// No thread could be started to read the op log (`pthread_create` failed: a limit on threads or memory).
-struct ThreadStartError: Error, CustomStringConvertible {
-    var errno: Int32
-    var description: String { "cannot start a thread to read the op log: \(String(cString: strerror(errno)))" }
+package struct ThreadStartError: Error, CustomStringConvertible {
+    package var errno: Int32
+    package var description: String { "cannot start a thread to read the op log: \(String(cString: strerror(errno)))" }
 }

@@ -2,7 +2,7 @@ extension String {
     /// The text on one line: each line feed is written as `\n` and each carriage return
     /// as `\r`, so text from a task, a file or a peer cannot start a line of its own (a
     /// line that would look like Focal's own `error:`). Other characters are kept.
-    var escapingLineBreaks: String {
+    package var escapingLineBreaks: String {
         guard utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
         var escaped = ""
         escaped.reserveCapacity(utf8.count + 8)
@@ -20,7 +20,7 @@ extension String {
     /// feed, every carriage return, and every carriage return and line feed together.
     /// Scalars, not characters, are compared: `"\r\n"` is one `Character`, which
     /// splitting on `Character("\n")` would never find.
-    var physicalLines: [String] {
+    package var physicalLines: [String] {
         let scalars = unicodeScalars
         var lines: [String] = []
         var start = scalars.startIndex

@@ -11,21 +11,21 @@ import Darwin
 /// Writes are collected and sent in large blocks. When a write fails, later writes are
 /// dropped: a closed pipe (`focal replay | head`) sets ``isClosed``, any other failure
 /// (a full disk, `>/dev/full`) keeps its `errno` in ``failure``; `focal` reports both at exit.
-final class StandardStream: Sendable {
-    static let output = StandardStream(fileDescriptor: 1)
-    static let error = StandardStream(fileDescriptor: 2)
+package final class StandardStream: Sendable {
+    package static let output = StandardStream(fileDescriptor: 1)
+    package static let error = StandardStream(fileDescriptor: 2)
 
-    let fileDescriptor: Int32
+    package let fileDescriptor: Int32
     private let state: Mutex<State>
     private static let capacity = 1 << 16
 
     private struct State {
         var buffer: [UInt8] = []
-        var isClosed = false
-        var failure: Int32?
+        package var isClosed = false
+        package var failure: Int32?
     }
 
-    init(fileDescriptor: Int32) {
+    package init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
         var state = State()
         state.buffer.reserveCapacity(Self.capacity)
@@ -33,20 +33,20 @@ final class StandardStream: Sendable {
     }
 
     /// Whether the stream is a terminal.
-    var isTerminal: Bool { isatty(fileDescriptor) == 1 }
+    package var isTerminal: Bool { isatty(fileDescriptor) == 1 }
 
     /// Whether a write failed because the reader went away.
-    var isClosed: Bool { state.withLock { $0.isClosed } }
+    package var isClosed: Bool { state.withLock { $0.isClosed } }
 
     /// The `errno` of the first write that failed for another reason than a closed pipe.
-    var failure: Int32? { state.withLock { $0.failure } }
+    package var failure: Int32? { state.withLock { $0.failure } }
 
-    func write(_ text: String) {
+    package func write(_ text: String) {
         var text = text
         text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 
-    func write(_ bytes: UnsafeRawBufferPointer, newline: Bool = false) {
+    package func write(_ bytes: UnsafeRawBufferPointer, newline: Bool = false) {
         append { buffer in
             buffer.append(contentsOf: bytes)
             if newline { buffer.append(0x0A) }
@@ -54,14 +54,14 @@ final class StandardStream: Sendable {
     }
 
     /// Writes `text` and a newline.
-    func writeLine(_ text: String) {
+    package func writeLine(_ text: String) {
         var text = text
         text.withUTF8 { write(UnsafeRawBufferPointer($0), newline: true) }
     }
 
     /// Writes the line that `build` appends to the stream's buffer, and a newline: a line made of pieces needs no
     /// string of its own. `build` runs while the stream is locked, so it must not write to the stream itself.
-    func writeLine(_ build: (inout [UInt8]) -> Void) {
+    package func writeLine(_ build: (inout [UInt8]) -> Void) {
         append { buffer in
             build(&buffer)
             buffer.append(0x0A)
@@ -79,23 +79,23 @@ final class StandardStream: Sendable {
     /// Writes `error: message` as one line, the line breaks of `message` escaped
     /// (``Swift/String/escapingLineBreaks``): a message that carries text from a task, a
     /// file or a peer cannot add a line that looks like Focal's own.
-    func writeError(_ message: String) {
+    package func writeError(_ message: String) {
         writeLine("error: " + message.escapingLineBreaks)
     }
 
     /// Writes `error: message` as ``writeError(_:)`` does, then each of `details` (an excerpt
     /// with a caret, stack frames) indented on a line of its own, its line breaks escaped too.
-    func writeError(_ message: String, details: [String]) {
+    package func writeError(_ message: String, details: [String]) {
         writeError(message)
         for line in details { writeLine("    " + line.escapingLineBreaks) }
     }
 
     /// Writes `warning: message` as one line, as ``writeError(_:)`` does.
-    func writeWarning(_ message: String) {
+    package func writeWarning(_ message: String) {
         writeLine("warning: " + message.escapingLineBreaks)
     }
 
-    func flush() {
+    package func flush() {
         state.withLock { drain(&$0) }
     }
 

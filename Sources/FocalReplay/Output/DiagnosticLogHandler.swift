@@ -6,28 +6,29 @@ import Logging
 /// A task's message gets its prefix on every line it would print (split at `\n`, `\r` and
 /// `\r\n`, see ``Swift/String/physicalLines``); any other message is written on one line,
 /// its line breaks escaped. Either way text from a task cannot forge an `error:` line.
-struct DiagnosticLogHandler: LogHandler {
-    var logLevel: Logger.Level = .info
-    var metadata: Logger.Metadata = [:]
+package struct DiagnosticLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
     /// Where the lines of a message go: standard error, unless told otherwise.
     private let write: @Sendable ([String]) -> Void
 
-    init(logLevel: Logger.Level = .info, write: @escaping @Sendable ([String]) -> Void = DiagnosticLogHandler.writeToStandardError) {
+    package init(logLevel: Logger.Level = .info, write: @escaping @Sendable ([String]) -> Void = DiagnosticLogHandler.writeToStandardError)
+    {
         self.logLevel = logLevel
         self.write = write
     }
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         write(Self.lines(for: event, metadata: metadata))
     }
 
     /// Writes `lines` on standard error, after what standard output holds.
-    @Sendable static func writeToStandardError(_ lines: [String]) {
+    @Sendable package static func writeToStandardError(_ lines: [String]) {
         StandardStream.output.flush()
         for line in lines { StandardStream.error.writeLine(line) }
         StandardStream.error.flush()
