@@ -271,7 +271,8 @@ public final class CompiledModules {
     /// file, the source line as ``ScriptError/excerpt``, and only the frames that are in
     /// module files (a syntax error was made the file's own when it was compiled). An error raised
     /// in code that is not a module file's (the host's own JavaScript, such as a node member the
-    /// task called) is placed where the innermost module frame called it.
+    /// task called) is placed where the innermost module frame called it. An assignment to an
+    /// undeclared name (`count = 1`) gets a hint: declare it with a top-level `let`.
     /// Locating an error twice changes nothing.
     public func locate(_ error: ScriptError) -> ScriptError {
         guard !error.isLocated else { return error }
@@ -293,7 +294,7 @@ public final class CompiledModules {
         error.line = position.line
         error.excerpt = source.line(position.line)
         if error.column != nil || atEnd { error.column = position.column }
-        return error
+        return error.hintingUndeclaredAssignment()
     }
 }
 
