@@ -247,6 +247,12 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "FocalReplayTests",
+            dependencies: ["FocalReplay", "FocalEngine", "FocalTestSupport"],
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        ),
+        .testTarget(name: "FocalCoreTests", dependencies: ["FocalCore", "FocalJSON"]),
+        .testTarget(
             name: "FocalCLITests",
             dependencies: [
                 "FocalCore", "FocalJSON", "FocalDelivery", "FocalPostgres", "FocalTestSupport", "FocalReceiverTestSupport",
