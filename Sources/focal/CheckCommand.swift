@@ -150,7 +150,7 @@ struct CheckCommand: AsyncParsableCommand, nonisolated RunsTasks {
         }
         let outcome: ScenarioOutcome
         do {
-            outcome = try ScenarioOutcome.play(scenario, configuration: configuration).endingInput()
+            outcome = try ScenarioOutcome.play(scenario, configuration: configuration)
         } catch {
             StandardStream.error.writeError(error.message)
             throw ExitCode(2)

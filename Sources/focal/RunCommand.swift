@@ -160,12 +160,9 @@ struct RunCommand: AsyncParsableCommand {
                 }
                 try await sink?.commit()
             }
-            // As when the emitted op log is replayed: its end ends the session.
-            worker.engine.endOfInput()
-            if sending {
-                sent.append(
-                    QueuedLine(session: sessionID, bytes: Array(OpLogEntry(session: sessionID, .end(reason: .endOfInput)).jsonLine.utf8)))
-            }
+            // The journey's end op, at the clock's time after the last step (a trailing `wait` counts), ends the
+            // session here, in the emitted op log and on the server.
+            run.end()
             try await sink?.commit()
             if warnings > 1, warnings & (warnings - 1) != 0 {
                 StandardStream.error.writeWarning("\(warnings) warnings in all")

@@ -149,7 +149,7 @@ struct TestCommand: ParsableCommand {
         let configuration = limits.engineConfiguration(tasksDirectory: directory)
         let outcome: ScenarioOutcome
         do {
-            outcome = try ScenarioOutcome.play(scenario, configuration: configuration).endingInput()
+            outcome = try ScenarioOutcome.play(scenario, configuration: configuration)
         } catch {
             return .failed(["error: \(error.message)"])
         }

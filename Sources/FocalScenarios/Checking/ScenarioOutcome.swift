@@ -12,7 +12,7 @@ public struct ScenarioOutcome {
     public var resultSteps: [StepLabel?]
     /// The errors the engine reported (tasks that threw, task files that failed to load …).
     public var errors: [EngineError]
-    /// The op log the journey produced.
+    /// The op log the journey produced, ending with its `end`.
     public var ops: [Op]
     /// The step that could not be done; the journey stopped there.
     public var failure: ScenarioError?
@@ -34,7 +34,8 @@ public struct ScenarioOutcome {
     /// The results as JSON values.
     public var values: [JSONValue] { results.map(\.value) }
 
-    /// Plays `scenario` through a new engine made from `configuration` and collects what it produced.
+    /// Plays `scenario` through a new engine made from `configuration` and collects what it produced, up to and
+    /// with the session's end (``ScenarioRun/end()``), whose results have no step.
     ///
     /// - Throws: when the engine cannot start (the tasks directory does not exist).
     public static func play(_ scenario: Scenario, configuration: EngineConfiguration) throws(EngineError) -> ScenarioOutcome {
@@ -63,6 +64,8 @@ public struct ScenarioOutcome {
         } catch {
             failure = error
         }
+        collector.step = nil
+        run.end()
         return ScenarioOutcome(
             results: collector.results, resultSteps: collector.steps, errors: collector.errors, ops: ops,
             failure: failure, warnings: warnings, trace: trace, droppedTraceLines: droppedTraceLines, engine: engine)

@@ -5,11 +5,13 @@ import FocalSimulator
 /// time, plays the journey step by step, and hands every op the app's analyzers produce to a sink, in order.
 ///
 /// The same scenario always produces the same ops, times included, so a run's op log replays to the same results.
-/// The ops stop when the run is released: the app's teardown is not part of the journey.
+/// ``end()`` ends the session at the clock's time; the ops stop then, or when the run is released: the app's
+/// teardown is not part of the journey.
 ///
 /// ```swift
 /// let run = ScenarioRun(scenario: try Scenario.load(contentsOf: "shop.yaml")) { op in engine.apply(op) }
 /// try run.play()
+/// run.end()
 /// ```
 public final class ScenarioRun {
     /// The scenario.
@@ -21,10 +23,14 @@ public final class ScenarioRun {
 
     private let app: ScenarioApp
     private let analytics: ScenarioAnalytics
+    private let sink: (Op) -> Void
+    /// Whether ``end()`` was called.
+    public private(set) var hasEnded = false
 
     /// Prepares a run whose ops go to `sink`.
     public init(scenario: Scenario, sink: @escaping (Op) -> Void) {
         self.scenario = scenario
+        self.sink = sink
         let clock = VirtualClock(start: scenario.startTime)
         analytics = ScenarioAnalytics(clock: clock, models: scenario.app.models, sink: sink)
         app = ScenarioApp(description: scenario.app, analytics: analytics, screenSize: scenario.screenSize)
@@ -85,5 +91,16 @@ public final class ScenarioRun {
         while !isFinished {
             try playNextStep()
         }
+    }
+
+    /// Ends the session, as the end of a log ends it: sends `{"op":"end","reason":"end-of-input","time":T}` with
+    /// the virtual clock's time, so that the session's end event (`ana-session-ended`) comes after the journey's
+    /// trailing `wait` steps, and stops the ops. Call it once the journey is played, or stopped at a step that
+    /// could not be done; a second call does nothing, and steps played after it send no ops.
+    public func end() {
+        guard !hasEnded else { return }
+        hasEnded = true
+        analytics.close()
+        sink(.end(reason: .endOfInput, time: application.clock.now.milliseconds))
     }
 }
