@@ -4,7 +4,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-/// Many sessions on a fixed number of engines, each engine pinned to a thread of its own.
+/// For a server: many sessions on a fixed number of engines, each engine pinned to a thread of its own.
 ///
 /// This is the engine for a server: one pool per process (or per tasks directory),
 /// created once; each app session gets an ``EngineSession`` from ``session(_:)``, which

@@ -1,8 +1,8 @@
 import FocalOpLog
 import Synchronization
 
-/// One app session of an ``EnginePool``: its own tree, ids, clock and task state, on the
-/// engine thread the pool gave it.
+/// For a server, one app session of an ``EnginePool``: its own tree, ids, clock and task state, on the engine thread
+/// the pool gave it.
 ///
 /// Every call hops to that thread; calls on one session apply in the order they are
 /// made. ``apply(_:)`` and ``apply(opLog:)`` return what their ops produced; for streaming,

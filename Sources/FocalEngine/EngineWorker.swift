@@ -1,6 +1,7 @@
 import NIOCore
 
-/// An ``Engine`` pinned to a thread of its own.
+/// For the package's pool and commands (`focal replay`, `snapshot`, `check`, `run`): an ``Engine`` pinned to a thread
+/// of its own.
 ///
 /// JavaScriptCore registers every thread that takes a virtual machine's lock with its
 /// garbage collector, and its time limit must be able to interrupt the thread running a
@@ -10,7 +11,7 @@ import NIOCore
 ///
 /// ``EnginePool`` spreads sessions over a fixed number of workers. A command-line tool
 /// that runs one engine uses a worker directly with ``run(_:)``.
-public actor EngineWorker {
+package actor EngineWorker {
     private nonisolated let loop: any EventLoop
     /// The engine, reachable on the loop's thread only; emptied there when the worker goes,
     /// so the engine (and the JavaScript values it keeps) is released on its own thread.
@@ -18,7 +19,7 @@ public actor EngineWorker {
 
     /// Creates the engine on `loop`'s thread.
     /// - Throws: ``EngineError`` when the engine cannot start (a missing tasks directory).
-    public init(configuration: EngineConfiguration, loop: any EventLoop) async throws(EngineError) {
+    package init(configuration: EngineConfiguration, loop: any EventLoop) async throws(EngineError) {
         self.loop = loop
         do {
             bound = try await loop.submit {
@@ -31,12 +32,12 @@ public actor EngineWorker {
         }
     }
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    package nonisolated var unownedExecutor: UnownedSerialExecutor {
         loop.executor.asUnownedSerialExecutor()
     }
 
     /// The engine (only reachable on the worker's thread).
-    public var engine: Engine { bound.value! }
+    package var engine: Engine { bound.value! }
 
     /// Whether ``release()`` released the engine.
     private(set) var isReleased = false
@@ -48,7 +49,7 @@ public actor EngineWorker {
     /// Releases the engine now, on its thread; the worker must do no more work. Call it
     /// before the worker's event loop shuts down (``EnginePool/close()`` does), so the
     /// engine does not have to be released from `deinit` on a loop that is gone.
-    public func release() {
+    package func release() {
         bound.value = nil
         isReleased = true
     }
@@ -64,7 +65,7 @@ public actor EngineWorker {
 
     /// Runs `body` on the worker's thread, with exclusive use of the engine. Values made
     /// inside `body` stay on that thread.
-    public func run<Result: Sendable>(_ body: @Sendable (isolated EngineWorker) async throws -> Result) async rethrows -> Result {
+    package func run<Result: Sendable>(_ body: @Sendable (isolated EngineWorker) async throws -> Result) async rethrows -> Result {
         try await body(self)
     }
 }

@@ -1,7 +1,7 @@
 import FocalOpLog
 
-/// The in-process face of the engine for one app, as Focal's design names it: the app's UI events go in
-/// as ops, and its tasks' results come out to a ``ManagerDelegate``.
+/// For an app that embeds Focal: the in-process face of the engine for one app, as Focal's design names it: the
+/// app's UI events go in as ops, and its tasks' results come out to a ``ManagerDelegate``.
 ///
 /// A manager is one session of an engine that runs on a thread of its own (an ``EnginePool`` with one
 /// thread), so no JavaScript runs on the caller's thread or on Swift's cooperative pool. Calls are
