@@ -19,9 +19,9 @@ import Testing
         #expect(lines.allSatisfy { $0.metadata["focal.tracker.adapter"] == "recording" })
     }
 
-    @Test func droppingQueuedItemsWarnsOnThe1st2nd4th8thDrop() {
+    @Test func droppingQueuedItemsWarnsOnThe1st2nd4th8thDrop() throws {
         let capture = LogCapture()
-        let tracker = Tracker(logger: capture.logger(level: .info), queueLimit: 1)
+        let tracker = try Tracker(logger: capture.logger(level: .info), queueLimit: 1)
         for _ in 0..<9 { tracker.track(SongTapped()) }
         #expect(tracker.droppedBeforeStart == 8)
         let warnings = capture.logged.filter { $0.level == .warning }

@@ -169,7 +169,7 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
     }
 
     @Test func theQueueBeforeStartIsBoundedAndCountsWhatItDrops() async throws {
-        let tracker = Tracker(queueLimit: 2)
+        let tracker = try Tracker(queueLimit: 2)
         let adapter = RecordingAdapter()
         tracker.track(SongTapped())
         tracker.track(ScreenShown())
@@ -181,7 +181,7 @@ final class EventsOnlyAdapter: AnalyticsAdapter {
 
     @Test func nothingIsLostOrStrandedWhenTrackingRacesWithStart() async throws {
         for _ in 0..<20 {
-            let tracker = Tracker(queueLimit: 10_000)
+            let tracker = try Tracker(queueLimit: 10_000)
             let adapter = RecordingAdapter()
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<3 {

@@ -1,6 +1,9 @@
+import FocalCore
+
 /// The largest batch a destination takes in one request, by count and by bytes.
 ///
-/// A batch always holds at least one result, even one larger than ``maxBytes``.
+/// A batch always holds at least one result, even one larger than ``maxBytes``. Both limits are positive;
+/// ``validate()`` says so, and ``DeliveryPipeline`` refuses a destination whose limits are not.
 public struct BatchLimits: Sendable, Hashable {
     /// The most results in one batch.
     public var maxCount: Int
@@ -9,9 +12,15 @@ public struct BatchLimits: Sendable, Hashable {
 
     /// Limits of `maxCount` results and `maxBytes` bytes (defaults: 100 results, 475,000 bytes).
     public init(maxCount: Int = 100, maxBytes: Int = 475_000) {
-        precondition(maxCount > 0 && maxBytes > 0, "batch limits must be positive")
         self.maxCount = maxCount
         self.maxBytes = maxBytes
+    }
+
+    /// Returns when both limits are positive.
+    /// - Throws: `ConfigurationError` naming the first limit that is not (`BatchLimits.maxCount`, `BatchLimits.maxBytes`).
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.checkPositive(maxCount, "BatchLimits.maxCount")
+        try ConfigurationError.checkPositive(maxBytes, "BatchLimits.maxBytes")
     }
 
     /// The longest prefix of `entries` within these limits (at least one entry).

@@ -1,5 +1,8 @@
+import FocalCore
+
 /// The bound on what an outbox holds, by count and by bytes.
 ///
+/// Both are positive; ``validate()`` says so, and ``DeliveryPipeline`` refuses limits that are not.
 /// When an append would go over it, the producer waits while destinations deliver
 /// (backpressure); the oldest results are evicted only under an ``OverflowPolicy`` that
 /// allows it. One append may go over the bound when the outbox is empty (a single append
@@ -12,9 +15,15 @@ public struct OutboxLimits: Sendable, Hashable {
 
     /// A bound of `maxCount` results and `maxBytes` bytes (defaults: a million results, 256 MiB).
     public init(maxCount: Int = 1_000_000, maxBytes: Int = 256 << 20) {
-        precondition(maxCount > 0 && maxBytes > 0, "outbox limits must be positive")
         self.maxCount = maxCount
         self.maxBytes = maxBytes
+    }
+
+    /// Returns when both limits are positive.
+    /// - Throws: `ConfigurationError` naming the first limit that is not (`OutboxLimits.maxCount`, `OutboxLimits.maxBytes`).
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.checkPositive(maxCount, "OutboxLimits.maxCount")
+        try ConfigurationError.checkPositive(maxBytes, "OutboxLimits.maxBytes")
     }
 
     /// No bound at all.

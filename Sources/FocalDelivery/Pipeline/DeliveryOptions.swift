@@ -1,3 +1,5 @@
+import FocalCore
+
 /// How a ``DeliveryPipeline`` flushes, retries and bounds its work.
 public struct DeliveryOptions: Sendable {
     /// When to flush; see ``FlushPolicy``.
@@ -47,5 +49,16 @@ public struct DeliveryOptions: Sendable {
         self.batchLimits = batchLimits
         self.requestTimeout = requestTimeout
         self.drainTimeout = drainTimeout
+    }
+
+    /// Returns when every setting is in its range: each flush policy's, the retry policy's jitter, the outbox's and
+    /// the batches' limits (``DeliveryPipeline`` checks them when it starts).
+    /// - Throws: `ConfigurationError` naming the first setting that is not, e.g.
+    ///   `CountFlushPolicy.threshold must be positive, not 0`.
+    public func validate() throws(ConfigurationError) {
+        for policy in flushPolicies { try policy.validate() }
+        try retry.validate()
+        try outboxLimits.validate()
+        try batchLimits.validate()
     }
 }

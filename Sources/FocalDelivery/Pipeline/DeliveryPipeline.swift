@@ -71,10 +71,15 @@ public actor DeliveryPipeline: Service {
     /// A pipeline delivering from `outbox` to `destinations`, which it owns from now on.
     /// Registers the destinations in the outbox (a new one is owed the results appended
     /// from now on).
+    /// - Throws: `ConfigurationError` when a setting of `options` or a destination's ``Destination/batchLimits`` is
+    ///   out of its range (``DeliveryOptions/validate()``), before anything is registered;
+    ///   ``DeliveryConfigurationError`` when two destinations have one name; what the outbox threw.
     public init<C: Clock>(
         outbox: any Outbox, destinations: [any Destination], options: DeliveryOptions = DeliveryOptions(),
         clock: C = ContinuousClock(), logger: Logger = Logger(label: "focal.delivery")
     ) async throws where C.Instant == ContinuousClock.Instant {
+        try options.validate()
+        for destination in destinations { try destination.batchLimits.validate() }
         var names = Set<String>()
         for destination in destinations where !names.insert(destination.name).inserted {
             throw DeliveryConfigurationError.duplicateDestination(destination.name)

@@ -1,12 +1,19 @@
+import FocalCore
+
 /// Flushes when at least ``threshold`` results are pending after an append.
 public struct CountFlushPolicy: FlushPolicy {
     /// How many pending results start a flush.
     public var threshold: Int
 
-    /// A policy flushing at `threshold` pending results (default 20).
+    /// A policy flushing at `threshold` pending results (default 20; positive, see ``validate()``).
     public init(threshold: Int = 20) {
-        precondition(threshold > 0, "the flush threshold must be positive")
         self.threshold = threshold
+    }
+
+    /// Returns when ``threshold`` is positive.
+    /// - Throws: `ConfigurationError` (setting `CountFlushPolicy.threshold`) when it is not.
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.checkPositive(threshold, "CountFlushPolicy.threshold")
     }
 
     public func shouldFlush(on trigger: FlushTrigger, _ state: FlushState) -> Bool {

@@ -1,3 +1,5 @@
+import FocalCore
+
 /// EventTracker's `EventLimit(limit:)`: when results arrive while ``limit`` or more are pending, the
 /// pending ones are flushed first, the append waits for that flush, and only then are the new
 /// results stored.
@@ -25,10 +27,15 @@ public struct EventLimitFlushPolicy: FlushPolicy {
     /// How many pending results make the next arrival flush them first.
     public var limit: Int
 
-    /// A policy flushing the pending results before an append once `limit` are pending.
+    /// A policy flushing the pending results before an append once `limit` are pending (positive, see ``validate()``).
     public init(limit: Int) {
-        precondition(limit > 0, "the event limit must be positive")
         self.limit = limit
+    }
+
+    /// Returns when ``limit`` is positive.
+    /// - Throws: `ConfigurationError` (setting `EventLimitFlushPolicy.limit`) when it is not.
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.checkPositive(limit, "EventLimitFlushPolicy.limit")
     }
 
     public func shouldFlush(on trigger: FlushTrigger, _ state: FlushState) -> Bool {

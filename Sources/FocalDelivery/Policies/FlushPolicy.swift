@@ -1,3 +1,5 @@
+import FocalCore
+
 /// What makes the pipeline consider a flush.
 public enum FlushTrigger: Sendable, Hashable {
     /// Results are about to be appended: ``FlushState/pending`` counts those appended before them, and a flush
@@ -45,6 +47,10 @@ public protocol FlushPolicy: Sendable {
 
     /// Whether results may be sent now; `false` keeps them in the outbox.
     func maySend(_ state: FlushState) -> Bool
+
+    /// Returns when the policy's settings are in their ranges; ``DeliveryPipeline`` refuses a policy that throws.
+    /// - Throws: `ConfigurationError` naming the setting.
+    func validate() throws(ConfigurationError)
 }
 
 extension FlushPolicy {
@@ -53,4 +59,7 @@ extension FlushPolicy {
 
     /// Always allows sending.
     public func maySend(_ state: FlushState) -> Bool { true }
+
+    /// Has no settings to check.
+    public func validate() throws(ConfigurationError) {}
 }

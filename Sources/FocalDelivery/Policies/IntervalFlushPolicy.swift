@@ -1,12 +1,21 @@
+import FocalCore
+
 /// Flushes when ``interval`` has passed since the last flush.
 public struct IntervalFlushPolicy: FlushPolicy {
     /// The time between flushes.
     public var interval: Duration
 
-    /// A policy flushing every `interval` (default 30 s).
+    /// A policy flushing every `interval` (default 30 s; positive, see ``validate()``).
     public init(interval: Duration = .seconds(30)) {
-        precondition(interval > .zero, "the flush interval must be positive")
         self.interval = interval
+    }
+
+    /// Returns when ``interval`` is positive.
+    /// - Throws: `ConfigurationError` (setting `IntervalFlushPolicy.interval`) when it is not.
+    public func validate() throws(ConfigurationError) {
+        guard interval > .zero else {
+            throw ConfigurationError(setting: "IntervalFlushPolicy.interval", message: "must be positive, not \(interval)")
+        }
     }
 
     public func shouldFlush(on trigger: FlushTrigger, _ state: FlushState) -> Bool {

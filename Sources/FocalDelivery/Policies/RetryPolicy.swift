@@ -1,3 +1,5 @@
+import FocalCore
+
 /// How long to wait before sending a failed batch again: exponential backoff with
 /// jitter, or the delay the destination asked for (`Retry-After`), capped.
 public struct RetryPolicy: Sendable, Hashable {
@@ -12,16 +14,21 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maxRetryAfter: Duration
 
     /// A policy starting at `baseDelay` (0.5 s), doubling up to `maxDelay` (300 s), with
-    /// `jitter` (10 %), honouring requested delays up to `maxRetryAfter` (300 s).
+    /// `jitter` (10 %, from 0 to 1: see ``validate()``), honouring requested delays up to `maxRetryAfter` (300 s).
     public init(
         baseDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(300), jitter: Double = 0.1,
         maxRetryAfter: Duration = .seconds(300)
     ) {
-        precondition((0...1).contains(jitter), "jitter is a fraction between 0 and 1")
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
         self.jitter = jitter
         self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// Returns when ``jitter`` is a fraction from 0 to 1.
+    /// - Throws: `ConfigurationError` (setting `RetryPolicy.jitter`) when it is not.
+    public func validate() throws(ConfigurationError) {
+        try ConfigurationError.check(jitter, in: 0...1, "RetryPolicy.jitter")
     }
 
     /// The delay before the next attempt after `failures` consecutive failures (at

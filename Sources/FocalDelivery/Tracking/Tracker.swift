@@ -65,9 +65,16 @@ public final class Tracker: Sendable {
         var generation = 0
     }
 
+    /// A tracker that is not started, logging to `logger`, queueing at most 1,000 items.
+    public init(logger: Logger = Logger(label: "focal.tracker")) {
+        self.logger = logger
+        self.queueLimit = 1000
+    }
+
     /// A tracker that is not started, logging to `logger`, queueing at most `queueLimit` items.
-    public init(logger: Logger = Logger(label: "focal.tracker"), queueLimit: Int = 1000) {
-        precondition(queueLimit > 0, "the queue limit must be positive")
+    /// - Throws: `ConfigurationError` (setting `Tracker.queueLimit`) when `queueLimit` is not positive.
+    public init(logger: Logger = Logger(label: "focal.tracker"), queueLimit: Int) throws(ConfigurationError) {
+        try ConfigurationError.checkPositive(queueLimit, "Tracker.queueLimit")
         self.logger = logger
         self.queueLimit = queueLimit
     }
