@@ -229,11 +229,16 @@ public final class Engine {
             held = state.bytes.held
         }
         // The state is gone with the scope above: what it held is free.
-        if held >= FreeMemory.largeSession {
-            runtime.collectGarbage()
-            FreeMemory.trim()
-        }
+        releaseMemory(afterSessionHolding: held)
         return true
+    }
+
+    /// After a session that held `held` bytes has gone: when that was a lot (``FreeMemory/largeSession``), asks
+    /// JavaScriptCore for a collection and hands the freed memory back to the system.
+    private func releaseMemory(afterSessionHolding held: Int) {
+        guard held >= FreeMemory.largeSession else { return }
+        runtime.collectGarbage()
+        FreeMemory.trim()
     }
 
     /// Records the ``sessionEndedEvent`` with `reason` on the root of `session` (the default
@@ -269,9 +274,11 @@ public final class Engine {
     private func restartDefaultSession(before op: Op) {
         if case .snapshot = op { return }
         defaultSessionHasEnded = false
+        let held = defaultSession.bytes.held
         binding.forget(defaultSession.tree)
         defaultSession = SessionState(id: nil, engine: self)
         unretainedDefaultSession = Unmanaged.passUnretained(defaultSession)
+        releaseMemory(afterSessionHolding: held)
     }
 
     /// The ids of the live named sessions, in ascending order (the order in which the end
