@@ -26,4 +26,25 @@ enum PostgresJournalMigration {
                 """,
             ])
     }
+
+    /// Adds `focal_journal_batch` (a batch of lines as one row: where it starts, how many
+    /// lines, the lines joined by newlines) and `focal_journal_session.append_from` (where
+    /// the last append started, which the one-statement append returns). Lines journaled one
+    /// row each (`focal_journal_line`, before the batches) stay where they are and are read
+    /// with the batches; an instance from before the batches, still running during an
+    /// upgrade, goes on writing them under the same session row, whose length orders both.
+    /// A batch row of up to 8 KB is stored as it is, not compressed (the default compresses
+    /// past 2 KB, which cost an append more CPU than the rest of its statement).
+    static func addBatches(_ store: PostgresStore) async throws {
+        try await PostgresOutboxMigration.addColumns(
+            store, "add the journal's batches", table: "focal_journal_session", column: "append_from",
+            statements: [
+                """
+                CREATE TABLE IF NOT EXISTS focal_journal_batch (
+                    session text NOT NULL, first bigint NOT NULL, count integer NOT NULL, lines text NOT NULL,
+                    PRIMARY KEY (session, first)) WITH (toast_tuple_target = 8160)
+                """,
+                "ALTER TABLE focal_journal_session ADD COLUMN IF NOT EXISTS append_from bigint NOT NULL DEFAULT 0",
+            ])
+    }
 }

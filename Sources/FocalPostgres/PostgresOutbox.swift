@@ -23,12 +23,20 @@ public final class PostgresOutbox: Outbox {
     public let storeID: String
 
     private let store: PostgresStore
+    /// Appends waiting for the running one go together in the next call.
+    private let appends: GroupedCalls<PostgresOutboxAppend.Append, AppendReceipt>
+    /// Reads of the totals waiting for the running one share the next.
+    private let totalsReads: GroupedCalls<Void, OutboxTotals>
+
+    /// The most appends one call carries.
+    static let maximumGroup = 256
 
     /// The outbox in `store`, creating its tables if needed; `store` must be running.
     public init(store: PostgresStore) async throws {
         try await store.prepareSchema()
         try await PostgresOutboxMigration.addCursorSince(store)
         try await PostgresOutboxMigration.addProject(store)
+        try await PostgresOutboxAppend.create(store)
         self.storeID = try await store.withConnection("read the store id") { connection in
             let rows = try await connection.query("SELECT store_id FROM focal_outbox_meta WHERE id = 1", logger: store.logger)
             var id = ""
@@ -36,6 +44,19 @@ public final class PostgresOutbox: Outbox {
             return id
         }
         self.store = store
+        self.appends = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
+            let statement = PostgresOutboxAppend(appends: group)
+            let row = try await store.withConnection("append results") { connection in
+                var row: PostgresOutboxAppend.Row = (0, [])
+                for try await value in try await connection.execute(statement, logger: store.logger) { row = value }
+                return row
+            }
+            return PostgresOutboxAppend.receipts(for: group, row)
+        }
+        self.totalsReads = GroupedCalls(maximumCount: .max) { [store] group in
+            let totals = try await Self.readTotals(store)
+            return group.map { _ in totals }
+        }
     }
 
     // MARK: Producing
@@ -46,78 +67,12 @@ public final class PostgresOutbox: Outbox {
     }
 
     /// Appends `results` and moves the session's mark in `focal_journal_session` (the
-    /// ``PostgresSessionJournal`` in this store) in the same transaction; without results,
-    /// only the mark, in one statement.
+    /// ``PostgresSessionJournal`` in this store) in the same transaction, in one round trip
+    /// (``PostgresOutboxAppend``) shared with the appends that wait while another runs.
     @discardableResult
     public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
-        let logger = store.logger
-        guard !results.isEmpty else {
-            guard let storedThrough else { return AppendReceipt(sequences: nil) }
-            try await store.withConnection("mark a session's results stored") { connection in
-                try await Self.markStored(storedThrough, connection, logger: logger)
-            }
-            return AppendReceipt(sequences: nil)
-        }
-        let (sequences, stored) = try await store.transaction("append results") { connection in
-            let meta = try await Self.lockMeta(connection, logger: logger)
-            let kept = try await Self.keepUnstored(results, connection, logger: logger)
-            if let storedThrough { try await Self.markStored(storedThrough, connection, logger: logger) }
-            guard !kept.isEmpty else { return (ClosedRange<Int64>?.none, 0) }
-            let first = meta.lastSequence + 1
-            let sizes = kept.map { Int64($0.byteCount) }
-            try await connection.query(
-                """
-                INSERT INTO focal_outbox_result (seq, time, event, path, result, size, session, session_index, project)
-                SELECT s, t, e, p, r, z, nullif(x, ''), nullif(i, -1), nullif(j, '')
-                FROM unnest(\(Array(first..<(first + Int64(kept.count)))), \(kept.map(\.time)), \(kept.map(\.event)),
-                    \(kept.map(\.path)), \(kept.map(\.resultJSON)), \(sizes), \(kept.map { $0.session ?? "" }),
-                    \(kept.map { $0.sessionIndex ?? -1 }), \(kept.map { $0.project ?? "" })) AS u(s, t, e, p, r, z, x, i, j)
-                """, logger: logger)
-            let last = first + Int64(kept.count) - 1
-            try await connection.query(
-                """
-                UPDATE focal_outbox_meta SET last_sequence = \(last), count = count + \(Int64(kept.count)),
-                    bytes = bytes + \(sizes.reduce(0, +)) WHERE id = 1
-                """, logger: logger)
-            return (first...last, kept.count)
-        }
-        return AppendReceipt(sequences: sequences, skipped: results.count - stored)
-    }
-
-    /// Moves a session's stored-through mark forward, never past its journal's length (a
-    /// late writer cannot mark lines of a session started afresh under the same id).
-    private static func markStored(_ mark: StoredThrough, _ connection: PostgresConnection, logger: Logger) async throws {
-        let lines = Int64(mark.lines)
-        try await connection.query(
-            """
-            UPDATE focal_journal_session SET stored_through = \(lines)
-            WHERE session = \(mark.session) AND stored_through < \(lines) AND length >= \(lines)
-            """, logger: logger)
-    }
-
-    /// The results whose session has not stored their index yet; moves the marks past them.
-    private static func keepUnstored(
-        _ results: [ResultRecord], _ connection: PostgresConnection, logger: Logger
-    ) async throws -> [ResultRecord] {
-        let sessions = Array(SessionMarks.sessions(in: results))
-        guard !sessions.isEmpty else { return results }
-        var loaded: [String: Int64] = [:]
-        let rows = try await connection.query(
-            "SELECT session, next_index FROM focal_outbox_session_mark WHERE session = ANY(\(sessions))",
-            logger: logger)
-        for try await (session, next) in rows.decode((String, Int64).self) { loaded[session] = next }
-        var marks = SessionMarks(loaded)
-        let kept = marks.keep(results)
-        let changed = marks.next.filter { loaded[$0.key] != $0.value }
-        if !changed.isEmpty {
-            try await connection.query(
-                """
-                INSERT INTO focal_outbox_session_mark (session, next_index)
-                SELECT * FROM unnest(\(Array(changed.keys)), \(Array(changed.values)))
-                ON CONFLICT (session) DO UPDATE SET next_index = excluded.next_index
-                """, logger: logger)
-        }
-        return kept
+        guard !results.isEmpty || storedThrough != nil else { return AppendReceipt(sequences: nil) }
+        return try await appends.call(.init(results: results, storedThrough: storedThrough), key: storedThrough?.session)
     }
 
     public func forget(session: String) async throws {
@@ -275,18 +230,29 @@ public final class PostgresOutbox: Outbox {
         }
     }
 
+    /// One prepared statement, whose answer every caller that waited while another ran
+    /// shares: a pipeline reads the totals around every append.
     public func totals() async throws -> OutboxTotals {
-        let logger = store.logger
-        return try await store.withConnection("read the totals") { connection in
-            let rows = try await connection.query(
-                """
-                SELECT count, bytes, (SELECT count(*) FROM focal_outbox_dead_letter) FROM focal_outbox_meta WHERE id = 1
-                """, logger: logger)
+        try await totalsReads.call((), key: nil)
+    }
+
+    private static func readTotals(_ store: PostgresStore) async throws -> OutboxTotals {
+        try await store.withConnection("read the totals") { connection in
             var totals = OutboxTotals(count: 0, bytes: 0, deadLetters: 0)
-            for try await (count, bytes, letters) in rows.decode((Int64, Int64, Int64).self) {
+            for try await (count, bytes, letters) in try await connection.execute(Totals(), logger: store.logger) {
                 totals = OutboxTotals(count: Int(count), bytes: Int(bytes), deadLetters: Int(letters))
             }
             return totals
+        }
+    }
+
+    private struct Totals: PostgresPreparedStatement {
+        static let sql = "SELECT count, bytes, (SELECT count(*) FROM focal_outbox_dead_letter) FROM focal_outbox_meta WHERE id = 1"
+
+        func makeBindings() -> PostgresBindings { PostgresBindings() }
+
+        func decodeRow(_ row: PostgresRow) throws -> (Int64, Int64, Int64) {
+            try row.decode((Int64, Int64, Int64).self)
         }
     }
 

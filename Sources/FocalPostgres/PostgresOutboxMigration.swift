@@ -31,20 +31,34 @@ enum PostgresOutboxMigration {
     static func addColumns(
         _ store: PostgresStore, _ purpose: String, table: String, column: String, statements: [String]
     ) async throws {
-        let logger = store.logger
-        try await store.transaction(purpose) { connection in
-            let rows = try await connection.query(
-                """
+        try await migrate(
+            store, purpose,
+            unlessCounted: """
                 SELECT count(*) FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name = \(table) AND column_name = \(column)
-                """, logger: logger)
-            var present: Int64 = 0
-            for try await value in rows.decode(Int64.self) { present = value }
-            guard present == 0 else { return }
+                """, statements: statements)
+    }
+
+    /// Runs `statements` when the query `present` counts nothing (what they add is missing),
+    /// under the schema's creation lock and asking again once it holds it, so instances
+    /// starting at once run them once; a store that has it takes no lock.
+    static func migrate(
+        _ store: PostgresStore, _ purpose: String, unlessCounted present: PostgresQuery, statements: [String]
+    ) async throws {
+        let logger = store.logger
+        try await store.transaction(purpose) { connection in
+            guard try await count(present, connection, logger: logger) == 0 else { return }
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.creationLock))", logger: logger)
+            guard try await count(present, connection, logger: logger) == 0 else { return }
             for statement in statements {
                 try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
             }
         }
+    }
+
+    private static func count(_ query: PostgresQuery, _ connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        var present: Int64 = 0
+        for try await value in try await connection.query(query, logger: logger).decode(Int64.self) { present = value }
+        return present
     }
 }

@@ -3,68 +3,72 @@ import Logging
 import PostgresNIO
 
 /// A ``SessionJournal`` in a PostgreSQL database that several `focal serve` instances
-/// share: one row per session (its length) and one per op-log line.
+/// share: one row per session (its length) and one per appended batch.
 ///
-/// An append locks its session's row (`SELECT … FOR UPDATE`) for its transaction, so
-/// appends to one session from two instances are serialised and each line is held once,
-/// at its position; appends to different sessions do not wait for each other. A seal (a
-/// session's end) takes the same lock, so an append either comes before it, and is counted in
-/// the length the seal returns, or after it, and is refused.
+/// An append is one prepared statement (``PostgresJournalAppend``), shared by the appends
+/// that wait while another runs (``GroupedCalls``): it locks its session's row by updating it, so appends to one session from two instances are serialised and
+/// each line is held once, at its position; appends to different sessions do not wait for
+/// each other. A seal (a session's end) takes the same lock, so an append either comes
+/// before it, and is counted in the length the seal returns, or after it, and is refused.
+///
+/// Lines journaled one row each by an earlier version (`focal_journal_line`) are read with
+/// the batches (see ``PostgresJournalMigration``).
 public final class PostgresSessionJournal: SessionJournal {
     private let store: PostgresStore
+    /// Appends waiting for the running one go together in the next statement.
+    private let appends: GroupedCalls<PostgresJournalAppend.Append, PostgresJournalAppend.Row?>
+
+    /// The most appends one statement carries.
+    static let maximumGroup = 256
 
     /// The journal in `store`, creating its tables if needed; `store` must be running.
     public init(store: PostgresStore) async throws {
         try await store.prepareSchema()
         try await PostgresJournalMigration.addStoredThrough(store)
+        try await PostgresJournalMigration.addBatches(store)
         self.store = store
-    }
-
-    public func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend {
-        let logger = store.logger
-        return try await store.transaction("append to a session's journal") { connection in
-            try await connection.query(
-                "INSERT INTO focal_journal_session (session, length) VALUES (\(session), 0) ON CONFLICT DO NOTHING",
-                logger: logger)
-            let rows = try await connection.query(
-                "SELECT length, sealed FROM focal_journal_session WHERE session = \(session) FOR UPDATE",
-                logger: logger)
-            var (length, sealed): (Int64, Bool) = (0, false)
-            for try await row in rows.decode((Int64, Bool).self) { (length, sealed) = row }
-            guard !sealed else { throw SessionJournalError.sealed(session: session) }
-            let previous = Int(length)
-            let start = position ?? previous
-            guard (0...previous).contains(start) else {
-                throw SessionJournalError.gap(session: session, expected: previous, received: start)
+        self.appends = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
+            let statement = PostgresJournalAppend(appends: group)
+            return try await store.withConnection("append to a session's journal") { connection in
+                var rows = [PostgresJournalAppend.Row?](repeating: nil, count: group.count)
+                for try await row in try await connection.execute(statement, logger: store.logger) { rows[row.offset] = row }
+                return rows
             }
-            let skipped = min(previous - start, lines.count)
-            let appended = Array(lines[skipped...])
-            if !appended.isEmpty {
-                try await connection.query(
-                    """
-                    INSERT INTO focal_journal_line (session, position, line)
-                    SELECT \(session), \(length) + o - 1, l FROM unnest(\(appended)) WITH ORDINALITY AS u(l, o)
-                    """, logger: logger)
-                try await connection.query(
-                    """
-                    UPDATE focal_journal_session SET length = \(length + Int64(appended.count)), touched_at = now()
-                    WHERE session = \(session)
-                    """, logger: logger)
-            }
-            return JournalAppend(previousLength: previous, skipped: skipped, appended: appended.count)
         }
     }
 
+    public func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend {
+        let append = PostgresJournalAppend.Append(session: session, position: position.map(Int64.init) ?? -1, lines: lines)
+        let row = try await appends.call(append, key: session)
+        // No row: a batch past the start of a session the journal does not hold.
+        guard let row else { throw SessionJournalError.gap(session: session, expected: 0, received: position ?? 0) }
+        guard !row.sealed else { throw SessionJournalError.sealed(session: session) }
+        let previous = Int(row.previousLength)
+        let start = position ?? previous
+        guard (0...previous).contains(start) else {
+            throw SessionJournalError.gap(session: session, expected: previous, received: start)
+        }
+        return JournalAppend(
+            previousLength: previous, skipped: min(previous - start, lines.count), appended: Int(row.length) - previous)
+    }
+
+    /// Reads the batches (and any lines of one row each) holding lines from `start` on, one
+    /// row per batch, and cuts the first at `start`.
     public func lines(of session: String, from start: Int) async throws -> [String] {
         let logger = store.logger
         return try await store.withConnection("read a session's journal") { connection in
             let rows = try await connection.query(
                 """
-                SELECT line FROM focal_journal_line WHERE session = \(session) AND position >= \(Int64(start))
-                ORDER BY position
+                SELECT first, lines FROM focal_journal_batch WHERE session = \(session) AND first + count > \(Int64(start))
+                UNION ALL
+                SELECT position, line FROM focal_journal_line WHERE session = \(session) AND position >= \(Int64(start))
+                ORDER BY 1
                 """, logger: logger)
             var lines: [String] = []
-            for try await line in rows.decode(String.self) { lines.append(line) }
+            for try await (first, text) in rows.decode((Int64, String).self) {
+                let batch = text.split(separator: "\n", omittingEmptySubsequences: false)
+                lines.append(contentsOf: batch.dropFirst(max(0, start - Int(first))).map(String.init))
+            }
             return lines
         }
     }
@@ -134,10 +138,13 @@ public final class PostgresSessionJournal: SessionJournal {
 
     public func remove(session: String) async throws {
         let logger = store.logger
-        try await store.transaction("remove a session's journal") { connection in
+        try await store.withConnection("remove a session's journal") { connection in
             try await connection.query(
-                "DELETE FROM focal_journal_session WHERE session = \(session)", logger: logger)
-            try await connection.query("DELETE FROM focal_journal_line WHERE session = \(session)", logger: logger)
+                """
+                WITH batches AS (DELETE FROM focal_journal_batch WHERE session = \(session)),
+                    lines AS (DELETE FROM focal_journal_line WHERE session = \(session))
+                DELETE FROM focal_journal_session WHERE session = \(session)
+                """, logger: logger)
         }
     }
 }

@@ -1,0 +1,146 @@
+import FocalCore
+import FocalDelivery
+import PostgresNIO
+
+/// ``PostgresOutbox``'s appends in one round trip: a PL/pgSQL function (`focal_outbox_append_v1`)
+/// that does what an append's transaction did statement by statement, for a group of appends
+/// (``GroupedCalls``), called through a statement prepared once per connection.
+///
+/// The function locks the bookkeeping row first (sequence numbers in commit order; not when
+/// the group stores no result, only marks), then, in one statement that sees every append
+/// committed before the lock was granted (each statement of a PL/pgSQL function takes a new
+/// snapshot), keeps the results whose session has not stored their index, moves the sessions'
+/// marks, inserts the kept results and, in the same transaction, moves the sessions'
+/// ``FocalCore/StoredThrough`` marks in the journal. A result is kept, as
+/// ``FocalDelivery/SessionMarks`` decides one by one, when its index is at least its
+/// session's mark and above every index of its session earlier in the group. The group's
+/// results take consecutive sequence numbers in the group's order, so each append's stored
+/// results are consecutive too. Its plans are generic (`plan_cache_mode`): planned once per
+/// connection, not per call.
+struct PostgresOutboxAppend: PostgresPreparedStatement {
+    static let sql = """
+        SELECT first_seq, stored_appends
+        FROM focal_outbox_append_v1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+        """
+
+    /// One append: its results and the mark it moves.
+    struct Append: Sendable {
+        var results: [ResultRecord]
+        var storedThrough: StoredThrough?
+    }
+
+    /// The first sequence number given, and for each stored result, in sequence order, the
+    /// offset (from 0) of its append in the group.
+    typealias Row = (first: Int64, storedAppends: [Int32])
+
+    let appends: [Append]
+
+    func makeBindings() throws -> PostgresBindings {
+        let results = appends.flatMap(\.results)
+        let marks = appends.compactMap(\.storedThrough)
+        var bindings = PostgresBindings(capacity: 12)
+        bindings.append(results.map(\.time))
+        bindings.append(results.map(\.event))
+        bindings.append(results.map(\.path))
+        bindings.append(results.map(\.resultJSON))
+        bindings.append(results.map { Int64($0.byteCount) })
+        bindings.append(results.map { $0.session ?? "" })
+        bindings.append(results.map { $0.sessionIndex ?? -1 })
+        bindings.append(results.map { $0.project ?? "" })
+        bindings.append(results.map { $0.sessionIndex == nil ? "" : $0.sessionKey ?? "" })
+        bindings.append(appends.enumerated().flatMap { offset, append in repeatElement(Int32(offset), count: append.results.count) })
+        bindings.append(marks.map(\.session))
+        bindings.append(marks.map { Int64($0.lines) })
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode((Int64, [Int32]).self)
+    }
+
+    /// Each append's receipt from the function's row.
+    static func receipts(for appends: [Append], _ row: Row) -> [AppendReceipt] {
+        var stored = [(first: Int64, count: Int)](repeating: (0, 0), count: appends.count)
+        for (position, offset) in row.storedAppends.enumerated() {
+            let offset = Int(offset)
+            if stored[offset].count == 0 { stored[offset].first = row.first + Int64(position) }
+            stored[offset].count += 1
+        }
+        return zip(appends, stored).map { append, stored in
+            AppendReceipt(
+                sequences: stored.count > 0 ? stored.first...(stored.first + Int64(stored.count) - 1) : nil,
+                skipped: append.results.count - stored.count)
+        }
+    }
+
+    /// Creates the function when the store lacks it (a store from before it, or a new one).
+    /// A store keeps the function it has: a change to its body is a function of a new name
+    /// (`_v2`), so instances of two versions can share a store during an upgrade.
+    static func create(_ store: PostgresStore) async throws {
+        try await PostgresOutboxMigration.migrate(
+            store, "create the outbox's append function",
+            unlessCounted: """
+                SELECT count(*) FROM pg_proc
+                WHERE proname = 'focal_outbox_append_v1' AND pronamespace = current_schema()::regnamespace
+                """, statements: [function])
+    }
+
+    /// Arguments: the results' columns as arrays (a missing session, project or session key
+    /// as '', a missing index as -1), the offset of each result's append in the group, the
+    /// sessions whose marks move and their lines.
+    private static let function = """
+        CREATE OR REPLACE FUNCTION focal_outbox_append_v1(
+            a_time bigint[], a_event text[], a_path text[], a_result text[], a_size bigint[], a_session text[],
+            a_index bigint[], a_project text[], a_key text[], a_append integer[], a_mark_session text[],
+            a_mark_lines bigint[],
+            OUT first_seq bigint, OUT stored_appends integer[])
+        LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
+        DECLARE
+            last_seq bigint;
+            stored bigint;
+            added_bytes bigint;
+        BEGIN
+            first_seq := 0;
+            stored_appends := '{}';
+            IF cardinality(a_time) > 0 THEN
+                SELECT last_sequence INTO last_seq FROM focal_outbox_meta WHERE id = 1 FOR UPDATE;
+                first_seq := last_seq + 1;
+                WITH u AS (
+                    SELECT * FROM unnest(a_time, a_event, a_path, a_result, a_size, a_session, a_index, a_project, a_key,
+                        a_append) WITH ORDINALITY AS u(tm, ev, pa, re, sz, se, ix, pr, ky, ap, o)
+                ), ordered AS (
+                    SELECT u.*,
+                        coalesce((SELECT m.next_index FROM focal_outbox_session_mark m WHERE m.session = u.ky), 0) AS mark,
+                        max(u.ix) OVER (PARTITION BY u.ky ORDER BY u.o ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+                            AS before
+                    FROM u
+                ), kept AS (
+                    SELECT ordered.*, row_number() OVER (ORDER BY ordered.o) AS n FROM ordered
+                    WHERE ordered.ky = '' OR (ordered.ix >= ordered.mark AND ordered.ix > coalesce(ordered.before, -1))
+                ), marked AS (
+                    INSERT INTO focal_outbox_session_mark AS m (session, next_index)
+                    SELECT kept.ky, max(kept.ix) + 1 FROM kept WHERE kept.ky <> '' GROUP BY kept.ky ORDER BY kept.ky
+                    ON CONFLICT (session) DO UPDATE SET next_index = greatest(m.next_index, excluded.next_index)
+                ), inserted AS (
+                    INSERT INTO focal_outbox_result (seq, time, event, path, result, size, session, session_index, project)
+                    SELECT last_seq + kept.n, kept.tm, kept.ev, kept.pa, kept.re, kept.sz, nullif(kept.se, ''),
+                        nullif(kept.ix, -1), nullif(kept.pr, '')
+                    FROM kept RETURNING seq, size
+                )
+                SELECT count(*), coalesce(sum(inserted.size), 0),
+                    coalesce((SELECT array_agg(kept.ap ORDER BY kept.n) FROM kept), '{}')
+                INTO stored, added_bytes, stored_appends FROM inserted;
+                IF stored > 0 THEN
+                    UPDATE focal_outbox_meta SET last_sequence = last_seq + stored, count = count + stored,
+                        bytes = bytes + added_bytes WHERE id = 1;
+                END IF;
+            END IF;
+            IF cardinality(a_mark_session) > 0 THEN
+                UPDATE focal_journal_session s SET stored_through = mark.lines
+                FROM (SELECT * FROM unnest(a_mark_session, a_mark_lines) AS mark(session, lines) ORDER BY 1) mark
+                WHERE s.session = mark.session AND s.stored_through < mark.lines AND s.length >= mark.lines;
+            END IF;
+        END
+        $$
+        """
+}
