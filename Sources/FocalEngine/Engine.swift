@@ -3,8 +3,8 @@ import FocalJSON
 import FocalOpLog
 import FocalRuntime
 
-/// The focus-path engine: one JavaScript virtual machine hosting many sessions, each
-/// with its own tree of named nodes and its own tasks.
+/// For code that drives one engine on a thread it owns (the four other ways in run on it): the focus-path engine, one
+/// JavaScript virtual machine hosting many sessions, each with its own tree of named nodes and its own tasks.
 ///
 /// An engine is **confined** to one thread at a time (it is not `Sendable`);
 /// ``EnginePool`` runs engines on threads of their own for concurrent use. Engines share
