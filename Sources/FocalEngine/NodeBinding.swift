@@ -260,7 +260,10 @@ final class NodeBinding {
 
     private static func binding(_ call: HostCall) -> NodeBinding? {
         guard let raw = call.globalPrivateData else { return nil }
-        return Unmanaged<NodeBinding>.fromOpaque(raw).takeUnretainedValue()
+        let binding = Unmanaged<NodeBinding>.fromOpaque(raw).takeUnretainedValue()
+        // JavaScript runs a node's or an event's members only inside a way into the engine, on the thread inside.
+        assert(binding.runtime.confinement.isHeldByCurrentThread, "a node or event read on a thread outside its engine")
+        return binding
     }
 
     /// Runs `body` with the binding, the live node's index and its tree, or raises a

@@ -72,6 +72,9 @@ final class SessionState {
     /// Applies one op of this session. Inlined into the engine's `apply`, which saves a copy of the op (see there).
     @inline(__always)
     func apply(_ op: Op, line: Int?) {
+        // A way into the session (and its engine's runtime): the parts it reaches check the thread inside.
+        runtime.confinement.enter()
+        defer { runtime.confinement.exit() }
         currentLine = line
         defer { currentLine = nil }
         switch op {
@@ -88,6 +91,8 @@ final class SessionState {
     /// Records the ``sessionEndedEvent`` on the root, if the session has one, at `time` (the `end` op's), else at the
     /// latest time an op of the session carried.
     func recordEnd(reason: SessionEndReason, time: Int64?, line: Int?) {
+        runtime.confinement.enter()
+        defer { runtime.confinement.exit() }
         guard tree.root != NodeTree.none else { return }
         currentLine = line
         defer { currentLine = nil }
@@ -272,6 +277,8 @@ final class SessionState {
 
     /// Calls the tasks `matching` (in order) with the node at `index`, for the event of `r` at `time`.
     private func dispatch(_ matching: [Int32], _ r: Recording, at index: Int32, time: Int64) {
+        // Inside the op's `apply`, or right after its step inside the runtime's batch (`later`).
+        assert(runtime.confinement.isHeldByCurrentThread, "a session dispatched on a thread outside its engine")
         enterBuiltins(at: time)
         defer { leaveBuiltins() }
         let binding = engine.binding

@@ -23,6 +23,9 @@ extension JSRuntime {
     /// Where JavaScriptCore does not export what a batch needs (``VMLock``), and inside another
     /// entry or batch, the steps simply run, each call entering as usual.
     package func withOneEntry(_ step: () -> Bool) {
+        // A way in: the steps, and the work they leave for after their entry, run on the thread inside.
+        confinement.enter()
+        defer { confinement.exit() }
         guard entryDepth == 0, batch.step == nil, let lock = VMLock.shared else {
             while step() {}
             return

@@ -193,6 +193,12 @@ public final class JSRuntime {
     /// time, counted while a script runs (a batch's slices read it to learn cheaply that tasks took time).
     package var watchdogTicks: (counted: Int, allowed: Int) { (watchdog.ticksCounted, watchdog.ticksAllowed) }
 
+    /// The thread inside the runtime, checked in debug builds: every entry into JavaScript enters it, and so does a
+    /// host built on the runtime (an engine) at each of its ways in, so that its parts, and the host callbacks
+    /// that reach them, can assert that they run on the thread inside (`ThreadConfinement`, FocalCore). The state
+    /// below, and the host's, opts out of Swift's exclusivity checks on the strength of it.
+    package let confinement = ThreadConfinement()
+
     /// How many calls into JavaScript are on the stack: the time limit starts again only
     /// at the outermost, so host code called from a script cannot extend its limit.
     @exclusivity(unchecked) var entryDepth = 0
@@ -210,6 +216,8 @@ public final class JSRuntime {
     /// limit of the entry just before it (reading what that entry threw). An outermost entry
     /// inside a batch then runs the promise jobs it queued, as the end of a VM entry does.
     private func entering<R>(continuingLimit: Bool = false, _ body: () -> R) -> R {
+        confinement.enter()
+        defer { confinement.exit() }
         let outermost = entryDepth == batchDepth
         if outermost, !continuingLimit { watchdog.enter(midTick: batchDepth > 0) }
         entryDepth += 1
