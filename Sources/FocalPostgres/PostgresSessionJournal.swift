@@ -1,5 +1,4 @@
 import FocalCore
-import Logging
 import PostgresNIO
 
 /// A ``SessionJournal`` in a PostgreSQL database that several `focal serve` instances
@@ -76,37 +75,16 @@ public final class PostgresSessionJournal: SessionJournal {
     public func length(of session: String) async throws -> Int {
         let logger = store.logger
         return try await store.withConnection("read the length of a session's journal") { connection in
-            Int(try await Self.length(of: session, on: connection, locking: false, logger: logger))
+            Int(try await connection.value(of: PostgresJournalStatements.Length(session: session), orElse: 0, logger: logger))
         }
     }
 
     public func seal(session: String, ifLength expected: Int?) async throws -> Int {
         let logger = store.logger
-        return try await store.transaction("seal a session's journal") { connection in
-            let length = try await Self.length(of: session, on: connection, locking: true, logger: logger)
-            if length > 0, expected.map({ Int64($0) == length }) ?? true {
-                try await connection.query(
-                    "UPDATE focal_journal_session SET sealed = true WHERE session = \(session)", logger: logger)
-            }
-            return Int(length)
+        let statement = PostgresJournalStatements.Seal(session: session, expected: expected.map(Int64.init) ?? -1)
+        return try await store.withConnection("seal a session's journal") { connection in
+            Int(try await connection.value(of: statement, orElse: 0, logger: logger))
         }
-    }
-
-    /// How many lines `session`'s log holds (0 for an unknown session); with `locking`, its
-    /// row is locked until the transaction ends, as an append locks it.
-    private static func length(
-        of session: String, on connection: PostgresConnection, locking: Bool, logger: Logger
-    ) async throws -> Int64 {
-        let rows =
-            if locking {
-                try await connection.query(
-                    "SELECT length FROM focal_journal_session WHERE session = \(session) FOR UPDATE", logger: logger)
-            } else {
-                try await connection.query("SELECT length FROM focal_journal_session WHERE session = \(session)", logger: logger)
-            }
-        var length: Int64 = 0
-        for try await value in rows.decode(Int64.self) { length = value }
-        return length
     }
 
     public func ping() async throws {
@@ -139,12 +117,7 @@ public final class PostgresSessionJournal: SessionJournal {
     public func remove(session: String) async throws {
         let logger = store.logger
         try await store.withConnection("remove a session's journal") { connection in
-            try await connection.query(
-                """
-                WITH batches AS (DELETE FROM focal_journal_batch WHERE session = \(session)),
-                    lines AS (DELETE FROM focal_journal_line WHERE session = \(session))
-                DELETE FROM focal_journal_session WHERE session = \(session)
-                """, logger: logger)
+            for try await _ in try await connection.execute(PostgresJournalStatements.Remove(session: session), logger: logger) {}
         }
     }
 }
