@@ -125,6 +125,9 @@ public final class Engine {
     // call was copied into a temporary there, a `memcpy` an op per layer.
     @inline(__always)
     package func apply(_ op: Op, session: String?, line: Int?, sessionSlot: Int) {
+        // Every op comes this way: its thread is inside the engine (checked in debug builds) until it returns.
+        runtime.confinement.enter()
+        defer { runtime.confinement.exit() }
         if case .end(let reason, let time) = op {
             guard let session else { return endDefaultSession(reason: reason, time: time, line: line) }
             if let state = sessions[session] { state.recordEnd(reason: reason, time: time, line: line) }
@@ -201,6 +204,8 @@ public final class Engine {
     /// ``apply(line:number:session:)`` for a line whose session its reader numbered (see
     /// ``apply(_:session:line:sessionSlot:)``).
     package func apply(line bytes: UnsafeRawBufferPointer, number: Int?, session: String? = nil, sessionSlot: Int) {
+        runtime.confinement.enter()
+        defer { runtime.confinement.exit() }
         do throws(OpLogError) {
             guard let entry = try decoder.decodeEntry(bytes, defaultSession: session) else { return }
             if let session, let other = entry.session, other != session {
@@ -221,6 +226,8 @@ public final class Engine {
     /// what the process keeps).
     @discardableResult
     public func endSession(_ session: String) -> Bool {
+        runtime.confinement.enter()
+        defer { runtime.confinement.exit() }
         let held: Int
         do {
             guard let state = sessions.removeValue(forKey: session) else { return false }
