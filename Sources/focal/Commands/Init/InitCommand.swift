@@ -1,7 +1,7 @@
 import ArgumentParser
+import FocalReplay
 
 #if canImport(Glibc)
-import FocalReplay
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
