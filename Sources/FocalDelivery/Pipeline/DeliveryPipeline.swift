@@ -62,8 +62,13 @@ public actor DeliveryPipeline: Service {
     private var isRunning = false
     /// The summary of ``finish()``, once it has run.
     private var finalSummary: DeliverySummary?
-    /// Told the outbox's depth whenever the pipeline reads it (``observeOutboxDepth(_:)``).
-    private let depthObserver = Mutex<(@Sendable (Int) -> Void)?>(nil)
+    /// Told the outbox's depth whenever the pipeline reads it (``observeOutboxDepth(_:)``). In a
+    /// struct: a bare closure in the generic `Mutex` came back from every `withLock` wrapped in two
+    /// more reabstraction thunks, so each call took longer than the one before.
+    private let depthObserver = Mutex<DepthObserver?>(nil)
+    private struct DepthObserver: Sendable {
+        let tell: @Sendable (Int) -> Void
+    }
     /// How long a full outbox waits when nothing else tells it when to look again (a
     /// pipeline held by a ``SendingConditionPolicy`` without a timer).
     static let fullOutboxRecheck: Duration = .seconds(1)
@@ -389,11 +394,11 @@ public actor DeliveryPipeline: Service {
     /// tells the depth only at appends and at the start of each flush. A server sets its `focal_outbox_depth`
     /// gauge so. Replaces the observer given before; the observer must not block.
     public nonisolated func observeOutboxDepth(_ observer: @escaping @Sendable (Int) -> Void) {
-        depthObserver.withLock { $0 = observer }
+        depthObserver.withLock { $0 = DepthObserver(tell: observer) }
     }
 
     private func tellDepth(_ depth: Int) {
-        depthObserver.withLock { $0 }?(depth)
+        depthObserver.withLock { $0 }?.tell(depth)
     }
 
     private func flushState() async throws -> FlushState {
