@@ -4,15 +4,16 @@ extension EngineWorker {
     /// Applies ops to a pool session, collecting what they produce, in slices (see `applyInSlices`).
     func apply(_ ops: [Op], to session: EngineSession) async -> ApplyOutcome {
         let engine = engine
-        return await applyInSlices(to: session) { collector in
+        let (id, slot) = (session.id, session.slot)
+        return await applyInSlices(to: session) { collector, slice in
             engine.withOneEntry {
                 let next = collector.outcome.applied
                 guard next < ops.count else {
                     collector.isFinished = true
                     return false
                 }
-                guard collector.goesOn(before: next) else { return false }
-                engine.apply(ops[next], session: session.id, line: nil, sessionSlot: session.slot)
+                guard collector.goesOn(before: next, in: &slice) else { return false }
+                engine.apply(ops[next], session: id, line: nil, sessionSlot: slot)
                 collector.outcome.applied += 1
                 return true
             }
@@ -22,7 +23,8 @@ extension EngineWorker {
     /// Decodes and applies op-log lines to a pool session, in slices (see `applyInSlices`).
     func apply(opLog bytes: [UInt8], to session: EngineSession) async -> ApplyOutcome {
         let engine = engine
-        return await applyInSlices(to: session) { collector in
+        let (id, slot) = (session.id, session.slot)
+        return await applyInSlices(to: session) { collector, slice in
             bytes.withUnsafeBytes { buffer in
                 engine.withOneEntry {
                     // The next line starts past the last one applied (kept by the collector: a variable captured by
@@ -32,11 +34,11 @@ extension EngineWorker {
                         collector.isFinished = true
                         return false
                     }
-                    guard collector.goesOn(before: collector.outcome.applied) else { return false }
+                    guard collector.goesOn(before: collector.outcome.applied, in: &slice) else { return false }
                     let end = buffer.firstNewline(from: start) ?? buffer.count
                     engine.apply(
                         line: UnsafeRawBufferPointer(rebasing: buffer[start..<end]), number: collector.outcome.applied + 1,
-                        session: session.id, sessionSlot: session.slot)
+                        session: id, sessionSlot: slot)
                     collector.outcome.applied += 1
                     collector.nextLineStart = end + 1
                     return true
@@ -46,19 +48,22 @@ extension EngineWorker {
     }
 
     /// Runs a batch on `session` slice by slice (``BatchSlice``: about the engine's time limit each), with the
-    /// engine's outputs going to an outcome and to the session's streams, until `slice` says it finished or the
+    /// engine's outputs going to an outcome and to the session's streams, until `run` says it finished or the
     /// calling task is cancelled. Between two slices the thread runs the work queued for it meanwhile (other
     /// sessions' batches, HTTP connections), so a batch of a million ops, each calling a task, holds it for a time
     /// limit at a time, never for the whole batch; calls on the same session wait for the batch to end (see
     /// `takeTurn`), so a session's calls still apply one after another, in order, each op once.
-    private func applyInSlices(to session: EngineSession, _ slice: (OutcomeCollector) -> Void) async -> ApplyOutcome {
+    private func applyInSlices(
+        to session: EngineSession, _ run: (OutcomeCollector, inout BatchSlice) -> Void
+    ) async -> ApplyOutcome {
         let collector = OutcomeCollector(session: session)
         defer { passTurn(of: session.id) }
         // The pool may close while the batch waits: its engine is then gone, and the batch stops.
         var isEngineThere = await takeTurn(of: session.id)
         while isEngineThere {
-            collector.slice = BatchSlice(engine: engine)
-            collect(into: collector) { slice($0) }
+            // A local the slice's ops reach through `inout`: no optional to unwrap, no class property to reach.
+            var slice = BatchSlice(engine: engine)
+            collect(into: collector) { run($0, &slice) }
             guard !collector.isFinished, !collector.outcome.isCancelled else { return collector.outcome }
             holdTurn(of: session.id)
             await _Concurrency.Task.yield()
@@ -145,8 +150,6 @@ final class OutcomeCollector: EngineObserver {
     @exclusivity(unchecked) var outcome = ApplyOutcome()
     /// Where the next line of an op-log batch starts in its bytes.
     @exclusivity(unchecked) var nextLineStart = 0
-    /// The running slice of the batch.
-    @exclusivity(unchecked) var slice: BatchSlice?
     /// Whether every op of the batch was applied.
     @exclusivity(unchecked) var isFinished = false
 
@@ -154,10 +157,10 @@ final class OutcomeCollector: EngineObserver {
         self.session = session
     }
 
-    /// Whether the batch goes on with its op number `op` (from 0) in this slice; when its task was cancelled, notes
-    /// it in the outcome.
-    func goesOn(before op: Int) -> Bool {
-        switch slice?.turn(before: op) ?? .goOn {
+    /// Whether the batch goes on with its op number `op` (from 0) in `slice`, the running one; when its task was
+    /// cancelled, notes it in the outcome.
+    func goesOn(before op: Int, in slice: inout BatchSlice) -> Bool {
+        switch slice.turn(before: op) {
         case .goOn: return true
         case .yield: return false
         case .cancel:
