@@ -71,7 +71,7 @@ public struct Registration: Sendable, Equatable {
 
 /// The `record` op.
 ///
-/// Equality compares the properties as JSON objects (``FocalJSON/LazyJSONObject``), whether they were kept as
+/// Equality compares the properties as JSON objects (`LazyJSONObject`), whether they were kept as
 /// the line's text or built.
 public struct Recording: Sendable, Equatable {
     public var node: NodeID

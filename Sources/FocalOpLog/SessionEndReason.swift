@@ -1,4 +1,4 @@
-/// Why a session ended: the `reason` of an `{"op": "end"}` op (``Op/end(reason:)``), and the
+/// Why a session ended: the `reason` of an `{"op": "end"}` op (``Op/end(reason:time:)``), and the
 /// `reason` property of the `ana-session-ended` event the engine records then.
 public enum SessionEndReason: String, Sendable, CaseIterable {
     /// An `{"op": "end"}` op without a `reason` (the default).
