@@ -21,7 +21,7 @@ import FocalRuntime
 /// they require are strict (an undeclared assignment is a `ReferenceError`), every session
 /// has its own instance of each module (exports and top-level variables), and before any
 /// task code runs the engine freezes the global object, the intrinsics and the prototypes
-/// of node and event objects (``FocalRuntime/JSRuntime/lockDown(alsoFreezing:)``), so a
+/// of node and event objects (`JSRuntime.lockDown(alsoFreezing:)`), so a
 /// write to `globalThis`, `Array.prototype` or `Function.prototype` throws instead of
 /// reaching another session. Only compiled code is shared; no mutable value is. Results, errors and snapshots go to the ``observer``
 /// synchronously, in order. Errors never stop the engine. Events on nodes that no task
@@ -221,7 +221,7 @@ public final class Engine {
 
     /// Releases `session` and everything it holds. Returns whether it was live.
     ///
-    /// After a session that held a lot (``FreeMemory/largeSession``), the engine hands the freed memory back to the
+    /// After a session that held a lot (`FreeMemory.largeSession`), the engine hands the freed memory back to the
     /// system and asks JavaScriptCore for a collection, so the process shrinks again (FocalEngine article "Limits",
     /// what the process keeps).
     @discardableResult
