@@ -48,6 +48,18 @@ public struct OpDecoder {
         _ line: UnsafeRawBufferPointer, defaultSession: String?, strings: InternedStrings?
     ) throws(OpLogError) -> OpLogEntry? {
         if let entry = PlainOpDecoder.decodeEntry(line, defaultSession: defaultSession, strings: strings) { return entry }
+        return try decodeEntryInGeneral(line, defaultSession: defaultSession)
+    }
+
+    /// The two decoders apart, for the tests that compare them: the one-pass decoder of the common form, which
+    /// gives `nil` for any other line (and for a blank one), and makes its strings without a table.
+    package static func decodeCommonForm(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) -> OpLogEntry? {
+        PlainOpDecoder.decodeEntry(line, defaultSession: defaultSession, strings: nil)
+    }
+
+    /// The general reader, which decodes any line and names what is wrong with one: what a line that the
+    /// common-form decoder decodes must decode to as well (see ``decodeCommonForm(_:defaultSession:)``).
+    package static func decodeEntryInGeneral(_ line: UnsafeRawBufferPointer, defaultSession: String?) throws(OpLogError) -> OpLogEntry? {
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()

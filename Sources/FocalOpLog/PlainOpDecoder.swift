@@ -150,7 +150,7 @@ enum PlainOpDecoder {
                 }
             case .op:
                 guard b[i] == 0x22, let end = plainStringEnd(b, from: i + 1) else { return nil }
-                hint.isEnd = end - i == 4 && word(b, i + 1, 3) == 0x64_6e65
+                hint.isEnd = end - i == 4 && word(b, i + 1, 3) == literal("end")
                 i = end + 1
             default:
                 guard skipValue(&scanner, at: &i) else { return nil }
@@ -224,25 +224,25 @@ enum PlainOpDecoder {
         private static func token(_ b: UnsafeRawBufferPointer, _ i: Int) -> (Key, Int)? {
             let w0 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             let w1 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-            // The tokens' bytes as little-endian words: `"op":` is 0x3a22706f22.
+            // By the key's first letter, then the whole token as little-endian words (``literal(_:from:)``).
             switch (w0 >> 8) & 0xFF {
-            case 0x6F: return w0 & 0xFF_FFFF_FFFF == 0x3a_2270_6f22 ? (.op, 5) : nil
-            case 0x6E:
-                switch w0 & 0xFF_FFFF_FFFF_FFFF {
-                case 0x3a_2265_646f_6e22: return (.node, 7)
-                case 0x3a_2265_6d61_6e22: return (.name, 7)
-                default: return w0 == 0x6170_7365_6d61_6e22 && w1 & 0xFFFF_FFFF == 0x3a22_6563 ? (.namespace, 12) : nil
-                }
-            case 0x70:
-                if w0 == 0x2274_6e65_7261_7022 && w1 & 0xFF == 0x3a { return (.parent, 9) }
-                return w0 == 0x7472_6570_6f72_7022 && w1 & 0xFF_FFFF_FFFF == 0x3a_2273_6569 ? (.properties, 13) : nil
-            case 0x61: return w0 == 0x7562_6972_7474_6122 && w1 & 0xFF_FFFF_FFFF == 0x3a_2273_6574 ? (.attributes, 13) : nil
-            case 0x65: return w0 == 0x3a22_746e_6576_6522 ? (.event, 8) : nil
-            case 0x69: return w0 == 0x3a22_7865_646e_6922 ? (.index, 8) : nil
-            case 0x74: return w0 & 0xFF_FFFF_FFFF_FFFF == 0x3a_2265_6d69_7422 ? (.time, 7) : nil
-            case 0x73: return w0 == 0x6e6f_6973_7365_7322 && w1 & 0xFFFF == 0x3a22 ? (.session, 10) : nil
+            case 0x6F: return token(#""op":"#, .op, w0, w1)  // o
+            case 0x6E:  // n
+                return token(#""node":"#, .node, w0, w1) ?? token(#""name":"#, .name, w0, w1) ?? token(#""namespace":"#, .namespace, w0, w1)
+            case 0x70: return token(#""parent":"#, .parent, w0, w1) ?? token(#""properties":"#, .properties, w0, w1)  // p
+            case 0x61: return token(#""attributes":"#, .attributes, w0, w1)  // a
+            case 0x65: return token(#""event":"#, .event, w0, w1)  // e
+            case 0x69: return token(#""index":"#, .index, w0, w1)  // i
+            case 0x74: return token(#""time":"#, .time, w0, w1)  // t
+            case 0x73: return token(#""session":"#, .session, w0, w1)  // s
             default: return nil
             }
+        }
+
+        /// `key` and the length of `text` (a token of at most 16 bytes) when the 16 bytes `w0`, `w1` begin with it.
+        @_transparent
+        private static func token(_ text: StaticString, _ key: Key, _ w0: UInt64, _ w1: UInt64) -> (Key, Int)? {
+            PlainOpDecoder.begins(w0, w1, with: text) ? (key, text.utf8CodeUnitCount) : nil
         }
 
         /// The key spelled by the bytes `start..<end`, compared as little-endian words; `nil` for any other.
@@ -251,23 +251,23 @@ enum PlainOpDecoder {
             let count = end - start
             guard count <= 8 else {
                 guard count <= 10 else { return nil }
-                switch (PlainOpDecoder.word(b, start, 8), PlainOpDecoder.word(b, start + 8, count - 8)) {
-                case (0x6361_7073_656d_616e, 0x65): self = .namespace
-                case (0x7475_6269_7274_7461, 0x7365): self = .attributes
-                case (0x6974_7265_706f_7270, 0x7365): self = .properties
+                switch (count, PlainOpDecoder.word(b, start, 8), PlainOpDecoder.word(b, start + 8, count - 8)) {
+                case (9, PlainOpDecoder.literal("namespace"), PlainOpDecoder.literal("namespace", from: 8)): self = .namespace
+                case (10, PlainOpDecoder.literal("attributes"), PlainOpDecoder.literal("attributes", from: 8)): self = .attributes
+                case (10, PlainOpDecoder.literal("properties"), PlainOpDecoder.literal("properties", from: 8)): self = .properties
                 default: return nil
                 }
                 return
             }
             switch (count, PlainOpDecoder.word(b, start, count)) {
-            case (2, 0x706f): self = .op
-            case (4, 0x6564_6f6e): self = .node
-            case (4, 0x656d_616e): self = .name
-            case (4, 0x656d_6974): self = .time
-            case (5, 0x78_6564_6e69): self = .index
-            case (5, 0x74_6e65_7665): self = .event
-            case (6, 0x746e_6572_6170): self = .parent
-            case (7, 0x6e_6f69_7373_6573): self = .session
+            case (2, PlainOpDecoder.literal("op")): self = .op
+            case (4, PlainOpDecoder.literal("node")): self = .node
+            case (4, PlainOpDecoder.literal("name")): self = .name
+            case (4, PlainOpDecoder.literal("time")): self = .time
+            case (5, PlainOpDecoder.literal("index")): self = .index
+            case (5, PlainOpDecoder.literal("event")): self = .event
+            case (6, PlainOpDecoder.literal("parent")): self = .parent
+            case (7, PlainOpDecoder.literal("session")): self = .session
             default: return nil
             }
         }
@@ -280,19 +280,19 @@ enum PlainOpDecoder {
         /// The op named by the string at `i`, moving `i` past it; `nil` for any other value.
         @inline(__always)
         static func read(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Kind? {
-            // The common names with their quotes, as two words: `"record"` is 0x2264726f63657222.
+            // The common names with their quotes, as two words (``literal(_:from:)``).
             if i + 16 <= b.count {
                 let w0 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                 let w1 = UInt64(littleEndian: b.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-                if w0 == 0x2264_726f_6365_7222 {
+                if PlainOpDecoder.begins(w0, w1, with: #""record""#) {
                     i += 8
                     return .record
                 }
-                if w0 == 0x6574_7369_6765_7222 && w1 & 0xFFFF == 0x2272 {
+                if PlainOpDecoder.begins(w0, w1, with: #""register""#) {
                     i += 10
                     return .register
                 }
-                if w0 == 0x7369_6765_7265_6422 && w1 & 0xFFFF_FFFF == 0x2272_6574 {
+                if PlainOpDecoder.begins(w0, w1, with: #""deregister""#) {
                     i += 12
                     return .deregister
                 }
@@ -305,13 +305,33 @@ enum PlainOpDecoder {
         @inline(__always)
         init?(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int) {
             switch end - start {
-            case 6 where PlainOpDecoder.word(b, start, 6) == 0x6472_6f63_6572: self = .record
-            case 8 where PlainOpDecoder.word(b, start, 8) == 0x7265_7473_6967_6572: self = .register
-            case 10 where PlainOpDecoder.word(b, start, 8) == 0x7473_6967_6572_6564 && PlainOpDecoder.word(b, start + 8, 2) == 0x7265:
+            case 6 where PlainOpDecoder.word(b, start, 6) == PlainOpDecoder.literal("record"): self = .record
+            case 8 where PlainOpDecoder.word(b, start, 8) == PlainOpDecoder.literal("register"): self = .register
+            case 10
+            where PlainOpDecoder.word(b, start, 8) == PlainOpDecoder.literal("deregister")
+                && PlainOpDecoder.word(b, start + 8, 2) == PlainOpDecoder.literal("deregister", from: 8):
                 self = .deregister
             default: return nil
             }
         }
+    }
+
+    /// The bytes `start..<start + 8` of `text` (fewer where it ends) as a little-endian word, zero past them: what
+    /// ``word(_:_:_:)`` reads where a line holds that text. Of a literal, an optimized build folds it to a constant, so
+    /// the decoder compares the words of the names it knows, spelled as text, at no cost.
+    @_transparent
+    static func literal(_ text: StaticString, from start: Int = 0) -> UInt64 {
+        var w: UInt64 = 0
+        for j in 0..<min(8, text.utf8CodeUnitCount - start) { w |= UInt64(text.utf8Start[start + j]) &<< UInt64(j &<< 3) }
+        return w
+    }
+
+    /// Whether the 16 bytes whose little-endian words are `w0` and `w1` begin with `text` (at most 16 bytes).
+    @_transparent
+    static func begins(_ w0: UInt64, _ w1: UInt64, with text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard count > 8 else { return w0 & (count == 8 ? ~0 : (1 &<< UInt64(count &<< 3)) &- 1) == literal(text) }
+        return w0 == literal(text) && w1 & (count == 16 ? ~0 : (1 &<< UInt64((count &- 8) &<< 3)) &- 1) == literal(text, from: 8)
     }
 
     /// The `count` (at most 8) bytes at `start` as a little-endian word.
@@ -382,13 +402,13 @@ enum PlainOpDecoder {
     fileprivate static func string(_ b: UnsafeRawBufferPointer, _ start: Int, _ end: Int, _ strings: InternedStrings?) -> String {
         if let strings, end - start <= InternedStrings.longest { return strings.string(b, start, end) }
         switch end - start {
-        case 5 where word(b, start, 5) == 0x65_756c_6176: return SpecialEvent.value
-        case 8 where word(b, start, 8) == 0x6874_6170_2d79_656b: return SpecialEvent.keyPath
-        case 11 where word(b, start, 8) == 0x6164_7075_2d61_6e61 && word(b, start + 8, 3) == 0x64_6574:
+        case 5 where word(b, start, 5) == literal("value"): return SpecialEvent.value
+        case 8 where word(b, start, 8) == literal("key-path"): return SpecialEvent.keyPath
+        case 11 where word(b, start, 8) == literal("ana-updated") && word(b, start + 8, 3) == literal("ana-updated", from: 8):
             return SpecialEvent.updated
-        case 12 where word(b, start, 8) == 0x6570_7061_2d61_6e61 && word(b, start + 8, 4) == 0x6465_7261:
+        case 12 where word(b, start, 8) == literal("ana-appeared") && word(b, start + 8, 4) == literal("ana-appeared", from: 8):
             return SpecialEvent.appeared
-        case 15 where word(b, start, 8) == 0x6173_6964_2d61_6e61 && word(b, start + 8, 7) == 0x64_6572_6165_7070:
+        case 15 where word(b, start, 8) == literal("ana-disappeared") && word(b, start + 8, 7) == literal("ana-disappeared", from: 8):
             return SpecialEvent.disappeared
         default:
             return PlainNodeID.asciiString(UnsafeRawBufferPointer(rebasing: b[start..<end]))
@@ -432,7 +452,7 @@ enum PlainOpDecoder {
     /// Whether `null` is at `i`; moves past it when it is.
     @inline(__always)
     private static func isNull(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Bool {
-        guard b[i] == 0x6E, i + 4 <= b.count, word(b, i, 4) == 0x6c6c_756e else { return false }
+        guard b[i] == 0x6E, i + 4 <= b.count, word(b, i, 4) == literal("null") else { return false }
         i += 4
         return true
     }
@@ -520,10 +540,10 @@ enum PlainOpDecoder {
                 value = .number(n)
             case 0x6E where isNull(b, &j):
                 value = .null
-            case 0x74 where j + 4 <= b.count && word(b, j, 4) == 0x6575_7274:
+            case 0x74 where j + 4 <= b.count && word(b, j, 4) == literal("true"):
                 value = .bool(true)
                 j += 4
-            case 0x66 where j + 5 <= b.count && word(b, j, 5) == 0x65_736c_6166:
+            case 0x66 where j + 5 <= b.count && word(b, j, 5) == literal("false"):
                 value = .bool(false)
                 j += 5
             default:
@@ -554,11 +574,12 @@ enum PlainOpDecoder {
         var misspelled = false
         let members = walkFlatObject(&s, at: &i) { keyStart, keyEnd, value in
             switch keyEnd - keyStart {
-            case 8 where word(b, keyStart, 8) == 0x6874_6170_2d79_656b: keyPath = value
-            case 5 where word(b, keyStart, 5) == 0x65_756c_6176: updateValue = value
-            // `keyPath`, `keypath`, `key_path`: look-alikes of `key-path` (see `OpLogError.misspelledKeyPath`).
-            case 7 where word(b, keyStart, 7) | 0x2000_0000 == 0x68_7461_7079_656b: misspelled = true
-            case 8 where word(b, keyStart, 8) == 0x6874_6170_5f79_656b: misspelled = true
+            case 8 where word(b, keyStart, 8) == literal("key-path"): keyPath = value
+            case 5 where word(b, keyStart, 5) == literal("value"): updateValue = value
+            // `keyPath`, `keypath`, `key_path`: look-alikes of `key-path` (see `OpLogError.misspelledKeyPath`); the
+            // fourth byte's case bit set, `P` reads as `p`.
+            case 7 where word(b, keyStart, 7) | 0x2000_0000 == literal("keypath"): misspelled = true
+            case 8 where word(b, keyStart, 8) == literal("key_path"): misspelled = true
             default: break
             }
         }
