@@ -76,14 +76,9 @@ public final class EnginePool: Sendable {
     public var sessionCount: Int { registry.withLock { $0.sessions.count } }
 
     /// The session named `id`, created on first use.
-    /// - Throws: ``EnginePoolError/closed`` after ``close()``; ``EnginePoolError/invalidSessionID(_:)``
-    ///   for an id that is not a `SessionID`.
-    public func session(_ id: String) throws(EnginePoolError) -> EngineSession {
-        do {
-            _ = try SessionID(id)
-        } catch {
-            throw .invalidSessionID("it \(error)")
-        }
+    /// - Throws: ``EnginePoolError/closed`` after ``close()``.
+    public func session(_ id: SessionID) throws(EnginePoolError) -> EngineSession {
+        let id = id.rawValue
         return try registry.withLock { registry throws(EnginePoolError) in
             guard !registry.isClosed else { throw .closed }
             if let session = registry.sessions[id] { return session }
@@ -94,7 +89,27 @@ public final class EnginePool: Sendable {
         }
     }
 
+    /// The session named `id`, created on first use, for an id not checked yet: checks it, then
+    /// as with a `SessionID`.
+    /// - Throws: ``EnginePoolError/closed`` after ``close()``; ``EnginePoolError/invalidSessionID(_:)``
+    ///   for an id that is not a `SessionID`.
+    public func session(_ id: String) throws(EnginePoolError) -> EngineSession {
+        let checked: SessionID
+        do {
+            checked = try SessionID(id)
+        } catch {
+            throw .invalidSessionID("it \(error)")
+        }
+        return try session(checked)
+    }
+
     /// The session named `id` if it was handed out and not closed, without creating one.
+    public func existingSession(_ id: SessionID) -> EngineSession? {
+        registry.withLock { $0.sessions[id.rawValue] }
+    }
+
+    /// The session named `id` if it was handed out and not closed, for an id not checked yet
+    /// (one that is not a `SessionID` names no session).
     public func existingSession(_ id: String) -> EngineSession? {
         registry.withLock { $0.sessions[id] }
     }
