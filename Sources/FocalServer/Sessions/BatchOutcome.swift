@@ -23,12 +23,12 @@ struct BatchOutcome: Sendable {
     /// write per piece costs more than the copy for pieces this short).
     var json: ByteBuffer {
         let messages = errors.map { JSONValue.string($0.message).jsonString }
-        var bound = 128 + 3 * Answer.digitsBound
-        for (error, message) in zip(errors, messages) { bound += 40 + Answer.digitsBound + error.code.utf8.count + message.utf8.count }
+        var bound = 128 + 3 * AnswerText.digitsBound
+        for (error, message) in zip(errors, messages) { bound += 40 + AnswerText.digitsBound + error.code.utf8.count + message.utf8.count }
         for result in results { bound += result.utf8.count + 1 }
         var buffer = ByteBufferAllocator().buffer(capacity: bound)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
-            var answer = Answer(memory)
+            var answer = AnswerText(memory)
             answer.append("{\"applied\":")
             answer.append(applied)
             answer.append(",\"skipped\":")
@@ -62,7 +62,7 @@ struct BatchOutcome: Sendable {
 }
 
 /// Appends text to memory known to be large enough (``BatchOutcome/json``'s bound).
-private struct Answer {
+private struct AnswerText {
     /// The most bytes a decimal `Int` takes.
     static let digitsBound = 20
 
