@@ -99,6 +99,7 @@ struct PostgresOutboxAppend: PostgresPreparedStatement {
             last_seq bigint;
             stored bigint;
             added_bytes bigint;
+            i bigint;
         BEGIN
             first_seq := 0;
             stored_appends := '{}';
@@ -136,9 +137,12 @@ struct PostgresOutboxAppend: PostgresPreparedStatement {
                 END IF;
             END IF;
             IF cardinality(a_mark_session) > 0 THEN
-                UPDATE focal_journal_session s SET stored_through = mark.lines
-                FROM (SELECT * FROM unnest(a_mark_session, a_mark_lines) AS mark(session, lines) ORDER BY 1) mark
-                WHERE s.session = mark.session AND s.stored_through < mark.lines AND s.length >= mark.lines;
+                -- One session at a time by its key (a join with the marks made the generic plan scan the table), in
+                -- the sessions' order, as the journal's appends lock rows.
+                FOR i IN SELECT m.o FROM unnest(a_mark_session) WITH ORDINALITY AS m(session, o) ORDER BY m.session LOOP
+                    UPDATE focal_journal_session SET stored_through = a_mark_lines[i]
+                    WHERE session = a_mark_session[i] AND stored_through < a_mark_lines[i] AND length >= a_mark_lines[i];
+                END LOOP;
             END IF;
         END
         $$
