@@ -10,13 +10,14 @@ import Darwin
 /// debug builds, which thread is inside it, so that a use from a second thread while the first is inside fails an
 /// assertion instead of racing on state that opts out of Swift's exclusivity checks (`@exclusivity(unchecked)`).
 ///
-/// The owner enters at each way in (``enter()`` … ``exit()``; again from inside, as a callback may) and its parts
+/// The owner enters at each way in (``enter(file:line:)`` … ``exit()``; again from inside, as a callback may) and its parts
 /// assert ``isHeldByCurrentThread`` where they are touched, as swift-nio's `assertInEventLoop` does. A type that
 /// is not `Sendable` may still move from one thread to the next between uses (a task resumed on another thread
 /// after an `await`), so the thread that owns it is the one inside it, not the one that made it. In release
-/// builds the type is empty and its members are nothing: the checks cost the hot path no instruction.
+/// builds the type is empty and its members are nothing: the checks cost the hot path no instruction. It is public,
+/// its members inlinable, because Swift does not inline a `package` member into another module (as `HostClass` says).
 /// The table of what opts out, and why, is the FocalEngine article "Unsafe Code".
-package struct ThreadConfinement: ~Copyable, Sendable {
+public struct ThreadConfinement: ~Copyable, Sendable {
     #if DEBUG
     /// The thread inside (``currentThread``), 0 when none is.
     @usableFromInline let occupant = Atomic<UInt>(0)
@@ -24,10 +25,11 @@ package struct ThreadConfinement: ~Copyable, Sendable {
     @usableFromInline let depth = Atomic<Int>(0)
     #endif
 
-    @inlinable package init() {}
+    /// A confinement no thread is inside.
+    @inlinable public init() {}
 
     /// Whether the checks are compiled in: in debug builds.
-    package static var isChecking: Bool {
+    public static var isChecking: Bool {
         #if DEBUG
         true
         #else
@@ -35,8 +37,8 @@ package struct ThreadConfinement: ~Copyable, Sendable {
         #endif
     }
 
-    /// Whether the calling thread is inside (between ``enter()`` and ``exit()``); always `true` in release builds.
-    @inlinable package var isHeldByCurrentThread: Bool {
+    /// Whether the calling thread is inside (between ``enter(file:line:)`` and ``exit()``); always `true` in release builds.
+    @inlinable @inline(__always) public var isHeldByCurrentThread: Bool {
         #if DEBUG
         occupant.load(ordering: .acquiring) == Self.currentThread
         #else
@@ -45,7 +47,7 @@ package struct ThreadConfinement: ~Copyable, Sendable {
     }
 
     /// Whether the calling thread may enter now: no other thread is inside; always `true` in release builds.
-    @inlinable package var isFreeForCurrentThread: Bool {
+    @inlinable @inline(__always) public var isFreeForCurrentThread: Bool {
         #if DEBUG
         let occupant = occupant.load(ordering: .acquiring)
         return occupant == 0 || occupant == Self.currentThread
@@ -55,7 +57,10 @@ package struct ThreadConfinement: ~Copyable, Sendable {
     }
 
     /// Enters on the calling thread; in debug builds, asserts that no other thread is inside.
-    @inlinable package func enter(file: StaticString = #fileID, line: UInt = #line) {
+    /// - Parameters:
+    ///   - file: where the assertion says the second thread entered.
+    ///   - line: the line of `file`.
+    @inlinable @inline(__always) public func enter(file: StaticString = #fileID, line: UInt = #line) {
         #if DEBUG
         let thread = Self.currentThread
         if occupant.load(ordering: .acquiring) != thread {
@@ -66,15 +71,19 @@ package struct ThreadConfinement: ~Copyable, Sendable {
         #endif
     }
 
-    /// Leaves what the matching ``enter()`` entered; the outermost leaves the object free for any thread.
-    @inlinable package func exit() {
+    /// Leaves what the matching ``enter(file:line:)`` entered; the outermost leaves the object free for any thread.
+    @inlinable @inline(__always) public func exit() {
         #if DEBUG
         if depth.subtract(1, ordering: .relaxed).newValue == 0 { occupant.store(0, ordering: .releasing) }
         #endif
     }
 
-    /// Runs `body` entered (``enter()`` before it, ``exit()`` after it, however it ends).
-    @inlinable package func withEntered<Result, Failure: Error>(
+    /// Runs `body` entered (``enter(file:line:)`` before it, ``exit()`` after it, however it ends).
+    /// - Parameters:
+    ///   - file: where the assertion says the second thread entered.
+    ///   - line: the line of `file`.
+    ///   - body: the use of the confined object.
+    @inlinable @inline(__always) public func withEntered<Result, Failure: Error>(
         file: StaticString = #fileID, line: UInt = #line, _ body: () throws(Failure) -> Result
     ) throws(Failure) -> Result {
         enter(file: file, line: line)
