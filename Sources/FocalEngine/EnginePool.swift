@@ -7,7 +7,7 @@ import Synchronization
 /// For a server: many sessions on a fixed number of engines, each engine pinned to a thread of its own.
 ///
 /// This is the engine for a server: one pool per process (or per tasks directory),
-/// created once; each app session gets an ``EngineSession`` from ``session(_:)``, which
+/// created once; each app session gets an ``EngineSession`` from `session(_:)`, which
 /// costs no JavaScript until its first op. A session always runs on the same thread, so
 /// its ops apply in order; different sessions run in parallel on every thread. Sessions
 /// share the compiled tasks of their engine but nothing else: each has its own tree, ids,

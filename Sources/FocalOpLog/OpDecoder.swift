@@ -8,9 +8,9 @@ import FocalJSON
 ///
 /// The top-level object is read member by member straight from the line's bytes: keys
 /// are compared as bytes, ids, names, numbers and strings are read into their final
-/// types, and only `properties` and `attributes` become ``JSONValue``s. Unknown keys are
+/// types, and only `properties` and `attributes` become `JSONValue`s. Unknown keys are
 /// skipped, as the contract requires. A value of the wrong type is kept as a
-/// ``JSONValue`` only to say what it was in the error.
+/// `JSONValue` only to say what it was in the error.
 ///
 /// The static functions decode a line on their own. A decoder value decodes the lines of one reader: the short
 /// strings that recur from line to line (names, events, the key paths of ids and updates) are made once and found
@@ -34,9 +34,11 @@ public struct OpDecoder {
     }
 
     /// Decodes one line with its session. Returns `nil` for a blank line.
-    /// - Parameter defaultSession: the session of a line that names none (the lines of a
-    ///   request for one session, where `{"op": "end"}` ends that session; without one, that line ends the default
-    ///   session).
+    /// - Parameters:
+    ///   - line: the line's bytes, without its newline.
+    ///   - defaultSession: the session of a line that names none (the lines of a
+    ///     request for one session, where `{"op": "end"}` ends that session; without one, that line ends the default
+    ///     session).
     public static func decodeEntry(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) throws(OpLogError) -> OpLogEntry? {
         try decodeEntry(line, defaultSession: defaultSession, strings: nil)
     }

@@ -3,8 +3,8 @@ import FocalDelivery
 import Logging
 import PostgresNIO
 
-/// A durable ``Outbox`` in a PostgreSQL database that several processes share, with the
-/// semantics of ``SQLiteOutbox``: per-destination cursors, dead letters, totals, eviction
+/// A durable `Outbox` in a PostgreSQL database that several processes share, with the
+/// semantics of `SQLiteOutbox`: per-destination cursors, dead letters, totals, eviction
 /// and one stored result per session index.
 ///
 /// **Several processes.** Every write is a transaction that first locks the store's one
@@ -68,7 +68,7 @@ public final class PostgresOutbox: Outbox {
 
     /// Appends `results` and moves the session's mark in `focal_journal_session` (the
     /// ``PostgresSessionJournal`` in this store) in the same transaction, in one round trip
-    /// (``PostgresOutboxAppend``) shared with the appends that wait while another runs.
+    /// (`PostgresOutboxAppend`) shared with the appends that wait while another runs.
     @discardableResult
     public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
         guard !results.isEmpty || storedThrough != nil else { return AppendReceipt(sequences: nil) }
@@ -347,7 +347,7 @@ extension PostgresOutbox: OutboxAccounts {
     }
 
     /// Takes `old`'s destination lock first, as a deliverer does (and keeps it while
-    /// ``AccountTransfer/sendFirst(through:)`` results are sent; it is released when the
+    /// `AccountTransfer.sendFirst(through:)` results are sent; it is released when the
     /// account closes): a live process delivering to `old` would otherwise go on reading a
     /// cursor that is gone. `new`'s lock is not needed: the transfer never moves `new`'s
     /// cursor, it only creates it when `new` has none, under the bookkeeping row's lock as

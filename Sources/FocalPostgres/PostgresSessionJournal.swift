@@ -1,17 +1,17 @@
 import FocalCore
 import PostgresNIO
 
-/// A ``SessionJournal`` in a PostgreSQL database that several `focal serve` instances
+/// A `SessionJournal` in a PostgreSQL database that several `focal serve` instances
 /// share: one row per session (its length) and one per appended batch.
 ///
-/// An append is one prepared statement (``PostgresJournalAppend``), shared by the appends
-/// that wait while another runs (``GroupedCalls``): it locks its session's row by updating it, so appends to one session from two instances are serialised and
+/// An append is one prepared statement (`PostgresJournalAppend`), shared by the appends
+/// that wait while another runs (`GroupedCalls`): it locks its session's row by updating it, so appends to one session from two instances are serialised and
 /// each line is held once, at its position; appends to different sessions do not wait for
 /// each other. A seal (a session's end) takes the same lock, so an append either comes
 /// before it, and is counted in the length the seal returns, or after it, and is refused.
 ///
 /// Lines journaled one row each by an earlier version (`focal_journal_line`) are read with
-/// the batches (see ``PostgresJournalMigration``).
+/// the batches (see `PostgresJournalMigration`).
 public final class PostgresSessionJournal: SessionJournal {
     private let store: PostgresStore
     /// Appends waiting for the running one go together in the next statement.
