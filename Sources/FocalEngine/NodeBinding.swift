@@ -41,15 +41,9 @@ final class NodeBinding {
     @exclusivity(unchecked) private var eventObjects: [(serial: UInt64, object: ScriptObject, protected: Bool)] = []
     /// Attribute objects made during the current dispatch, one per event.
     @exclusivity(unchecked) private var attributeObjects: [(serial: UInt64, object: ScriptValue)] = []
-    /// What the members and the binding tell each other without a call: `[0]` how many
-    /// dispatches have ended (a dispatch's values hold only while the count is the one the wrapper
-    /// entered with); `[1]`, `[2]` whether a task has asked for events, for values, which a
-    /// dispatch then hands over (1) or leaves to host code (0: a task that reads neither costs
-    /// no event object and no string); `[3]`…`[7]` the dispatched node's arena index and generation,
-    /// its index (NaN: none), whether it is visible (1) and how many values are handed over (NaN:
-    /// none asked for yet); `[8]` which of those values are text in ``valueText`` (bit `j` for the `j`th), and
-    /// `[9 + 2j]`, `[10 + 2j]` where that text starts and how long it is. Numbers pass here rather than as
-    /// arguments: a call with more than eight arguments allocates their buffer.
+    /// What the members and the binding tell each other without a call, in the slots ``DispatchSlot`` names (a
+    /// task that reads neither events nor values costs no event object and no string). Numbers pass here rather
+    /// than as arguments: a call with more than eight arguments allocates their buffer.
     private let shared: SharedNumbers
     /// The text of the string values a dispatch hands over when it is ASCII and fits: the members make a string
     /// of it only when a task reads the value (most tasks read none, or one).
@@ -60,7 +54,7 @@ final class NodeBinding {
     ///   limit it should not meet).
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
-        shared = try SharedNumbers(count: 9 + 2 * Self.handedValueLimit, in: runtime)
+        shared = try SharedNumbers(count: DispatchSlot.count(handing: Self.handedValueLimit), in: runtime)
         valueText = try SharedText(capacity: Self.valueTextCapacity, in: runtime)
         (enter, nodePrototype) = try Self.defineNodes(shared: shared.array.value, valueText: valueText.bytes.value, in: runtime)
         runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
@@ -98,18 +92,18 @@ final class NodeBinding {
     /// code).
     func beginDispatch(_ index: Int32) -> DispatchArguments {
         // The record is read in place: a copy of its state would retain and release its history and values.
-        shared[3] = Double(index)
-        shared[4] = Double(tree[index].generation)
-        shared[5] = tree[index].payload.index.map(Double.init) ?? .nan
-        shared[6] = tree[index].payload.state.isVisible ? 1 : 0
-        let wantsEvents = shared[1] != 0
+        shared[.nodeSlot] = Double(index)
+        shared[.nodeGeneration] = Double(tree[index].generation)
+        shared[.nodeIndex] = tree[index].payload.index.map(Double.init) ?? .nan
+        shared[.isVisible] = tree[index].payload.state.isVisible ? 1 : 0
+        let wantsEvents = shared[.wantsEvents] != 0
         var arguments: DispatchArguments = (
             wantsEvents ? makeLatestEvent(index, handed: true) : runtime.undefined,
             wantsEvents ? makeEvent(tree[index].payload.state.firstDisplayed, handed: true) : runtime.undefined,
             (nil, nil, nil, nil, nil, nil)
         )
-        shared[7] =
-            shared[2] != 0
+        shared[.handedCount] =
+            shared[.wantsValues] != 0
             ? Double(withUnsafeMutableBytes(of: &arguments.pairs) { handValues(tree[index].payload.state.values, into: $0) }) : .nan
         return arguments
     }
@@ -158,8 +152,8 @@ final class NodeBinding {
             switch values[position: position].value.value {
             case .string(let text):
                 if let end = valueText.write(text, at: textEnd) {
-                    shared[9 + 2 * count] = Double(textEnd)
-                    shared[10 + 2 * count] = Double(end - textEnd)
+                    shared[DispatchSlot.textStart(of: count)] = Double(textEnd)
+                    shared[DispatchSlot.textStart(of: count) + 1] = Double(end - textEnd)
                     texts |= 1 << count
                     textEnd = end
                     value = nil
@@ -175,7 +169,7 @@ final class NodeBinding {
             elements[2 * count] = keyPathString(values[position: position].key)
             count += 1
         }
-        shared[8] = Double(texts)
+        shared[.textValues] = Double(texts)
         return count
     }
 
@@ -191,7 +185,7 @@ final class NodeBinding {
     /// Ends the dispatch: its handle's members read the tree again, and its event objects are
     /// forgotten.
     func endDispatch() {
-        shared[0] += 1
+        shared[.endedDispatches] += 1
         for (_, object, protected) in eventObjects where protected { runtime.unprotect(object) }
         for (_, object) in attributeObjects { runtime.unprotect(object) }
         eventObjects.removeAll(keepingCapacity: true)
@@ -401,7 +395,7 @@ final class NodeBinding {
             // The dispatch the wrapper entered with: its handle, the counter then, and its values.
             let node = null, at = -1, nodeIndex = null, latest = null, first = null, visible = false;
             // The values handed over: how many (`undefined`: none asked for yet), then key path and value pairs, and
-            // which values are still text in `bytes` (bit j for vj, whose text starts at shared[9 + 2j]).
+            // which values are still text in `bytes` (bit j for vj, whose text starts at shared[\(DispatchSlot.firstText.javaScript) + 2j]).
             let count = 0, k0, v0, k1, v1, k2, v2, texts = 0;
             // The string of the n ASCII bytes of `bytes` from s, in pieces of at most 16 characters.
             const text = (s, n) => {
@@ -413,10 +407,10 @@ final class NodeBinding {
               }
             };
             // Value j when it is text in `bytes`, made into a string at its first read in the dispatch.
-            const made = j => { texts &= ~(1 << j); return text(shared[9 + 2 * j] | 0, shared[10 + 2 * j] | 0); };
+            const made = j => { texts &= ~(1 << j); return text(shared[\(DispatchSlot.firstText.rawValue) + 2 * j] | 0, shared[\(DispatchSlot.firstText.rawValue + 1) + 2 * j] | 0); };
             const handle = pair => pair === null ? null : new Node(pair[0], pair[1]);
             // Whether `self` is the dispatched handle and its dispatch has not ended.
-            const dispatched = self => self === node && shared[0] === at;
+            const dispatched = self => self === node && shared[\(DispatchSlot.endedDispatches.javaScript)] === at;
             class Node {
               #slot; #generation;
               constructor(slot, generation) { this.#slot = slot; this.#generation = generation; }
@@ -427,17 +421,17 @@ final class NodeBinding {
               get attributes() { return attributes(this.#slot, this.#generation); }
               ancestor(n) { return handle(ancestor(this.#slot, this.#generation, n)); }
               latestEvent() {
-                if (dispatched(this)) { if (latest !== undefined) return latest; shared[1] = 1; }
+                if (dispatched(this)) { if (latest !== undefined) return latest; shared[\(DispatchSlot.wantsEvents.javaScript)] = 1; }
                 return latestEvent(this.#slot, this.#generation);
               }
               isVisible() { return dispatched(this) ? visible : isVisible(this.#slot, this.#generation); }
               firstDisplayedEvent() {
-                if (dispatched(this)) { if (first !== undefined) return first; shared[1] = 1; }
+                if (dispatched(this)) { if (first !== undefined) return first; shared[\(DispatchSlot.wantsEvents.javaScript)] = 1; }
                 return firstDisplayedEvent(this.#slot, this.#generation);
               }
               latestValue(keyPath) {
                 if (dispatched(this)) {
-                  if (count === undefined) shared[2] = 1;
+                  if (count === undefined) shared[\(DispatchSlot.wantsValues.javaScript)] = 1;
                   else if (count > 0) {
                     if (k0 === keyPath) return texts & 1 ? (v0 = made(0)) : v0;
                     if (count > 1) {
@@ -463,12 +457,13 @@ final class NodeBinding {
             defineProperty(prototype, toStringTag, { value: 'Node' });
             function enter(l, f, a0, b0, a1, b1, a2, b2) {
               // One handle per dispatch, the same for each task it calls, with the values made for the first.
-              if (node !== null && shared[0] === at) return node;
-              node = new Node(shared[3], shared[4]);
-              at = shared[0]; latest = l; first = f; visible = shared[6] !== 0;
-              nodeIndex = shared[5]; if (nodeIndex !== nodeIndex) nodeIndex = null;
-              count = shared[7]; if (count !== count) count = undefined;
-              k0 = a0; v0 = b0; k1 = a1; v1 = b1; k2 = a2; v2 = b2; texts = shared[8];
+              if (node !== null && shared[\(DispatchSlot.endedDispatches.javaScript)] === at) return node;
+              node = new Node(shared[\(DispatchSlot.nodeSlot.javaScript)], shared[\(DispatchSlot.nodeGeneration.javaScript)]);
+              at = shared[\(DispatchSlot.endedDispatches.javaScript)]; latest = l; first = f;
+              visible = shared[\(DispatchSlot.isVisible.javaScript)] !== 0;
+              nodeIndex = shared[\(DispatchSlot.nodeIndex.javaScript)]; if (nodeIndex !== nodeIndex) nodeIndex = null;
+              count = shared[\(DispatchSlot.handedCount.javaScript)]; if (count !== count) count = undefined;
+              k0 = a0; v0 = b0; k1 = a1; v1 = b1; k2 = a2; v2 = b2; texts = shared[\(DispatchSlot.textValues.javaScript)];
               return node;
             }
             return [enter, prototype];
