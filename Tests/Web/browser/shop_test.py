@@ -127,10 +127,19 @@ def database_url(url, name):
 
 
 # The server removes a session's journal when the session ends (focal.js ends it when the page is
-# unloaded for good), so a trigger keeps a copy of every line the server journals.
+# unloaded for good), so a trigger keeps a copy of every line the server journals: a batch row's lines
+# (joined by newlines, the first at `first`) one row each, and a line of the older one-row-a-line table.
 KEEP_JOURNAL = """
 CREATE TABLE web_test_journal (
     seq bigserial PRIMARY KEY, session text NOT NULL, position bigint NOT NULL, line text NOT NULL);
+CREATE FUNCTION web_test_keep_batch() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO web_test_journal (session, position, line)
+    SELECT NEW.session, NEW.first + l.n - 1, l.line
+    FROM unnest(string_to_array(NEW.lines, E'\\n')) WITH ORDINALITY AS l(line, n);
+    RETURN NEW;
+END $$;
+CREATE TRIGGER web_test_keep_batch AFTER INSERT ON focal_journal_batch FOR EACH ROW EXECUTE FUNCTION web_test_keep_batch();
 CREATE FUNCTION web_test_keep() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO web_test_journal (session, position, line) VALUES (NEW.session, NEW.position, NEW.line);
