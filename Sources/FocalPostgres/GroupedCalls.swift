@@ -50,11 +50,15 @@ final class GroupedCalls<Request: Sendable, Answer: Sendable>: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let starts = state.withLock { state in
+                let starts = state.withLock { state -> Bool? in
+                    // Cancelled before it waits: the cancellation handler, which may already have run, found
+                    // nothing to answer. The flag is set before the handler runs, so one of the two sees it.
+                    guard !Task.isCancelled else { return nil }
                     state.queue.append((id, Waiting(request: request, key: key, continuation: continuation)))
                     defer { state.isRunning = true }
                     return !state.isRunning
                 }
+                guard let starts else { return continuation.resume(throwing: CancellationError()) }
                 if starts { Task { await self.run() } }
             }
         } onCancel: {
@@ -76,7 +80,11 @@ final class GroupedCalls<Request: Sendable, Answer: Sendable>: Sendable {
         while let group = nextGroup() {
             let result: Result<[Answer], any Error>
             do {
-                result = .success(try await perform(group.map(\.request)))
+                let answers = try await perform(group.map(\.request))
+                guard answers.count == group.count else {
+                    throw GroupedCallsError("a grouped store call of \(group.count) requests gave \(answers.count) answers")
+                }
+                result = .success(answers)
             } catch {
                 result = .failure(error)
             }
@@ -109,4 +117,12 @@ final class GroupedCalls<Request: Sendable, Answer: Sendable>: Sendable {
             return group.isEmpty ? nil : group
         }
     }
+}
+
+/// A group's call did not answer the requests it carried one for one: a bug in its statement, reported to every
+/// request of the group rather than answering one with another's answer (or trapping on an index).
+struct GroupedCallsError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) { self.description = description }
 }

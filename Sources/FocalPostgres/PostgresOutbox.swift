@@ -51,7 +51,7 @@ public final class PostgresOutbox: Outbox {
                 for try await value in try await connection.execute(statement, logger: store.logger) { row = value }
                 return row
             }
-            return PostgresOutboxAppend.receipts(for: group, row)
+            return try PostgresOutboxAppend.receipts(for: group, row)
         }
         self.totalsReads = GroupedCalls(maximumCount: .max) { [store] group in
             let totals = try await Self.readTotals(store)

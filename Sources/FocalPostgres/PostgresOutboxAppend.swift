@@ -59,10 +59,13 @@ struct PostgresOutboxAppend: PostgresPreparedStatement {
     }
 
     /// Each append's receipt from the function's row.
-    static func receipts(for appends: [Append], _ row: Row) -> [AppendReceipt] {
+    static func receipts(for appends: [Append], _ row: Row) throws -> [AppendReceipt] {
         var stored = [(first: Int64, count: Int)](repeating: (0, 0), count: appends.count)
         for (position, offset) in row.storedAppends.enumerated() {
             let offset = Int(offset)
+            guard stored.indices.contains(offset) else {
+                throw GroupedCallsError("an outbox append of \(appends.count) appends stored a result for append \(offset)")
+            }
             if stored[offset].count == 0 { stored[offset].first = row.first + Int64(position) }
             stored[offset].count += 1
         }

@@ -30,7 +30,12 @@ public final class PostgresSessionJournal: SessionJournal {
             let statement = PostgresJournalAppend(appends: group)
             return try await store.withConnection("append to a session's journal") { connection in
                 var rows = [PostgresJournalAppend.Row?](repeating: nil, count: group.count)
-                for try await row in try await connection.execute(statement, logger: store.logger) { rows[row.offset] = row }
+                for try await row in try await connection.execute(statement, logger: store.logger) {
+                    guard rows.indices.contains(row.offset) else {
+                        throw GroupedCallsError("a journal append of \(group.count) sessions answered for offset \(row.offset)")
+                    }
+                    rows[row.offset] = row
+                }
                 return rows
             }
         }

@@ -41,6 +41,20 @@ import Testing
         #expect(try await Self.count("SELECT count(*) FROM focal_journal_session", url: url) == 0)
     }
 
+    @Test func anAppendOfACancelledTaskIsAnsweredAtOnceAndStoresNothing() async throws {
+        try await TestPostgres.withStore { store in
+            let journal = try await PostgresSessionJournal(store: store)
+            let append = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await journal.append(["a"], to: "s", at: 0)
+            }
+            await #expect(throws: CancellationError.self) { _ = try await append.value }
+            #expect(try await journal.length(of: "s") == 0)
+            // The journal goes on for the next append.
+            #expect(try await journal.append(["a"], to: "s", at: 0) == JournalAppend(previousLength: 0, skipped: 0, appended: 1))
+        }
+    }
+
     @Test func appendsToManySessionsAtOnceEachTakeTheirPlace() async throws {
         try await TestPostgres.withStore { store in
             let journal = try await PostgresSessionJournal(store: store)
