@@ -5,17 +5,10 @@ import PostgresNIO
 /// length.
 enum PostgresJournalStatements {
     /// How many lines a session's log holds: one row, none for an unknown session.
-    struct Length: PostgresPreparedStatement {
+    struct Length: OneSessionStatement {
         static let sql = "SELECT length FROM focal_journal_session WHERE session = $1"
-        static let bindingDataTypes: [PostgresDataType] = [.text]
 
         let session: String
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(session)
-            return bindings
-        }
 
         func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
     }
@@ -45,23 +38,31 @@ enum PostgresJournalStatements {
     }
 
     /// Removes a session's row and its lines, batches and lines of a row each, in one statement.
-    struct Remove: PostgresPreparedStatement {
+    struct Remove: OneSessionStatement {
         static let sql = """
             WITH batches AS (DELETE FROM focal_journal_batch WHERE session = $1),
                 lines AS (DELETE FROM focal_journal_line WHERE session = $1)
             DELETE FROM focal_journal_session WHERE session = $1
             """
-        static let bindingDataTypes: [PostgresDataType] = [.text]
 
         let session: String
 
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(session)
-            return bindings
-        }
-
         func decodeRow(_ row: PostgresRow) throws {}
+    }
+}
+
+/// A statement whose one parameter, `$1`, is a session's storage key.
+protocol OneSessionStatement: PostgresPreparedStatement {
+    var session: String { get }
+}
+
+extension OneSessionStatement {
+    static var bindingDataTypes: [PostgresDataType] { [.text] }
+
+    func makeBindings() -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(session)
+        return bindings
     }
 }
 
