@@ -210,7 +210,8 @@ public final class PostgresOutbox: Outbox {
             var eviction = Eviction(
                 limits: limits, count: Int(meta.count), bytes: Int(meta.bytes), incomingCount: count,
                 incomingBytes: bytes)
-            var after: Int64 = 0
+            // The results are the last `count` numbers given (see `delete(_:through:logger:)`): start there.
+            var after = meta.lastSequence - meta.count
             while !eviction.isSatisfied {
                 let rows = try await connection.query(
                     "SELECT seq, size FROM focal_outbox_result WHERE seq > \(after) ORDER BY seq LIMIT 1000",
@@ -302,19 +303,26 @@ public final class PostgresOutbox: Outbox {
         try await removeDelivered(connection, logger: logger)
     }
 
-    /// Deletes the results that every destination's cursor has passed.
+    /// Deletes the results that every destination's cursor has passed (none without a cursor).
     private static func removeDelivered(_ connection: PostgresConnection, logger: Logger) async throws {
-        let rows = try await connection.query("SELECT min(seq) FROM focal_outbox_cursor", logger: logger)
-        var floor: Int64?
-        for try await value in rows.decode(Int64?.self) { floor = value }
-        if let floor { try await delete(connection, through: floor, logger: logger) }
+        try await delete(connection, through: nil, logger: logger)
     }
 
-    /// Deletes the results up to `sequence`, keeping the totals.
-    private static func delete(_ connection: PostgresConnection, through sequence: Int64, logger: Logger) async throws {
+    /// Deletes the results up to `sequence` (`nil`: up to the lowest cursor), keeping the totals.
+    ///
+    /// The results left are always the last `count` sequence numbers given (appends take the
+    /// next ones, deletes the first ones), so the delete starts past `last_sequence - count`:
+    /// a scan from the first number ever given passed every row deleted since the last vacuum
+    /// and visited its heap page, which cost a deliverer's acknowledgement milliseconds while
+    /// it held the bookkeeping row that every append waits for. Runs under that row's lock.
+    private static func delete(_ connection: PostgresConnection, through sequence: Int64?, logger: Logger) async throws {
         try await connection.query(
             """
-            WITH gone AS (DELETE FROM focal_outbox_result WHERE seq <= \(sequence) RETURNING size)
+            WITH gone AS (
+                DELETE FROM focal_outbox_result
+                WHERE seq > (SELECT last_sequence - count FROM focal_outbox_meta WHERE id = 1)
+                    AND seq <= coalesce(\(sequence)::bigint, (SELECT min(seq) FROM focal_outbox_cursor))
+                RETURNING size)
             UPDATE focal_outbox_meta SET count = count - (SELECT count(*) FROM gone),
                 bytes = bytes - (SELECT coalesce(sum(size), 0) FROM gone) WHERE id = 1
             """, logger: logger)
