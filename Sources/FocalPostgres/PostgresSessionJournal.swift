@@ -16,6 +16,9 @@ public final class PostgresSessionJournal: SessionJournal {
     private let store: PostgresStore
     /// Appends waiting for the running one go together in the next statement.
     private let appends: GroupedCalls<PostgresJournalAppend.Append, PostgresJournalAppend.Row?>
+    /// Seals and removals (a session's end), grouped as the appends are.
+    private let seals: GroupedCalls<PostgresJournalStatements.Seal.Request, Int64>
+    private let removals: GroupedCalls<String, Void>
 
     /// The most appends one statement carries.
     static let maximumGroup = 256
@@ -37,6 +40,26 @@ public final class PostgresSessionJournal: SessionJournal {
                     rows[row.offset] = row
                 }
                 return rows
+            }
+        }
+        self.seals = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
+            let statement = PostgresJournalStatements.Seal(requests: group)
+            return try await store.withConnection("seal a session's journal") { connection in
+                var lengths = [Int64](repeating: 0, count: group.count)
+                for try await (offset, length) in try await connection.execute(statement, logger: store.logger) {
+                    guard lengths.indices.contains(offset) else {
+                        throw GroupedCallsError("a journal seal of \(group.count) sessions answered for offset \(offset)")
+                    }
+                    lengths[offset] = length
+                }
+                return lengths
+            }
+        }
+        self.removals = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
+            let statement = PostgresJournalStatements.Remove(sessions: group)
+            return try await store.withConnection("remove a session's journal") { connection in
+                for try await _ in try await connection.execute(statement, logger: store.logger) {}
+                return group.map { _ in () }
             }
         }
     }
@@ -85,11 +108,8 @@ public final class PostgresSessionJournal: SessionJournal {
     }
 
     public func seal(session: String, ifLength expected: Int?) async throws -> Int {
-        let logger = store.logger
-        let statement = PostgresJournalStatements.Seal(session: session, expected: expected.map(Int64.init) ?? -1)
-        return try await store.withConnection("seal a session's journal") { connection in
-            Int(try await connection.value(of: statement, orElse: 0, logger: logger))
-        }
+        let request = PostgresJournalStatements.Seal.Request(session: session, expected: expected.map(Int64.init) ?? -1)
+        return Int(try await seals.call(request, key: session))
     }
 
     public func ping() async throws {
@@ -120,9 +140,6 @@ public final class PostgresSessionJournal: SessionJournal {
     }
 
     public func remove(session: String) async throws {
-        let logger = store.logger
-        try await store.withConnection("remove a session's journal") { connection in
-            for try await _ in try await connection.execute(PostgresJournalStatements.Remove(session: session), logger: logger) {}
-        }
+        try await removals.call(session, key: session)
     }
 }

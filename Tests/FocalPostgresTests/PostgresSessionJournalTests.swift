@@ -122,6 +122,53 @@ import Testing
             }
         }
     }
+
+    /// Ends that arrive together go in one statement (`GroupedCalls`): each seal answers its own session's length, and
+    /// two instances ending the same sessions in opposite orders, while appends still arrive, neither deadlock nor
+    /// leave a line behind.
+    @Test func sessionsEndingTogetherOnTwoInstancesEachGetTheirOwnLength() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await TestPostgres.withStore(url: url) { one in
+            try await TestPostgres.withStore(url: url) { two in
+                let journals = [try await PostgresSessionJournal(store: one), try await PostgresSessionJournal(store: two)]
+                let sessions = (0..<40).map { "s\($0)" }
+                for (index, session) in sessions.enumerated() {
+                    _ = try await journals[0].append((0...index).map { "line \($0)" }, to: session, at: 0)
+                }
+                let lengths = try await withThrowingTaskGroup(of: [String: Int].self) { group in
+                    for (journal, order) in zip(journals, [sessions, sessions.reversed()]) {
+                        group.addTask {
+                            try await withThrowingTaskGroup(of: (String, Int).self) { seals in
+                                for session in order {
+                                    seals.addTask {
+                                        // Refused when the other instance sealed first: the length is the seal's.
+                                        _ = try? await journal.append(["late"], to: session, at: nil)
+                                        return (session, try await journal.seal(session: session, ifLength: nil))
+                                    }
+                                }
+                                return try await seals.reduce(into: [:]) { $0[$1.0] = $1.1 }
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                for session in sessions {
+                    #expect(lengths[0][session] == lengths[1][session], "both instances saw \(session) sealed at one length")
+                    #expect(try await journals[1].lines(of: session, from: 0).count == lengths[0][session])
+                }
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for (journal, order) in zip(journals, [sessions, sessions.reversed()]) {
+                        for session in order { group.addTask { try await journal.remove(session: session) } }
+                    }
+                    try await group.waitForAll()
+                }
+                for session in sessions {
+                    #expect(try await journals[0].lines(of: session, from: 0).isEmpty)
+                    #expect(try await journals[0].length(of: session) == 0)
+                }
+            }
+        }
+    }
 }
 
 /// A database that stops answering: calls fail with a timeout instead of waiting for ever,
