@@ -9,7 +9,9 @@ import PostgresNIO
 /// the order of their sessions, so two instances' groups do not deadlock): its length moves
 /// to the end of the batch when the batch starts within the log and the session is not
 /// sealed, and `append_from` keeps where it was. The lines past the old length go into one
-/// `focal_journal_batch` row in the same statement. The statement returns each session's row
+/// `focal_journal_batch` row in the same statement (the batches' text is read there only: the
+/// session rows' update reads the group once per row, and carrying each batch's text through
+/// those reads copied it as often). The statement returns each session's row
 /// as it is after (none for a batch past the start of a session the journal does not hold,
 /// which inserts nothing); ``PostgresSessionJournal`` reads each append's outcome (skipped,
 /// appended, gap, sealed) from it.
@@ -18,8 +20,7 @@ struct PostgresJournalAppend: PostgresPreparedStatement {
     /// batch holds, `$4` each batch's lines joined by newlines.
     static let sql = """
         WITH r AS (
-            SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[], $4::text[]) WITH ORDINALITY
-                AS r(session, position, count, lines, o)
+            SELECT * FROM unnest($1::text[], $2::bigint[], $3::integer[]) WITH ORDINALITY AS r(session, position, count, o)
         ), j AS (
             INSERT INTO focal_journal_session AS j (session, length, append_from, touched_at)
             SELECT r.session, CASE WHEN r.position <= 0 THEN r.count ELSE 0 END, 0, now() FROM r
@@ -40,9 +41,10 @@ struct PostgresJournalAppend: PostgresPreparedStatement {
         ), batch AS (
             INSERT INTO focal_journal_batch (session, first, count, lines)
             SELECT j.session, j.append_from, j.length - j.append_from,
-                CASE WHEN j.length - j.append_from = r.count THEN r.lines
-                ELSE array_to_string((string_to_array(r.lines, E'\\n'))[r.count - (j.length - j.append_from) + 1:], E'\\n') END
-            FROM j JOIN r ON r.session = j.session WHERE j.length > j.append_from
+                CASE WHEN j.length - j.append_from = b.count THEN b.lines
+                ELSE array_to_string((string_to_array(b.lines, E'\\n'))[b.count - (j.length - j.append_from) + 1:], E'\\n') END
+            FROM j JOIN unnest($1::text[], $3::integer[], $4::text[]) AS b(session, count, lines) ON b.session = j.session
+            WHERE j.length > j.append_from
         )
         SELECT r.o, j.append_from, j.length, j.sealed FROM r JOIN j ON j.session = r.session
         """
