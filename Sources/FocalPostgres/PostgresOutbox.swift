@@ -25,6 +25,8 @@ public final class PostgresOutbox: Outbox {
     private let store: PostgresStore
     /// Appends waiting for the running one go together in the next call.
     private let appends: GroupedCalls<PostgresOutboxAppend.Append, AppendReceipt>
+    /// Sessions to forget (ended) waiting for the running call go together in the next.
+    private let forgets: GroupedCalls<String, Void>
     /// Reads of the totals waiting for the running one share the next.
     private let totalsReads: GroupedCalls<Void, OutboxTotals>
 
@@ -37,6 +39,7 @@ public final class PostgresOutbox: Outbox {
         try await PostgresOutboxMigration.addCursorSince(store)
         try await PostgresOutboxMigration.addProject(store)
         try await PostgresOutboxAppend.create(store)
+        try await PostgresOutboxAcknowledge.create(store)
         self.storeID = try await store.withConnection("read the store id") { connection in
             let rows = try await connection.query("SELECT store_id FROM focal_outbox_meta WHERE id = 1", logger: store.logger)
             var id = ""
@@ -52,6 +55,12 @@ public final class PostgresOutbox: Outbox {
                 return row
             }
             return try PostgresOutboxAppend.receipts(for: group, row)
+        }
+        self.forgets = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
+            try await store.withConnection("forget a session") { connection in
+                for try await _ in try await connection.execute(ForgetSessions(sessions: group), logger: store.logger) {}
+                return group.map { _ in () }
+            }
         }
         self.totalsReads = GroupedCalls(maximumCount: .max) { [store] group in
             let totals = try await Self.readTotals(store)
@@ -75,11 +84,30 @@ public final class PostgresOutbox: Outbox {
         return try await appends.call(.init(results: results, storedThrough: storedThrough), key: storedThrough?.session)
     }
 
+    /// One statement shared with the sessions that end while another is forgotten.
     public func forget(session: String) async throws {
-        _ = try await store.transaction("forget a session") { connection in
-            try await connection.query(
-                "DELETE FROM focal_outbox_session_mark WHERE session = \(session)", logger: self.store.logger)
+        try await forgets.call(session, key: session)
+    }
+
+    /// Deletes sessions' marks, locking them in the order of their sessions first, as an
+    /// append (`PostgresOutboxAppend`) takes them, so the two never deadlock.
+    private struct ForgetSessions: PostgresPreparedStatement {
+        static let sql = """
+            WITH locked AS MATERIALIZED (
+                SELECT session FROM focal_outbox_session_mark WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE)
+            DELETE FROM focal_outbox_session_mark WHERE session IN (SELECT session FROM locked)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.textArray]
+
+        let sessions: [String]
+
+        func makeBindings() -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 1)
+            bindings.append(sessions)
+            return bindings
         }
+
+        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     // MARK: Destinations
@@ -142,11 +170,12 @@ public final class PostgresOutbox: Outbox {
                 project: project))
     }
 
+    /// One call of `PostgresOutboxAcknowledge`'s function.
     public func acknowledge(through sequence: Int64, for destination: String) async throws {
         let logger = store.logger
-        try await store.transaction("acknowledge a batch") { connection in
-            _ = try await Self.lockMeta(connection, logger: logger)
-            try await Self.moveCursor(connection, of: destination, to: sequence, logger: logger)
+        let statement = PostgresOutboxAcknowledge(destination: destination, sequence: sequence)
+        try await store.withConnection("acknowledge a batch") { connection in
+            for try await _ in try await connection.execute(statement, logger: logger) {}
         }
     }
 
@@ -309,23 +338,32 @@ public final class PostgresOutbox: Outbox {
     }
 
     /// Deletes the results up to `sequence` (`nil`: up to the lowest cursor), keeping the totals.
+    private static func delete(_ connection: PostgresConnection, through sequence: Int64?, logger: Logger) async throws {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(sequence)
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: deletion(through: "coalesce($1::bigint, (SELECT min(seq) FROM focal_outbox_cursor))"),
+                binds: bindings), logger: logger)
+    }
+
+    /// The statement that deletes the results up to `last` (SQL for a sequence number),
+    /// keeping the totals; runs under the bookkeeping row's lock.
     ///
     /// The results left are always the last `count` sequence numbers given (appends take the
     /// next ones, deletes the first ones), so the delete starts past `last_sequence - count`:
     /// a scan from the first number ever given passed every row deleted since the last vacuum
     /// and visited its heap page, which cost a deliverer's acknowledgement milliseconds while
-    /// it held the bookkeeping row that every append waits for. Runs under that row's lock.
-    private static func delete(_ connection: PostgresConnection, through sequence: Int64?, logger: Logger) async throws {
-        try await connection.query(
-            """
-            WITH gone AS (
-                DELETE FROM focal_outbox_result
-                WHERE seq > (SELECT last_sequence - count FROM focal_outbox_meta WHERE id = 1)
-                    AND seq <= coalesce(\(sequence)::bigint, (SELECT min(seq) FROM focal_outbox_cursor))
-                RETURNING size)
-            UPDATE focal_outbox_meta SET count = count - (SELECT count(*) FROM gone),
-                bytes = bytes - (SELECT coalesce(sum(size), 0) FROM gone) WHERE id = 1
-            """, logger: logger)
+    /// it held the bookkeeping row that every append waits for.
+    static func deletion(through last: String) -> String {
+        """
+        WITH gone AS (
+            DELETE FROM focal_outbox_result
+            WHERE seq > (SELECT last_sequence - count FROM focal_outbox_meta WHERE id = 1) AND seq <= \(last)
+            RETURNING size)
+        UPDATE focal_outbox_meta SET count = count - (SELECT count(*) FROM gone),
+            bytes = bytes - (SELECT coalesce(sum(size), 0) FROM gone) WHERE id = 1
+        """
     }
 
     // MARK: Locks
