@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "FocalJSON"),
         .target(name: "FocalCore", dependencies: ["FocalJSON"]),
         .target(name: "FocalOpLog", dependencies: ["FocalCore", "FocalJSON"]),
-        .target(name: "FocalPatterns"),
+        .target(name: "FocalPatterns", dependencies: ["FocalCore"]),
         .systemLibrary(
             name: "CJavaScriptCore",
             pkgConfig: "javascriptcoregtk-4.1",
@@ -189,7 +189,7 @@ let package = Package(
         ),
         .testTarget(name: "FocalJSONTests", dependencies: ["FocalJSON"]),
         .testTarget(name: "FocalOpLogTests", dependencies: ["FocalOpLog", "FocalCore", "FocalJSON"]),
-        .testTarget(name: "FocalPatternsTests", dependencies: ["FocalPatterns"]),
+        .testTarget(name: "FocalPatternsTests", dependencies: ["FocalPatterns", "FocalCore"]),
         .testTarget(
             name: "FocalRuntimeTests",
             dependencies: [

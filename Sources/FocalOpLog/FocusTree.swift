@@ -1,3 +1,5 @@
+import FocalCore
+
 /// The focus-path tree that the ops of a session build: live nodes in an arena, indexed by id, each with a
 /// `Payload` of its owner's choosing.
 ///
@@ -28,7 +30,9 @@
 /// takes once the rules (one root, no owned id registered twice, no move into its own subtree) allow. Its members are inlinable, so that a tree used in another module
 /// is specialized for its payload there. Like an engine session, a tree belongs to one thread or task, so its
 /// stored properties opt out of the runtime's exclusivity checks (`@exclusivity(unchecked)`): no member
-/// hands out an access that overlaps another, and on the engine's hot path the checks cost ~5%.
+/// hands out an access that overlaps another, and on the engine's hot path the checks cost ~5%. Debug builds check
+/// the one thread instead: every public member holds the tree's `confinement` (`ThreadConfinement`, FocalCore) while
+/// it runs, so a second thread using the tree meanwhile fails an assertion; release builds compile the check to nothing.
 public final class FocusTree<Payload: FocusTreePayload> {
     /// A node's place in the arena. Valid while the node is live; ``Node/generation`` tells it from a later node
     /// in the same slot.
@@ -132,9 +136,16 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// is checked against its slot (live, same id) before use, so removals need not clear them.
     @exclusivity(unchecked) @usableFromInline var recent: Index = FocusTree.none
     @exclusivity(unchecked) @usableFromInline var earlier: Index = FocusTree.none
+    /// Which thread is inside the tree, in debug builds: each public member enters it (the payload, `walk` and `each`
+    /// closures run inside).
+    @usableFromInline let confinement = ThreadConfinement()
 
     /// The root, or ``none`` when the tree has none.
-    @inlinable public var root: Index { rootIndex }
+    @inlinable public var root: Index {
+        confinement.enter()
+        defer { confinement.exit() }
+        return rootIndex
+    }
 
     /// An empty tree.
     ///
@@ -146,19 +157,33 @@ public final class FocusTree<Payload: FocusTreePayload> {
     }
 
     /// The number of live nodes.
-    @inlinable public var count: Int { ids.count }
+    @inlinable public var count: Int {
+        confinement.enter()
+        defer { confinement.exit() }
+        return ids.count
+    }
 
     /// The node at `index`, read and changed in place (reading one field does not copy the node). `index` must be
     /// in the arena (a live node's, or a removed one's slot).
     @inlinable
     public subscript(index: Index) -> Node {
-        _read { yield records[Int(index)] }
-        _modify { yield &records[Int(index)] }
+        _read {
+            confinement.enter()
+            defer { confinement.exit() }
+            yield records[Int(index)]
+        }
+        _modify {
+            confinement.enter()
+            defer { confinement.exit() }
+            yield &records[Int(index)]
+        }
     }
 
     /// The index of the live node with id `id`.
     @inlinable
     public func lookup(_ id: NodeID) -> Index? {
+        confinement.enter()
+        defer { confinement.exit() }
         if holds(recent, id) { return recent }
         if holds(earlier, id) {
             swap(&recent, &earlier)
@@ -194,12 +219,18 @@ public final class FocusTree<Payload: FocusTreePayload> {
 
     /// Whether `id` is a live node.
     @inlinable
-    public func contains(_ id: NodeID) -> Bool { slot(of: id) != nil }
+    public func contains(_ id: NodeID) -> Bool {
+        confinement.enter()
+        defer { confinement.exit() }
+        return slot(of: id) != nil
+    }
 
     /// Whether some live node's id is `prefix` or starts with it.
     @inlinable
     public func containsPrefix(_ prefix: NodeID) -> Bool {
-        contains(prefix) || extensions(of: prefix) != nil
+        confinement.enter()
+        defer { confinement.exit() }
+        return contains(prefix) || extensions(of: prefix) != nil
     }
 
     /// Whether some live id has more keys than `prefix`: only such an id can extend it.
@@ -211,7 +242,9 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// Whether `index` still names the node it named when `generation` was read from it.
     @inlinable
     public func isLive(_ index: Index, generation: UInt32) -> Bool {
-        index >= 0 && Int(index) < records.count && records[Int(index)].isLive && records[Int(index)].generation == generation
+        confinement.enter()
+        defer { confinement.exit() }
+        return index >= 0 && Int(index) < records.count && records[Int(index)].isLive && records[Int(index)].generation == generation
     }
 
     /// Adds a node as the last child of `parent` (``none`` makes it the root) and returns its index.
@@ -221,6 +254,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     @discardableResult
     public func insert(_ id: NodeID, name: consuming String, payload: consuming Payload, under parent: Index) -> Index {
+        confinement.enter()
+        defer { confinement.exit() }
         if records.isEmpty { reserveFirstSlots() }
         ids.insert(IDIndex.hash(id), slot: nextSlot)
         return place(id, name: name, payload: payload, under: parent)
@@ -278,6 +313,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     ///     only when a node is inserted, and then must not change the tree nor look `id` up.
     @inlinable
     public func register(_ id: NodeID, name: String, parent parentID: NodeID?, payload: (Index) -> Payload) -> FocusTreeRegistration {
+        confinement.enter()
+        defer { confinement.exit() }
         var parent = FocusTree.none
         if let parentID {
             // Through `lookup`: the parent is often the node of the ops just before (rows come under one table).
@@ -358,6 +395,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// `parent` must not be in the subtree of `index` (see ``isAncestor(_:of:)``).
     @inlinable
     public func move(_ index: Index, under parent: Index) {
+        confinement.enter()
+        defer { confinement.exit() }
         let before = self[index].slotDepth
         unlink(index)
         link(index, under: parent)
@@ -388,6 +427,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// particular order. Some may be in the subtree of others.
     @inlinable
     public func nodes(withPrefix id: NodeID) -> [Index] {
+        confinement.enter()
+        defer { confinement.exit() }
         var found: [Index] = []
         if let exact = slot(of: id) { found.append(exact) }
         if let extending = extensions(of: id) { found.append(contentsOf: extending) }
@@ -418,7 +459,9 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     @discardableResult
     public func removeSubtree(_ index: Index) -> Int {
-        removeSubtree(index, idForgotten: false)
+        confinement.enter()
+        defer { confinement.exit() }
+        return removeSubtree(index, idForgotten: false)
     }
 
     /// ``removeSubtree(_:)``; with `idForgotten`, the id of `index` itself is already out of the id index. Calls
@@ -489,6 +532,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     @inlinable
     @discardableResult
     public func removeSubtrees(withPrefix prefix: NodeID, each: (Index) -> Void = { _ in }) -> Int {
+        confinement.enter()
+        defer { confinement.exit() }
         var removed = 0
         // The node `prefix` leaves the id index as it is found: one lookup, not two.
         if let exact = ids.remove(IDIndex.hash(prefix), matching: { records[Int($0)].id == prefix }) {
@@ -505,6 +550,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// Whether `ancestor` is `index` or one of its ancestors.
     @inlinable
     public func isAncestor(_ ancestor: Index, of index: Index) -> Bool {
+        confinement.enter()
+        defer { confinement.exit() }
         var current = index
         while current != FocusTree.none {
             if current == ancestor { return true }
@@ -517,6 +564,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// is not part of it).
     @inlinable
     public func path(of index: Index) -> String {
+        confinement.enter()
+        defer { confinement.exit() }
         // Two walks up: one measures, one writes the names from the end of the string, which is allocated once.
         var length = 0
         var current = index
@@ -556,6 +605,8 @@ public final class FocusTree<Payload: FocusTreePayload> {
         from index: Index, stoppingWhen isStopped: () -> Bool, enter: (Index, Int) -> Void,
         exit: (Index, Int) -> Void = { _, _ in }
     ) -> Bool {
+        confinement.enter()
+        defer { confinement.exit() }
         var stack: [(node: Index, depth: Int, entered: Bool)] = [(index, 0, false)]
         while let (node, depth, entered) = stack.popLast() {
             if entered {
@@ -577,7 +628,9 @@ public final class FocusTree<Payload: FocusTreePayload> {
     /// The children of `index`, in order.
     @inlinable
     public func children(of index: Index) -> Children {
-        Children(tree: self, first: self[index].links.firstChild)
+        confinement.enter()
+        defer { confinement.exit() }
+        return Children(tree: self, first: self[index].links.firstChild)
     }
 
     /// The children of a node, in order, read from the live tree as they are iterated; the tree must not
@@ -626,6 +679,8 @@ extension FocusTreePayload {
 public final class GenerationSource {
     /// Trees that share a source belong to one thread, as the trees do: no exclusivity checks (see ``FocusTree``).
     @exclusivity(unchecked) @usableFromInline var last: UInt32 = 0
+    /// Which thread is inside the source, in debug builds (see ``FocusTree``).
+    @usableFromInline let confinement = ThreadConfinement()
 
     /// A source whose first generation is 1.
     @inlinable public init() {}
@@ -633,6 +688,8 @@ public final class GenerationSource {
     /// The next generation.
     @inlinable
     public func next() -> UInt32 {
+        confinement.enter()
+        defer { confinement.exit() }
         last &+= 1
         return last
     }

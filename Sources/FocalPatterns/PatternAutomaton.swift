@@ -1,3 +1,5 @@
+import FocalCore
+
 /// The one matcher of focus-path patterns: a lazily built deterministic automaton over node names.
 ///
 /// Patterns compile to a nondeterministic automaton: a pattern with `k` node segments has positions `0…k`; position
@@ -16,7 +18,9 @@
 ///
 /// The automaton caches as it runs, so it is not `Sendable`: one thread uses it at a time (the engine's session
 /// worker, or a lock around it — see ``PatternSet``), and its caches opt out of the runtime's exclusivity checks
-/// (`@exclusivity(unchecked)`), which cost time on every transition.
+/// (`@exclusivity(unchecked)`), which cost time on every transition. Debug builds check the one thread instead:
+/// each member that reads or builds states holds the automaton's `confinement` (`ThreadConfinement`, FocalCore), which
+/// asserts that no other thread is inside; release builds compile the check to nothing.
 public final class PatternAutomaton {
     /// A state: the index of an interned set of positions.
     public typealias State = Int32
@@ -34,6 +38,9 @@ public final class PatternAutomaton {
     @exclusivity(unchecked) @usableFromInline var symbols: [String: Int32] = [:]
     @exclusivity(unchecked) @usableFromInline var states: [StateInfo] = []
     @exclusivity(unchecked) private var stateIDs: [[Int32]: State] = [:]
+    /// Which thread is inside the automaton, in debug builds: every member that touches `states` enters it.
+    /// (`symbols` is written only by `init`.)
+    @usableFromInline let confinement = ThreadConfinement()
 
     /// The patterns, in the order given.
     public let patterns: [PathPattern]
@@ -69,7 +76,11 @@ public final class PatternAutomaton {
     }
 
     /// How many states have been built so far; every state is below this number.
-    public var stateCount: Int { states.count }
+    public var stateCount: Int {
+        confinement.enter()
+        defer { confinement.exit() }
+        return states.count
+    }
 
     /// How many node names have symbols of their own: the names the patterns mention, never more.
     public var symbolCount: Int { symbols.count }
@@ -86,12 +97,16 @@ public final class PatternAutomaton {
 
     /// The state of a child whose name has `symbol` of a node in `state`.
     @inlinable public func transition(from state: State, symbol: Int32) -> State {
+        confinement.enter()
+        defer { confinement.exit() }
         if let next = states[Int(state)].transitions[symbol] { return next }
         return buildTransition(from: state, symbol: symbol)
     }
 
     /// The state at the end of `path`, the node names from the root down (the root's path is empty).
     public func state<Path: Sequence>(at path: Path) -> State where Path.Element: StringProtocol {
+        confinement.enter()
+        defer { confinement.exit() }
         var state = rootState
         for name in path { state = transition(from: state, name: String(name)) }
         return state
@@ -104,12 +119,16 @@ public final class PatternAutomaton {
 
     /// Whether some pattern matches a node in `state`.
     @inlinable public func isFinal(_ state: State) -> Bool {
-        !states[Int(state)].finalPatterns.isEmpty
+        confinement.enter()
+        defer { confinement.exit() }
+        return !states[Int(state)].finalPatterns.isEmpty
     }
 
     /// The indices (into ``patterns``, ascending) of the patterns that match a node in `state`.
     @inlinable public func finalPatterns(in state: State) -> [Int32] {
-        states[Int(state)].finalPatterns
+        confinement.enter()
+        defer { confinement.exit() }
+        return states[Int(state)].finalPatterns
     }
 
     @usableFromInline func buildTransition(from state: State, symbol: Int32) -> State {
