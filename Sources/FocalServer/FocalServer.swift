@@ -127,10 +127,12 @@ public struct FocalServer: Sendable {
     ) -> some ApplicationProtocol {
         let router = Router(context: EdgeRequestContext.self)
         let origins = configuration.allowedOrigins.isEmpty ? nil : AllowedOrigins(configuration.allowedOrigins)
-        for middleware in edgeMiddleware(context: EdgeRequestContext.self, crossOrigin: origins) { router.add(middleware: middleware) }
-        router.add(
-            middleware: HostCheckMiddleware(
-                allowed: AllowedHosts(listeningOn: configuration.host, configured: configuration.allowedHosts)))
+        let errors = ErrorAnswers()
+        for middleware in edgeMiddleware(context: EdgeRequestContext.self, crossOrigin: origins, errors: errors) {
+            router.add(middleware: middleware)
+        }
+        let hosts = AllowedHosts(listeningOn: configuration.host, configured: configuration.allowedHosts)
+        router.add(middleware: HostCheckMiddleware(allowed: hosts))
         router.addRoutes(routes(context: EdgeRequestContext.self).collection(withEdgeMiddleware: false))
         let logger = services.logger
         let http1 = HTTP1Channel.Configuration(
@@ -142,14 +144,23 @@ public struct FocalServer: Sendable {
             minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
             retryAfterSeconds: configuration.retryAfterSeconds, maxHeaderBytes: configuration.maxHeaderBytes)
         let limiter = connections
+        // With keys every request is authenticated first: those go through the router.
+        let fastPath =
+            keyRing != nil
+            ? nil
+            : OpsFastPath(
+                ingest: OpsIngest(registry: registry, deadline: deadline), executor: executor,
+                maxBodyBytes: configuration.maxBodyBytes, hosts: hosts, origins: origins, metrics: metrics, errors: errors,
+                logger: logger)
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 EdgeHTTPChannel(
-                    inner: HTTP1Channel(responder: responder, configuration: http1), limits: limits, limiter: limiter, origins: origins)
+                    inner: HTTP1Channel(responder: responder, configuration: http1), limits: limits, limiter: limiter, origins: origins,
+                    fastPath: fastPath)
             },
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "focal"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
             services: backgroundServices,
             onServerRunning: { channel in
                 guard let address = channel.localAddress else { return }
@@ -185,13 +196,16 @@ public struct FocalServer: Sendable {
     }
 
     /// The request id, latency metric, CORS for `crossOrigin` (when there are allowed origins)
-    /// and JSON error middleware, in that order.
+    /// and JSON error middleware (answering with `errors`), in that order.
     func edgeMiddleware<Context: RequestContext>(
-        context: Context.Type, crossOrigin: AllowedOrigins? = nil
+        context: Context.Type, crossOrigin: AllowedOrigins? = nil, errors: ErrorAnswers = ErrorAnswers()
     ) -> [any MiddlewareProtocol<Request, Response, Context>] {
         let cors: [any MiddlewareProtocol<Request, Response, Context>] = crossOrigin.map { [CrossOriginMiddleware(origins: $0)] } ?? []
-        return [RequestIDMiddleware(), RequestMetricsMiddleware(metrics: metrics)] + cors + [ErrorMiddleware()]
+        return [RequestIDMiddleware(), RequestMetricsMiddleware(metrics: metrics)] + cors + [ErrorMiddleware(answers: errors)]
     }
+
+    /// The `Server` header of every answer.
+    static var serverName: String { "focal" }
 
     /// The deadline every request's work runs under.
     var deadline: RequestDeadline {

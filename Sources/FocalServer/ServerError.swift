@@ -40,8 +40,16 @@ public struct ServerError: Error, Sendable, HTTPResponseError, CustomStringConve
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var headers = headers
-        headers[.contentType] = "application/json"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: body + "\n")))
+        Response(status: status, headers: answerFields, body: ResponseBody(byteBuffer: answerBody))
     }
+
+    /// The answer's header fields: ``headers`` and its media type.
+    var answerFields: HTTPFields {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        return fields
+    }
+
+    /// The answer's body: ``body`` and a newline.
+    var answerBody: ByteBuffer { ByteBuffer(string: body + "\n") }
 }

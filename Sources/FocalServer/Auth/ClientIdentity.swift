@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// Who a request comes from, for the per-client session quota (``SessionQuota``): the
 /// name of the key it was authenticated with (``AuthenticatedKey/current``), so that the
@@ -44,7 +45,12 @@ struct ClientIdentity: Sendable {
 
     /// The address of the connection's peer, `address:IP` (`address:unknown` when the context does not know it).
     static func address(of context: some RequestContext) -> String {
-        guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress else { return "address:unknown" }
+        address((context as? any RemoteAddressRequestContext)?.remoteAddress)
+    }
+
+    /// The client identity of a connection's peer `address` (`address:unknown` without one).
+    static func address(_ address: SocketAddress?) -> String {
+        guard let address else { return "address:unknown" }
         return "address:\(address.ipAddress ?? "unknown")"
     }
 }

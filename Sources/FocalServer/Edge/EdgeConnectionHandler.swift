@@ -220,10 +220,9 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     /// Writes `error` as a JSON answer that closes the connection.
     private func answer(_ context: ChannelHandlerContext, _ error: ServerError, version: HTTPVersion) {
-        let body = ByteBuffer(string: error.body + "\n")
+        let body = error.answerBody
         var headers = HTTPHeaders()
-        for field in error.headers { headers.add(name: field.name.rawName, value: field.value) }
-        headers.add(name: "content-type", value: "application/json")
+        for field in error.answerFields { headers.add(name: field.name.rawName, value: field.value) }
         headers.add(name: "content-length", value: String(body.readableBytes))
         headers.add(name: "x-request-id", value: RequestIDMiddleware<EdgeRequestContext>.generate())
         headers.add(name: "connection", value: "close")

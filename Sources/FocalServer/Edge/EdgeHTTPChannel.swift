@@ -6,7 +6,8 @@ import NIOHTTP1
 
 /// Hummingbird's HTTP/1.1 channel with Focal's edge in front of every connection: the
 /// connection limits (``ConnectionLimiter``) and an ``EdgeConnectionHandler`` between the
-/// HTTP parser and Hummingbird (deadlines, `Host`, `Expect`, HTTP/1.0, oversized heads).
+/// HTTP parser and Hummingbird (deadlines, `Host`, `Expect`, HTTP/1.0, oversized heads); with
+/// a fast path, an ``OpsFastPathHandler`` in front of Hummingbird's request loop.
 struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
@@ -15,6 +16,8 @@ struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let limiter: ConnectionLimiter
     /// The web origins whose refused requests still get CORS fields.
     let origins: AllowedOrigins?
+    /// The requests served without Hummingbird's responder chain, if any.
+    let fastPath: OpsFastPath?
 
     var responder: HTTPChannelHandler.Responder { inner.responder }
 
@@ -27,12 +30,16 @@ struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             if probesOnly {
                 logger.debug("connection over the limits: probes only", metadata: ["focal.client": "\(client)"])
             }
-            return inner.setup(channel: channel, logger: logger).flatMapThrowing { [limits, origins] value in
+            return inner.setup(channel: channel, logger: logger).flatMapThrowing { [limits, origins, fastPath] value in
                 let pipeline = channel.pipeline.syncOperations
                 let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
                 try pipeline.addHandler(
                     EdgeConnectionHandler(limits: limits, probesOnly: probesOnly, origins: origins, logger: logger),
                     position: .after(decoder))
+                if let fastPath, !probesOnly {
+                    let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
+                    try pipeline.addHandler(OpsFastPathHandler(route: fastPath), position: .after(state))
+                }
                 return value
             }
         }

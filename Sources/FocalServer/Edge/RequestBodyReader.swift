@@ -39,10 +39,7 @@ enum RequestBodyReader {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            logger.debug("request body broken off", metadata: ["focal.error": "\(error)", "focal.received": "\(received)"])
-            throw ServerError.badRequest(
-                .bodyBroken,
-                "the request body ended before its announced end or was malformed (after \(received) bytes)")
+            throw brokenOff(by: error, after: received, logger: logger)
         }
         guard let inflater else { return bytes }
         do {
@@ -67,6 +64,13 @@ enum RequestBodyReader {
     private static func corrupt(_ failure: GzipInflater.Failure) -> ServerError {
         guard case .corrupt(let reason) = failure else { return ServerError(.badRequest, .corruptGzip, "the gzip request body is invalid") }
         return ServerError.badRequest(.corruptGzip, "the request body is not valid gzip (Content-Encoding: gzip): \(reason)")
+    }
+
+    /// The answer to a body broken off by `error` after `received` bytes (logged at debug).
+    static func brokenOff(by error: any Error, after received: Int, logger: Logger) -> ServerError {
+        logger.debug("request body broken off", metadata: ["focal.error": "\(error)", "focal.received": "\(received)"])
+        return ServerError.badRequest(
+            .bodyBroken, "the request body ended before its announced end or was malformed (after \(received) bytes)")
     }
 
     private static func tooLarge(_ limit: Int) -> ServerError {

@@ -15,16 +15,29 @@ struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
     static var header: HTTPField.Name { requestIDField }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let id = request.headers[Self.header].flatMap(Self.accepted) ?? Self.generate()
+        let id = Self.id(sent: request.headers[Self.header])
         var context = context
         context.logger[metadataKey: "focal.request_id"] = .string(id)
-        context.logger.debug("request started", metadata: ["focal.method": "\(request.method)", "focal.path": "\(request.uri.path)"])
+        Self.logStarted(context.logger, method: "\(request.method)", path: request.uri.path)
         var response = try await next(request, context)
         response.headers[Self.header] = id
-        context.logger.debug(
-            "request",
-            metadata: ["focal.method": "\(request.method)", "focal.path": "\(request.uri.path)", "focal.status": "\(response.status.code)"])
+        Self.logAnswered(context.logger, method: "\(request.method)", path: request.uri.path, status: response.status.code)
         return response
+    }
+
+    /// The request's id: `sent` (its `X-Request-ID`) when it is accepted, else a new one.
+    static func id(sent: String?) -> String {
+        sent.flatMap(accepted) ?? generate()
+    }
+
+    /// Logs (debug) that a request's head arrived.
+    static func logStarted(_ logger: Logger, method: @autoclosure () -> String, path: @autoclosure () -> String) {
+        logger.debug("request started", metadata: ["focal.method": "\(method())", "focal.path": "\(path())"])
+    }
+
+    /// Logs (debug) that a request was answered with `status`.
+    static func logAnswered(_ logger: Logger, method: @autoclosure () -> String, path: @autoclosure () -> String, status: Int) {
+        logger.debug("request", metadata: ["focal.method": "\(method())", "focal.path": "\(path())", "focal.status": "\(status)"])
     }
 
     private static func accepted(_ id: String) -> String? {

@@ -10,12 +10,14 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     let services: SessionServices
     let maxBodyBytes: Int
     let deadline: RequestDeadline
+    let ingest: OpsIngest
 
     init(server: FocalServer) {
         registry = server.registry
         services = server.services
         maxBodyBytes = server.configuration.maxBodyBytes
         deadline = server.deadline
+        ingest = OpsIngest(registry: server.registry, deadline: server.deadline)
     }
 
     /// The most lines a `position` may say were sent before.
@@ -29,47 +31,8 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         let position = try Self.position(in: request)
         let encoding = try BodyMediaType.check(request)
         let body = try await RequestBodyReader.read(request, encoding: encoding, limit: maxBodyBytes, logger: context.logger)
-        guard !body.isEmpty else { throw ServerError.badRequest(.emptyBody, "the request has no body: send op-log lines, one per line") }
-        let bodyBytes = body.count
-        let batch = OpBatch(body)
-        // The key's rate limit: one op per line (at least one), and the body's bytes, paid before anything applies.
-        try AuthenticatedKey.current?.charge(ops: max(1, batch.count), bytes: bodyBytes, session: id.id)
-        // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
-        let (outcome, host) = try await deadline.run { [registry] in
-            try await registry.withHost(id, creating: true, client: ClientIdentity.of(context)) { host in
-                let (outcome, lines) = try await host!.apply(batch, at: position)
-                if outcome.applied > 0, outcome.skipped + outcome.applied == batch.count, batch.endsSession(id.id) {
-                    await endEmptied(host!, holding: lines, logger: context.logger)
-                }
-                return (outcome, host!)
-            }
-        }
-        if outcome.skipped == 0, outcome.results.isEmpty, outcome.errors.count + outcome.omittedErrors >= batch.count,
-            registry.discardIfHoldingOnly(host, lines: outcome.applied)
-        {
-            try? await host.close(removingJournal: false)
-        }
-        context.logger.debug(
-            "ops applied",
-            metadata: [
-                "focal.session": "\(id)", "focal.applied": "\(outcome.applied)", "focal.skipped": "\(outcome.skipped)",
-                "focal.errors": "\(outcome.errors.count)", "focal.results": "\(outcome.results.count)",
-            ])
-        return Self.response(outcome.json, contentType: "application/json")
-    }
-
-    /// Ends a session that a batch's last line, its `{"op": "end"}`, left holding nothing, as
-    /// `DELETE` would (recording nothing more): it is forgotten (its journal, its results'
-    /// indexes) and its client's place in ``ServerConfiguration/maxSessionsPerClient`` is free
-    /// again; not when a request applied lines after `lines` meanwhile. A failure to forget
-    /// it leaves it hosted, for the idle reaper.
-    private func endEmptied(_ host: SessionHost, holding lines: Int, logger: Logger) async {
-        do {
-            _ = try await host.end(reason: .endOp, ifHolding: lines) { registry.removeEnded(host) }
-        } catch {
-            logger.debug(
-                "an ended session stays until the idle timeout", metadata: ["focal.session": "\(host.id)", "focal.error": "\(error)"])
-        }
+        let answer = try await ingest.apply(body, to: id, at: position, client: { ClientIdentity.of(context) }, logger: context.logger)
+        return Self.response(answer, contentType: "application/json")
     }
 
     /// `GET /v1/sessions/{id}/snapshot?format=xml|json|html`.
@@ -125,7 +88,13 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
 
     private static func position(in request: Request) throws(ServerError) -> Int? {
-        guard let text = try query("position", in: request) else { return nil }
+        try position(try query("position", in: request))
+    }
+
+    /// The `position` query parameter's value `text`, `nil` without one.
+    /// - Throws: 400 when it is not a whole number from 0 to ``positionLimit``.
+    static func position(_ text: Substring?) throws(ServerError) -> Int? {
+        guard let text else { return nil }
         guard !text.isEmpty, text.utf8.count <= 16, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
             value <= positionLimit
         else {

@@ -1,0 +1,129 @@
+import FocalCore
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// Which `POST /v1/sessions/{id}/ops` requests the HTTP edge serves itself (`OpsFastPathHandler`),
+/// and their answers: the same as the router's (``SessionRoutes/postOps(_:context:)`` behind
+/// the request id, metrics, CORS, error and `Host` middleware), without Hummingbird's responder
+/// chain and the task switches of its every step, which cost a request more than its ops.
+///
+/// It takes only the usual request, which no middleware or route refuses before reading its body,
+/// and leaves any other to the router (which answers it as before):
+/// - a server without keys (``FocalServer/keyRing``);
+/// - a path of the route with no query, or one `position` the route accepts, and a valid session id
+///   (no percent-encoding);
+/// - `Content-Type` one the route accepts, no `Content-Encoding`, and a `Content-Length` from 1 to
+///   the body limit (``ServerConfiguration/maxBodyBytes``);
+/// - a `Host` the server answers to (``AllowedHosts``).
+///
+/// What happens after is what the route does (``OpsIngest``), under the same deadline, with the
+/// same answers: the request id (`X-Request-ID`), CORS fields for the allowed origins, the JSON error
+/// bodies (``ErrorAnswers``), `Date` and `Server`, `focal_request_duration_seconds` under the route's
+/// template, and the same debug log lines.
+struct OpsFastPath: Sendable {
+    let ingest: OpsIngest
+    /// Where the request's work runs: its connection's thread.
+    let executor: EventLoopTaskExecutor
+    let maxBodyBytes: Int
+    let hosts: AllowedHosts
+    let origins: AllowedOrigins?
+    let metrics: ServerMetrics
+    let errors: ErrorAnswers
+    let logger: Logger
+
+    /// A request the fast path took.
+    struct Taken: Sendable {
+        var session: SessionKey
+        var position: Int?
+        /// Its body's length.
+        var length: Int
+        var path: String
+        var requestID: String
+        var origin: String?
+        var start: ContinuousClock.Instant
+    }
+
+    /// The request whose head is `head`, when the fast path serves it (its start logged).
+    func take(_ head: HTTPRequest) -> Taken? {
+        let fields = head.headerFields
+        guard head.method == .post, let target = head.path, fields[values: .contentEncoding].isEmpty,
+            let type = fields[.contentType], BodyMediaType.isAccepted(type),
+            let length = fields[.contentLength].flatMap({ Int($0) }), length > 0, length <= maxBodyBytes
+        else { return nil }
+        if let host = head.authority, !hosts.allows(host) { return nil }
+        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let path = parts[0]
+        let prefix = "/v1/sessions/"
+        let suffix = "/ops"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
+        let segment = path.dropFirst(prefix.count).dropLast(suffix.count)
+        guard !segment.utf8.contains(UInt8(ascii: "/")), !segment.utf8.contains(UInt8(ascii: "%")),
+            let id = try? SessionID.validate(String(segment))
+        else { return nil }
+        var position: Int?
+        if parts.count > 1 {
+            let query = parts[1]
+            let name = "position="
+            guard query.hasPrefix(name), !query.utf8.contains(UInt8(ascii: "&")), !query.utf8.contains(UInt8(ascii: "%")),
+                let value = try? SessionRoutes<EdgeRequestContext>.position(query.dropFirst(name.count))
+            else { return nil }
+            position = value
+        }
+        let taken = Taken(
+            session: SessionKey(project: ProjectName.default, id: id), position: position, length: length, path: String(path),
+            requestID: RequestIDMiddleware<EdgeRequestContext>.id(sent: fields[requestIDField]), origin: fields[.origin],
+            start: .now)
+        RequestIDMiddleware<EdgeRequestContext>.logStarted(logger(of: taken), method: "POST", path: taken.path)
+        return taken
+    }
+
+    /// The answer to `request`, whose body is `body`, from the connection's peer `address`.
+    func answer(_ request: Taken, body: [UInt8], address: SocketAddress?) async -> (head: HTTPResponse, body: ByteBuffer) {
+        let logger = logger(of: request)
+        do {
+            let answer = try await ingest.apply(
+                body, to: request.session, at: request.position, client: { ClientIdentity(ClientIdentity.address(address)) },
+                logger: logger)
+            return finish(request, HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), answer, logger: logger)
+        } catch {
+            return refuse(request, error, logger: logger)
+        }
+    }
+
+    /// The answer to `request`, whose body the connection broke off (`error`) after `received` bytes.
+    func answer(_ request: Taken, brokenOffBy error: any Error, after received: Int) -> (head: HTTPResponse, body: ByteBuffer) {
+        let logger = logger(of: request)
+        return refuse(request, RequestBodyReader.brokenOff(by: error, after: received, logger: logger), logger: logger)
+    }
+
+    private func logger(of request: Taken) -> Logger {
+        var logger = logger
+        logger[metadataKey: "focal.request_id"] = .string(request.requestID)
+        return logger
+    }
+
+    private func refuse(_ request: Taken, _ error: any Error, logger: Logger) -> (head: HTTPResponse, body: ByteBuffer) {
+        let refusal = errors.answer(to: error, method: "POST", path: request.path, logger: logger)
+        return finish(request, HTTPResponse(status: refusal.status, headerFields: refusal.answerFields), refusal.answerBody, logger: logger)
+    }
+
+    /// The answer with the fields every answer carries, counted and logged.
+    private func finish(
+        _ request: Taken, _ head: HTTPResponse, _ body: ByteBuffer, logger: Logger
+    ) -> (head: HTTPResponse, body: ByteBuffer) {
+        var head = head
+        if let origins { head.headerFields.append(contentsOf: origins.answerFields(origin: request.origin)) }
+        head.headerFields[requestIDField] = request.requestID
+        head.headerFields[.contentLength] = String(body.readableBytes)
+        head.headerFields[.date] = HTTPDate.now
+        head.headerFields[.server] = FocalServer.serverName
+        metrics.recordRequest(route: ServerRoute.postOps.path, status: head.status.code, duration: .now - request.start)
+        RequestIDMiddleware<EdgeRequestContext>.logAnswered(logger, method: "POST", path: request.path, status: head.status.code)
+        return (head, body)
+    }
+}
+
+/// The `X-Request-ID` header name.
+private let requestIDField = RequestIDMiddleware<EdgeRequestContext>.header

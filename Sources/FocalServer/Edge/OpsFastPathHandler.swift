@@ -1,0 +1,109 @@
+import HTTPTypes
+import HummingbirdCore
+import NIOCore
+
+/// Serves the `POST /v1/sessions/{id}/ops` requests ``OpsFastPath`` takes on the connection's
+/// channel, and passes every other request on to Hummingbird: it sits after Hummingbird's
+/// connection state handler (the idle timeout and the graceful shutdown see its requests) and
+/// before Hummingbird's request loop.
+///
+/// A taken request's body is gathered on the event loop; its work runs in a task of its own on
+/// the connection's thread (``EventLoopTaskExecutor``), and its answer is written back there.
+/// Answers keep the requests' order: a request that arrives while another is answered (HTTP
+/// pipelining) waits until that answer is written, and none is taken while a request passed on is
+/// unanswered.
+final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    // Hummingbird's request and response parts (NIOHTTPTypes').
+    typealias InboundIn = HTTPConnectionStateHandler.InboundIn
+    typealias InboundOut = HTTPConnectionStateHandler.InboundOut
+    typealias OutboundIn = HTTPConnectionStateHandler.OutboundIn
+    typealias OutboundOut = HTTPConnectionStateHandler.OutboundOut
+
+    private let route: OpsFastPath
+    /// Requests passed on whose answer has not ended.
+    private var passedOn = 0
+    /// The taken request whose body is arriving.
+    private var reading: OpsFastPath.Taken?
+    private var body: [UInt8] = []
+    /// A taken request is being answered.
+    private var answering = false
+    /// The parts that arrived while a taken request was read or answered, in order.
+    private var held: [NIOAny] = []
+
+    init(route: OpsFastPath) {
+        self.route = route
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if answering {
+            held.append(data)
+            return
+        }
+        switch unwrapInboundIn(data) {
+        case let .head(head):
+            if passedOn == 0, let taken = route.take(head) {
+                reading = taken
+                body.reserveCapacity(taken.length)
+                return
+            }
+            passedOn += 1
+            context.fireChannelRead(data)
+        case let .body(buffer):
+            guard reading != nil else { return context.fireChannelRead(data) }
+            body.append(contentsOf: buffer.readableBytesView)
+        case .end:
+            guard let taken = reading else { return context.fireChannelRead(data) }
+            reading = nil
+            answer(taken, context)
+        }
+    }
+
+    /// A taken request whose body the connection broke off answers 400 (as the router's would); the
+    /// error goes on to Hummingbird's request loop, which ends the connection.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let taken = reading {
+            reading = nil
+            answering = true
+            let received = body.count
+            body = []
+            write(route.answer(taken, brokenOffBy: error, after: received), context)
+        }
+        context.fireErrorCaught(error)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
+        context.write(data, promise: promise)
+    }
+
+    private func answer(_ taken: OpsFastPath.Taken, _ context: ChannelHandlerContext) {
+        answering = true
+        let body = self.body
+        self.body = []
+        let route = route
+        let address = context.channel.remoteAddress
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
+        Task(executorPreference: route.executor) {
+            let answer = await route.answer(taken, body: body, address: address)
+            // The task may have moved to another of the HTTP threads (see EventLoopTaskExecutor).
+            if loop.inEventLoop {
+                bound.value.handler.write(answer, bound.value.context)
+            } else {
+                loop.execute { bound.value.handler.write(answer, bound.value.context) }
+            }
+        }
+    }
+
+    /// Writes a taken request's answer, then goes on with the parts held meanwhile.
+    private func write(_ answer: (head: HTTPResponse, body: ByteBuffer), _ context: ChannelHandlerContext) {
+        context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
+        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        answering = false
+        let parts = held
+        held = []
+        for part in parts { channelRead(context: context, data: part) }
+        if !parts.isEmpty { context.fireChannelReadComplete() }
+    }
+}
