@@ -12,10 +12,10 @@ import FocalRuntime
 /// state opts out of the runtime's exclusivity checks (`@exclusivity(unchecked)`).
 ///
 /// Ops are applied with ``apply(_:session:line:)``. An op without a session belongs to
-/// the default session; every other session is created by its first op and released
-/// by an `end` op or ``endSession(_:)``. Sessions never see each other's nodes, ids or
-/// task state (a task file's top-level variables), but they share the compiled tasks,
-/// so a session costs little.
+/// the default session; every other session, named by a `SessionID` (FocalCore: the one set of rules for session
+/// ids), is created by its first op and released by an `end` op or ``endSession(_:)``. Sessions never see each
+/// other's nodes, ids or task state (a task file's top-level variables), but they share the compiled tasks, so a
+/// session costs little.
 ///
 /// Sessions cannot touch each other through JavaScript either: task files and the modules
 /// they require are strict (an undeclared assignment is a `ReferenceError`), every session
@@ -108,15 +108,16 @@ public final class Engine {
     /// The bytes `session` (the default session when `nil`) holds, as its memory budget counts them
     /// (``EngineConfiguration/maxSessionBytes``; the FocalEngine article "Limits" says what is counted); `nil` when
     /// it has no live state.
-    public func heldBytes(ofSession session: String?) -> Int? { liveState(of: session)?.bytes.held }
+    public func heldBytes(ofSession session: SessionID?) -> Int? { liveState(of: session?.rawValue)?.bytes.held }
 
     /// Applies one op to `session` (the default session when `nil`). `line` is the
     /// op-log line it came from, for error messages.
-    public func apply(_ op: Op, session: String? = nil, line: Int? = nil) {
-        apply(op, session: session, line: line, sessionSlot: -1)
+    public func apply(_ op: Op, session: SessionID? = nil, line: Int? = nil) {
+        apply(op, session: session?.rawValue, line: line, sessionSlot: -1)
     }
 
-    /// ``apply(_:session:line:)`` for an op whose session its caller numbered: `sessionSlot` stands for the session
+    /// ``apply(_:session:line:)`` for an op whose session (an id as `SessionID` checks it: the op-log decoder's, a
+    /// pool session's) its caller numbered, without a `SessionID` made for each op: `sessionSlot` stands for the session
     /// among the live ones (one number for all its ops while it lives, given to another session once it ended; -1 for
     /// none). The same effect; the session is found at its slot in an array, not by hashing its id in the dictionary
     /// of sessions (with thousands live, that probe missed the cache on most ops). The slot is a hint, checked against
@@ -168,7 +169,7 @@ public final class Engine {
 
     /// Applies one decoded op-log line.
     public func apply(_ entry: borrowing OpLogEntry, line: Int? = nil) {
-        apply(entry.op, session: entry.session, line: line)
+        apply(entry.op, session: entry.session, line: line, sessionSlot: -1)
     }
 
     /// ``apply(_:line:)`` for an entry whose session its reader numbered (see ``apply(_:session:line:sessionSlot:)``).
@@ -197,11 +198,11 @@ public final class Engine {
     /// With `session`, the line belongs to that session (as a request body for one session
     /// does): an op without a `session` key goes to it, and one that names another session
     /// is reported, not applied.
-    public func apply(line bytes: UnsafeRawBufferPointer, number: Int? = nil, session: String? = nil) {
-        apply(line: bytes, number: number, session: session, sessionSlot: -1)
+    public func apply(line bytes: UnsafeRawBufferPointer, number: Int? = nil, session: SessionID? = nil) {
+        apply(line: bytes, number: number, session: session?.rawValue, sessionSlot: -1)
     }
 
-    /// ``apply(line:number:session:)`` for a line whose session its reader numbered (see
+    /// ``apply(line:number:session:)`` for a line whose session (a checked id) its reader numbered (see
     /// ``apply(_:session:line:sessionSlot:)``).
     package func apply(line bytes: UnsafeRawBufferPointer, number: Int?, session: String? = nil, sessionSlot: Int) {
         runtime.confinement.enter()
@@ -225,7 +226,13 @@ public final class Engine {
     /// system and asks JavaScriptCore for a collection, so the process shrinks again (FocalEngine article "Limits",
     /// what the process keeps).
     @discardableResult
-    public func endSession(_ session: String) -> Bool {
+    public func endSession(_ session: SessionID) -> Bool {
+        endSession(session.rawValue)
+    }
+
+    /// ``endSession(_:)`` for the id of a session the engine made (a `SessionID`'s `rawValue`).
+    @discardableResult
+    func endSession(_ session: String) -> Bool {
         runtime.confinement.enter()
         defer { runtime.confinement.exit() }
         let held: Int
@@ -251,8 +258,19 @@ public final class Engine {
     /// Records the ``sessionEndedEvent`` with `reason` on the root of `session` (the default
     /// session when `nil`) and, for a named session, releases it. Returns whether it was live.
     @discardableResult
-    public func endSession(_ session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
-        guard recordSessionEnd(session, reason: reason, line: line) else { return false }
+    public func endSession(_ session: SessionID?, reason: SessionEndReason, line: Int? = nil) -> Bool {
+        end(session?.rawValue, reason: reason, line: line)
+    }
+
+    /// ``endSession(_:reason:line:)`` of a named session, by the id of a session the engine made.
+    @discardableResult
+    func endSession(_ session: String, reason: SessionEndReason, line: Int? = nil) -> Bool {
+        end(session, reason: reason, line: line)
+    }
+
+    /// ``endSession(_:reason:line:)`` by the session's id.
+    private func end(_ session: String?, reason: SessionEndReason, line: Int?) -> Bool {
+        guard recordEnd(ofSession: session, reason: reason, line: line) else { return false }
         if let session { endSession(session) }
         return true
     }
@@ -261,7 +279,13 @@ public final class Engine {
     /// session when `nil`) and keeps the session. Returns whether it was live; the default session is not once an
     /// `end` op ended it, until its next op.
     @discardableResult
-    public func recordSessionEnd(_ session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
+    public func recordSessionEnd(_ session: SessionID?, reason: SessionEndReason, line: Int? = nil) -> Bool {
+        recordEnd(ofSession: session?.rawValue, reason: reason, line: line)
+    }
+
+    /// ``recordSessionEnd(_:reason:line:)`` by the id of a session the engine made (one of ``sessionIDs``, say).
+    @discardableResult
+    package func recordEnd(ofSession session: String?, reason: SessionEndReason, line: Int? = nil) -> Bool {
         guard let state = liveState(of: session), session != nil || !defaultSessionHasEnded else { return false }
         state.recordEnd(reason: reason, time: nil, line: line)
         return true
@@ -297,13 +321,18 @@ public final class Engine {
     /// `end-of-input`). The sessions are not released: nothing comes after the end of the
     /// input, and a snapshot may still be taken.
     public func endOfInput() {
-        recordSessionEnd(nil, reason: .endOfInput)
-        for id in sessionIDs { recordSessionEnd(id, reason: .endOfInput) }
+        recordEnd(ofSession: nil, reason: .endOfInput)
+        for id in sessionIDs { recordEnd(ofSession: id, reason: .endOfInput) }
     }
 
     /// Whether `session` (the default session when `nil`) has live state.
-    public func hasSession(_ session: String?) -> Bool {
-        liveState(of: session) != nil
+    public func hasSession(_ session: SessionID?) -> Bool {
+        liveState(of: session?.rawValue) != nil
+    }
+
+    /// ``hasSession(_:)`` of a named session, by the id of a session the engine made.
+    func hasSession(_ session: String) -> Bool {
+        sessions[session] != nil
     }
 
     /// The session's state if it is live; never creates one.

@@ -110,12 +110,12 @@ struct EnginePoolTests {
     @Test("a SessionID and the same id as a string name one session")
     func checkedAndUncheckedIDs() async throws {
         try await Self.withPool { pool in
-            let id = try SessionID("user-42")
+            let id: SessionID = "user-42"
             let session = try pool.session(id)
             #expect(try pool.session("user-42") === session)
             #expect(pool.existingSession(id) === session)
             #expect(pool.existingSession("user-42") === session)
-            #expect(pool.existingSession(try SessionID("user-43")) == nil)
+            #expect(pool.existingSession("user-43" as SessionID) == nil)
             #expect(pool.existingSession("") == nil)
         }
     }

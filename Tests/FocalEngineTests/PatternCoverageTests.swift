@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -68,7 +69,7 @@ struct PatternCoverageTests {
             "lib/track.js": "module.exports = function track(pattern) {\n  match(pattern, n => 2);\n};",
         ]) { $0.patternCoverage = coverage }
         // Every session evaluates the files again; the second finds each call site among those the first saw.
-        for session in ["one", "two"] { harness.engine.apply(registerRoot, session: session) }
+        for session: SessionID in ["one", "two"] { harness.engine.apply(registerRoot, session: session) }
         #expect(harness.takeErrors().isEmpty)
         #expect(coverage.unmatched.map(\.task.location) == ["index.js:2", "lib/track.js:2", "index.js:4", "index.js:5"])
     }

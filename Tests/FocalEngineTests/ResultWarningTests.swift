@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -102,7 +103,7 @@ struct ResultWarningTests {
     func missingIndex() throws {
         let capture = LogCapture()
         let harness = try harness(["Shop/Detail.js": "match('ev', () => 1);"], capture: capture)
-        for session in ["a", "b", "c"] { harness.engine.apply(registerRoot, session: session) }
+        for session: SessionID in ["a", "b", "c"] { harness.engine.apply(registerRoot, session: session) }
         let said = warnings(capture)
         #expect(said.count == 1, "\(said)")
         #expect(said.first?.contains("no index.js") == true)

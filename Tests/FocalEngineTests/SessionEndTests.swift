@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -38,7 +39,7 @@ struct SessionEndTests {
     @Test("the end of input ends the default session first, then the named ones by ascending id; a session without a root records nothing")
     func endOfInput() throws {
         let harness = try EngineHarness(Self.tasks)
-        for session in ["b", "a"] { harness.engine.apply(register(root, under: nil, "app", time: 100), session: session) }
+        for session: SessionID in ["b", "a"] { harness.engine.apply(register(root, under: nil, "app", time: 100), session: session) }
         harness.engine.apply(record(5, "ev"), session: "rootless")
         harness.apply(register(root, under: nil, "app", time: 50))
         _ = harness.takeErrors()

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -8,13 +9,13 @@ import Testing
 struct SessionIsolationTests {
     /// Fires `event` on the root of each of `sessions` in turn, `rounds` times, and returns
     /// each session's results in order.
-    private func fireRounds(_ harness: EngineHarness, sessions: [String], rounds: Int, event: String = "ev") -> [String: [JSONValue]] {
+    private func fireRounds(_ harness: EngineHarness, sessions: [SessionID], rounds: Int, event: String = "ev") -> [String: [JSONValue]] {
         var results: [String: [JSONValue]] = [:]
-        for session in sessions { harness.engine.apply(register(root, under: nil, session), session: session) }
+        for session in sessions { harness.engine.apply(register(root, under: nil, session.rawValue), session: session) }
         for _ in 0..<rounds {
             for session in sessions {
                 harness.engine.apply(record(root, event), session: session)
-                results[session, default: []] += harness.takeResults()
+                results[session.rawValue, default: []] += harness.takeResults()
             }
         }
         return results

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -29,7 +30,7 @@ struct SessionTests {
     @Test("sessions share nothing of the tree: the same ids, different nodes; ending one leaves the others")
     func independentTrees() throws {
         let harness = try EngineHarness(["index.js": "match('row/ev', n => n.path + '#' + n.index);"])
-        for (session, index) in [("a", 1), ("b", 2)] {
+        for (session, index): (SessionID, Int) in [("a", 1), ("b", 2)] {
             harness.engine.apply(registerRoot, session: session)
             harness.engine.apply(register(2, under: root, "row", index: index), session: session)
         }
@@ -48,7 +49,7 @@ struct SessionTests {
     @Test("an op that would start one session more than maxSessions is reported, not applied; ending one makes room")
     func sessionLimit() throws {
         let harness = try EngineHarness(["index.js": "match('/ev', n => n.nodeName);"], maxSessions: 2)
-        for session in ["a", "b", "c"] {
+        for session: SessionID in ["a", "b", "c"] {
             harness.engine.apply(registerRoot, session: session, line: 7)
             harness.engine.apply(record(root, "ev"), session: session, line: 8)
         }

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -60,8 +61,8 @@ struct TaskLoadingTests {
             match('/ev', 'not a function');
             """
         ])
-        for session in ["a", "b", "c"] {
-            harness.engine.apply(register(root, under: nil, session), session: session)
+        for session: SessionID in ["a", "b", "c"] {
+            harness.engine.apply(register(root, under: nil, session.rawValue), session: session)
             // Bad calls are never remembered: each session reports them again, at their lines.
             let loadErrors = harness.takeErrors().map(\.message)
             #expect(loadErrors.count == 2, "\(session): \(loadErrors)")

@@ -59,7 +59,7 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
             }
             guard let session = sessions.popFirst() else { return false }
             ending = session
-            engine.recordSessionEnd(session, reason: .endOfInput)
+            engine.recordEnd(ofSession: session, reason: .endOfInput)
             return true
         }
         return ended
