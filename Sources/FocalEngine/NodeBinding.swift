@@ -37,10 +37,12 @@ final class NodeBinding {
     }
     /// Event objects made during the current dispatch, so a task sees one object per event.
     /// Those made for the wrapper's arguments are alive while the dispatch runs (on its stack,
-    /// then held by `enter`); the others are protected until it ends.
-    @exclusivity(unchecked) private var eventObjects: [(serial: UInt64, object: ScriptObject, protected: Bool)] = []
-    /// Attribute objects made during the current dispatch, one per event.
+    /// then held by `enter`); the others are in ``kept`` until it ends.
+    @exclusivity(unchecked) private var eventObjects: [(serial: UInt64, object: ScriptObject)] = []
+    /// Attribute objects made during the current dispatch, one per event, each in ``kept``.
     @exclusivity(unchecked) private var attributeObjects: [(serial: UInt64, object: ScriptValue)] = []
+    /// The objects of this dispatch that only Swift memory holds, kept from the collector until it ends.
+    @exclusivity(unchecked) private var kept: KeptValues
     /// What the members and the binding tell each other without a call, in the slots ``DispatchSlot`` names (a
     /// task that reads neither events nor values costs no event object and no string). Numbers pass here rather
     /// than as arguments: a call with more than eight arguments allocates their buffer.
@@ -54,13 +56,15 @@ final class NodeBinding {
     ///   limit it should not meet).
     init(runtime: JSRuntime) throws(ScriptError) {
         self.runtime = runtime
+        kept = KeptValues(in: runtime)
         shared = try SharedNumbers(count: DispatchSlot.count(handing: Self.handedValueLimit), in: runtime)
         valueText = try SharedText(capacity: Self.valueTextCapacity, in: runtime)
         (enter, nodePrototype) = try Self.defineNodes(shared: shared.array.value, valueText: valueText.bytes.value, in: runtime)
-        runtime.globalPrivateData = Unmanaged.passUnretained(self).toOpaque()
+        // The engine owns the runtime and this binding, and keeps the binding for as long as the runtime runs tasks.
+        runtime.setHost(self)
     }
 
-    /// The class for the global object, which carries the binding as private data.
+    /// The class for the global object, which carries the binding as the runtime's host.
     static let globalClass = HostClass.global
 
     /// The prototypes of node objects, which every node object of every session inherits from (frozen by the
@@ -186,8 +190,7 @@ final class NodeBinding {
     /// forgotten.
     func endDispatch() {
         shared[.endedDispatches] += 1
-        for (_, object, protected) in eventObjects where protected { runtime.unprotect(object) }
-        for (_, object) in attributeObjects { runtime.unprotect(object) }
+        kept.releaseAll()
         eventObjects.removeAll(keepingCapacity: true)
         attributeObjects.removeAll(keepingCapacity: true)
     }
@@ -209,14 +212,14 @@ final class NodeBinding {
 
     /// The object made for the event `serial` in this dispatch, if one was.
     private func madeEvent(_ serial: UInt64) -> ScriptValue? {
-        for (made, object, _) in eventObjects where made == serial { return object }
+        for (made, object) in eventObjects where made == serial { return object }
         return nil
     }
 
     private func makeEventObject(_ shared: SharedEvent, handed: Bool) -> ScriptValue {
-        let object = Self.eventClass.makeObject(in: runtime, privateData: Unmanaged.passRetained(shared).toOpaque())
-        if !handed { runtime.protectUnmanaged(object) }
-        eventObjects.append((shared.event.serial, object, !handed))
+        let object = Self.eventClass.makeObject(in: runtime, payload: shared)
+        if !handed { kept.keep(object) }
+        eventObjects.append((shared.event.serial, object))
         return object
     }
 
@@ -224,37 +227,28 @@ final class NodeBinding {
     private func attributes(of event: Event) -> ScriptValue {
         for (made, object) in attributeObjects where made == event.serial { return object }
         let object = runtime.makeValue(.object(event.attributes))
-        runtime.protectUnmanaged(object)
+        kept.keep(object)
         attributeObjects.append((event.serial, object))
         return object
     }
 
     // MARK: The event class
 
-    private static func withEvent(_ call: HostCall, _ body: (NodeBinding, Event) -> ScriptValue?) -> ScriptValue? {
-        guard let binding = binding(call), let raw = call.privateData else { return nil }
-        return body(binding, Unmanaged<SharedEvent>.fromOpaque(raw).takeUnretainedValue().event)
-    }
-
-    private static let eventValues: [(name: String, get: HostClass.Getter)] = [
-        ("name", { c, o, _, x in withEvent(HostCall(c, o, x)) { b, e in b.runtime.makeString(e.name) } }),
-        ("nodeName", { c, o, _, x in withEvent(HostCall(c, o, x)) { b, e in b.runtime.makeString(e.name) } }),
-        ("attributes", { c, o, _, x in withEvent(HostCall(c, o, x)) { b, e in b.attributes(of: e) } }),
-        ("properties", { c, o, _, x in withEvent(HostCall(c, o, x)) { b, e in b.attributes(of: e) } }),
-        ("time", { c, o, _, x in withEvent(HostCall(c, o, x)) { b, e in b.runtime.makeNumber(Double(e.time)) } }),
+    private static let eventValues: [(name: String, get: HostObjectClass<SharedEvent>.Getter)] = [
+        ("name", { shared, call in binding(call).map { $0.runtime.makeString(shared.event.name) } }),
+        ("nodeName", { shared, call in binding(call).map { $0.runtime.makeString(shared.event.name) } }),
+        ("attributes", { shared, call in binding(call).map { $0.attributes(of: shared.event) } }),
+        ("properties", { shared, call in binding(call).map { $0.attributes(of: shared.event) } }),
+        ("time", { shared, call in binding(call).map { $0.runtime.makeNumber(Double(shared.event.time)) } }),
     ]
 
-    /// The class of event objects. Its members are getters, so it needs no prototype of its own.
-    static let eventClass = HostClass(name: "Event", getters: eventValues, ownPrototype: false) { object in
-        guard let object, let raw = HostClass.privateData(of: object) else { return }
-        Unmanaged<SharedEvent>.fromOpaque(raw).release()
-    }
+    /// The class of event objects, which carry their event. Its members are getters, so it needs no prototype of its own.
+    static let eventClass = HostObjectClass<SharedEvent>(name: "Event", getters: eventValues, ownPrototype: false)
 
     // MARK: The nodes' host functions
 
     private static func binding(_ call: HostCall) -> NodeBinding? {
-        guard let raw = call.globalPrivateData else { return nil }
-        let binding = Unmanaged<NodeBinding>.fromOpaque(raw).takeUnretainedValue()
+        guard let binding = call.host(as: NodeBinding.self) else { return nil }
         // JavaScript runs a node's or an event's members only inside a way into the engine, on the thread inside.
         assert(binding.runtime.confinement.isHeldByCurrentThread, "a node or event read on a thread outside its engine")
         return binding
@@ -294,33 +288,23 @@ final class NodeBinding {
     /// The members read from the tree, one host function each, which ``members`` call for any
     /// handle but the dispatched one (and for the members a dispatch does not hand over), with the
     /// node's index and generation first. `parentNode` and `ancestor` give `[slot, generation]`.
-    private static let hostMembers: [(name: String, call: HostClass.Method)] = [
-        ("nodeName", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeString(t[i].name) } }),
+    private static let hostMembers: [(name: String, call: HostMethod)] = [
+        ("nodeName", HostMethod { call in withNode(call) { b, i, t in b.runtime.makeString(t[i].name) } }),
         (
             "index",
-            { c, _, o, n, a, e in
-                withNode(HostCall(c, o, n, a, e)) { b, i, t in t[i].payload.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null
-                }
+            HostMethod { call in withNode(call) { b, i, t in t[i].payload.index.map { b.runtime.makeNumber(Double($0)) } ?? b.runtime.null }
             }
         ),
-        ("path", { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeString(t.path(of: i)) } }),
+        ("path", HostMethod { call in withNode(call) { b, i, t in b.runtime.makeString(t.path(of: i)) } }),
         (
             "parentNode",
-            { c, _, o, n, a, e in
-                withNode(HostCall(c, o, n, a, e)) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.handle(t[i].parent) }
-            }
+            HostMethod { call in withNode(call) { b, i, t in t[i].parent == NodeTree.none ? b.runtime.null : b.handle(t[i].parent) } }
         ),
-        (
-            "attributes",
-            { c, _, o, n, a, e in
-                withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) }
-            }
-        ),
+        ("attributes", HostMethod { call in withNode(call) { b, i, t in b.runtime.makeValue(.object(NodeBinding.attributes(of: t[i]))) } }),
         (
             "ancestor",
-            { c, _, o, n, a, e in
-                let call = HostCall(c, o, n, a, e)
-                return withNode(call) { b, i, tree in
+            HostMethod { call in
+                withNode(call) { b, i, tree in
                     let steps = call.numberArgument(2) ?? 0
                     guard steps >= 0, steps.rounded() == steps else {
                         return call.throwing(b.runtime.makeError("RangeError", "ancestor(n) needs a whole number n ≥ 0"))
@@ -334,23 +318,13 @@ final class NodeBinding {
                 }
             }
         ),
-        (
-            "latestEvent",
-            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, _ in b.makeLatestEvent(i) } }
-        ),
-        (
-            "isVisible",
-            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.runtime.makeBoolean(t[i].payload.state.isVisible) } }
-        ),
-        (
-            "firstDisplayedEvent",
-            { c, _, o, n, a, e in withNode(HostCall(c, o, n, a, e)) { b, i, t in b.makeEvent(t[i].payload.state.firstDisplayed) } }
-        ),
+        ("latestEvent", HostMethod { call in withNode(call) { b, i, _ in b.makeLatestEvent(i) } }),
+        ("isVisible", HostMethod { call in withNode(call) { b, i, t in b.runtime.makeBoolean(t[i].payload.state.isVisible) } }),
+        ("firstDisplayedEvent", HostMethod { call in withNode(call) { b, i, t in b.makeEvent(t[i].payload.state.firstDisplayed) } }),
         (
             "latestValue",
-            { c, _, o, n, a, e in
-                let call = HostCall(c, o, n, a, e)
-                return withNode(call) { b, i, t in
+            HostMethod { call in
+                withNode(call) { b, i, t in
                     guard let key = keyPath(b, call), let value = t[i].payload.state.values[key]?.value else { return b.runtime.undefined }
                     return b.runtime.makeValue(value)
                 }
@@ -358,9 +332,8 @@ final class NodeBinding {
         ),
         (
             "valueFirstDisplayedEvent",
-            { c, _, o, n, a, e in
-                let call = HostCall(c, o, n, a, e)
-                return withNode(call) { b, i, t in
+            HostMethod { call in
+                withNode(call) { b, i, t in
                     guard let key = keyPath(b, call) else { return b.runtime.null }
                     return b.makeEvent(t[i].payload.state.values[key]?.firstDisplayed)
                 }

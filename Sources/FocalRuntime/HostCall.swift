@@ -1,14 +1,14 @@
 import CJavaScriptCore
 
-/// What one call from JavaScript into a ``HostClass`` member receives: the object it is
-/// read on or called with, its arguments, and the slot for an exception.
+/// What one call from JavaScript into a host member receives: the object it is read on or
+/// called with, its arguments, the slot for an exception, and the runtime's host.
 ///
-/// A member is a C callback (`HostClass.Getter`, `HostClass.Method`) whose parameters
-/// are JavaScriptCore's; it wraps them in a `HostCall` first thing and reads them only
-/// through it. Every member of this type is inlined into the callback, so the wrapper
-/// costs nothing on the paths tasks run millions of times. The type is public, its members
-/// are for Focal's targets: Swift does not inline the members of a `package` type into
-/// another module, however they are marked.
+/// The body of a member (``HostMethod``, ``HostGetter``, a getter of ``HostObjectClass``) receives
+/// its call as a `HostCall`, made by the C function JavaScriptCore called, and reads JavaScriptCore's
+/// parameters only through it. Every member of this type is inlined into the body, so the wrapper
+/// costs nothing on the paths tasks run millions of times. The type is public, its members are for
+/// Focal's targets: Swift does not inline the members of a `package` type into another module,
+/// however they are marked.
 public struct HostCall {
     @usableFromInline let context: JSContextRef?
     /// The object the member is read on (a getter) or called with as `this` (a method).
@@ -18,9 +18,8 @@ public struct HostCall {
     @usableFromInline package let argumentCount: Int
     @usableFromInline let exception: UnsafeMutablePointer<JSValueRef?>?
 
-    /// The call of a getter: `{ context, object, _, exception in … HostCall(context, object, exception) … }`.
-    @inlinable
-    package init(_ context: JSContextRef?, _ object: JSObjectRef?, _ exception: UnsafeMutablePointer<JSValueRef?>?) {
+    /// The read of a getter.
+    init(_ context: JSContextRef?, _ object: JSObjectRef?, _ exception: UnsafeMutablePointer<JSValueRef?>?) {
         self.context = context
         this = object
         arguments = nil
@@ -28,10 +27,8 @@ public struct HostCall {
         self.exception = exception
     }
 
-    /// The call of a method: `{ context, _, this, count, arguments, exception in … }` passes
-    /// all but the function itself.
-    @inlinable
-    package init(
+    /// The call of a method (all JavaScriptCore passes but the function itself).
+    init(
         _ context: JSContextRef?, _ this: JSObjectRef?, _ argumentCount: Int, _ arguments: UnsafePointer<JSValueRef?>?,
         _ exception: UnsafeMutablePointer<JSValueRef?>?
     ) {
@@ -42,20 +39,31 @@ public struct HostCall {
         self.exception = exception
     }
 
-    /// The private data of `this` (``HostClass/makeObject(in:privateData:prototype:)``), or
-    /// `nil` when `this` is missing or not an object of a host class.
+    /// The private data of `this` (``HostClass/makeObject(in:privateData:)``), or `nil` when
+    /// `this` is missing or not an object of a host class.
     @inlinable
     package var privateData: UnsafeMutableRawPointer? {
         guard let this else { return nil }
         return JSObjectGetPrivate(this)
     }
 
-    /// The private data of the runtime's global object (``JSRuntime/globalPrivateData``):
-    /// the running runtime's copy (``RunningRuntime``), read without the lock.
+    /// The runtime's host (``JSRuntime/setHost(_:)``), or `nil` when it has none. `Host` must be
+    /// the host's class (checked in debug builds). The host is not retained: the reference is valid
+    /// while the call runs, which the host's owner guarantees by keeping it for as long as the
+    /// runtime runs JavaScript.
     @inlinable
-    package var globalPrivateData: UnsafeMutableRawPointer? {
+    package func host<Host: AnyObject>(as type: Host.Type) -> Host? {
+        guard let raw = hostPointer else { return nil }
+        assert(Unmanaged<AnyObject>.fromOpaque(raw).takeUnretainedValue() is Host, "the runtime's host is not a \(Host.self)")
+        return Unmanaged<Host>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// The host's pointer, from the running runtime's entry (``RunningRuntime``), read without
+    /// the lock; from the global object when the call's runtime is not the running one.
+    @inlinable
+    var hostPointer: UnsafeMutableRawPointer? {
         guard let context else { return nil }
-        if let running = RunningRuntime.current, running.pointee.context == context { return running.pointee.globalPrivateData }
+        if let running = RunningRuntime.current, running.pointee.context == context { return running.pointee.host }
         return JSObjectGetPrivate(JSContextGetGlobalObject(context))
     }
 
@@ -74,7 +82,7 @@ public struct HostCall {
     }
 
     /// Makes the call throw `error` (made with ``JSRuntime/makeError(_:_:)``); returns the
-    /// `nil` result a throwing callback returns: `return call.throwing(error)`.
+    /// `nil` result a throwing body returns: `return call.throwing(error)`.
     @inlinable @discardableResult
     package func throwing(_ error: ScriptValue) -> ScriptValue? {
         exception?.pointee = error

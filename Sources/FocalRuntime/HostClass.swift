@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// A class of host objects: JavaScript objects whose properties are read by Swift code and
-/// that carry a word of private data (a pointer, or bits packed into one).
+/// that carry a word of private data (a pointer, or bits packed into one). A class whose objects
+/// each carry a Swift object is a ``HostObjectClass``.
 ///
 /// A host class has **no static functions**: JavaScriptCore would put them on the automatic
 /// prototype it makes per class and context, where they stay configurable whatever
@@ -18,20 +19,15 @@ import Darwin
 /// JavaScriptCore, which gives it that prototype itself (setting a prototype afterwards took a
 /// second call, each a cycle of the virtual machine's lock, and a structure transition).
 ///
-/// Properties (`Getter`) and methods (`Method`) are C callbacks, one per member, so a
-/// read costs one call and no lookup. A callback wraps its parameters in a ``HostCall``
-/// and reads them only through it. Classes are made once per process and live as long as
-/// it does (their definitions are never freed); a class is immutable, so any thread may
-/// use it. The type is public, its members are for Focal's targets: Swift does not inline the
-/// members of a `package` type (`makeObject(in:privateData:prototype:)`) into another module.
+/// Properties (``HostGetter``) and methods (``HostMethod``) are Swift functions of a ``HostCall``,
+/// each behind a C function of its own, so a read costs one call and no lookup. Classes are made once
+/// per process and live as long as it does (their definitions are never freed); a class is immutable,
+/// so any thread may use it. The type is public, its members are for Focal's targets: Swift does not
+/// inline the members of a `package` type (`makeObject(in:privateData:)`) into another module.
 public struct HostClass: @unchecked Sendable {
-    /// A property's getter: `{ context, object, _, exception in … }`, read-only.
-    package typealias Getter = JSObjectGetPropertyCallback
-    /// A method: `{ context, function, this, argumentCount, arguments, exception in … }`.
-    package typealias Method = JSObjectCallAsFunctionCallback
     /// Called with an object when it is collected: `{ object in … }`, to release its private
-    /// data (``privateData(of:)``). It must not call into JavaScript.
-    package typealias Finalizer = JSObjectFinalizeCallback
+    /// data. It must not call into JavaScript.
+    typealias Finalizer = JSObjectFinalizeCallback
 
     /// The JavaScriptCore class.
     @usableFromInline package let jsClass: JSClassRef
@@ -42,11 +38,17 @@ public struct HostClass: @unchecked Sendable {
     ///   - ownPrototype: whether the class has a prototype of its own (``makePrototype(in:)``), to hold its
     ///     methods. Without one, its objects inherit from `Object.prototype` and cost less to make: JavaScriptCore
     ///     neither finds the class's prototype nor moves each new object to the structure that has it.
-    ///   - finalize: releases an object's private data when it is collected.
-    package init(name: String, getters: [(name: String, get: Getter)] = [], ownPrototype: Bool = true, finalize: Finalizer? = nil) {
+    package init(name: String, getters: [(name: String, get: HostGetter)] = [], ownPrototype: Bool = true) {
+        self.init(name: name, getters: getters, ownPrototype: ownPrototype, finalize: nil)
+    }
+
+    /// A class as ``init(name:getters:ownPrototype:)`` makes, whose objects' private data
+    /// `finalize` releases when they are collected.
+    init(name: String, getters: [(name: String, get: HostGetter)], ownPrototype: Bool, finalize: Finalizer?) {
         let values =
             getters.map { name, get in
-                JSStaticValue(name: UnsafePointer(strdup(name)), getProperty: get, setProperty: nil, attributes: Self.memberAttributes)
+                JSStaticValue(
+                    name: UnsafePointer(strdup(name)), getProperty: get.callback, setProperty: nil, attributes: Self.memberAttributes)
             } + [JSStaticValue(name: nil, getProperty: nil, setProperty: nil, attributes: 0)]
         let staticValues = UnsafeMutablePointer<JSStaticValue>.allocate(capacity: values.count)
         staticValues.initialize(from: values, count: values.count)
@@ -62,7 +64,7 @@ public struct HostClass: @unchecked Sendable {
         jsClass = JSRuntime.makeClass(&definition)
     }
 
-    /// The class of a global object that carries private data (``JSRuntime/globalPrivateData``),
+    /// The class of a global object that carries the runtime's host (``JSRuntime/setHost(_:)``),
     /// for `JSRuntime(globalObjectClass: HostClass.global)`. Unlike the classes of
     /// host objects, it keeps the global object's usual prototype.
     ///
@@ -107,12 +109,6 @@ public struct HostClass: @unchecked Sendable {
         JSObjectMake(runtime.context, jsClass, privateData)!
     }
 
-    /// The private data `object` was made with, or `nil` when it is not a host object.
-    @inlinable
-    package static func privateData(of object: ScriptObject) -> UnsafeMutableRawPointer? {
-        JSObjectGetPrivate(object)
-    }
-
     /// The prototype of this class's objects in `runtime` (JavaScriptCore's automatic prototype,
     /// one per class and context), without properties. Make it once per runtime, before the first
     /// object, and give it its methods; it is protected for as long as the handle lives
@@ -130,34 +126,9 @@ public struct HostClass: @unchecked Sendable {
         return runtime.protect(prototype)
     }
 
-    /// A function named `name` that runs `call` with whatever `this` it is called with: a method
+    /// A function named `name` that runs `method` with whatever `this` it is called with: a method
     /// for a prototype (``makePrototype(in:)``), or host code that the host's own JavaScript calls.
-    package static func makeMethod(in runtime: JSRuntime, name: String, _ call: Method) -> ScriptObject {
-        withJSString(name) { JSObjectMakeFunctionWithCallback(runtime.context, $0, call) }
-    }
-}
-
-extension JSRuntime {
-    /// The private data of the global object, which host callbacks read back with
-    /// ``HostCall/globalPrivateData``. Only a runtime made with ``HostClass/global``'s class
-    /// keeps it (setting it on another does nothing).
-    package var globalPrivateData: UnsafeMutableRawPointer? {
-        get { JSObjectGetPrivate(globalObject) }
-        set {
-            if JSObjectSetPrivate(globalObject, newValue) { runningEntry.pointee.globalPrivateData = newValue }
-        }
-    }
-
-    /// Keeps `value` alive until ``unprotect(_:)``, without the handle of ``protect(_:)``:
-    /// for host code that keeps many values for a short while and releases them all at once.
-    @inlinable
-    package func protectUnmanaged(_ value: ScriptValue) {
-        JSValueProtect(context, value)
-    }
-
-    /// Ends one ``protectUnmanaged(_:)`` of `value`.
-    @inlinable
-    package func unprotect(_ value: ScriptValue) {
-        JSValueUnprotect(context, value)
+    package static func makeMethod(in runtime: JSRuntime, name: String, _ method: HostMethod) -> ScriptObject {
+        withJSString(name) { JSObjectMakeFunctionWithCallback(runtime.context, $0, method.callback) }
     }
 }

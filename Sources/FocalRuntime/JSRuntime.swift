@@ -24,7 +24,7 @@ public final class JSRuntime {
     /// The global context, for the host classes and the tests of ``FocalRuntime``; never let
     /// values escape to another runtime.
     @usableFromInline package let context: JSGlobalContextRef
-    /// The context and ``globalPrivateData`` for host callbacks (``RunningRuntime``).
+    /// The context and host (``setHost(_:)``) for host callbacks (``RunningRuntime``).
     @usableFromInline let runningEntry: UnsafeMutablePointer<RunningRuntime.Entry>
     let group: JSContextGroupRef
     let watchdog: Watchdog
@@ -81,7 +81,7 @@ public final class JSRuntime {
     }
 
     /// Creates a runtime whose global object is of `globalObjectClass`: ``HostClass/global``
-    /// lets host code keep private data on it (``globalPrivateData``).
+    /// lets the runtime have a host (``setHost(_:)``).
     package init(timeLimit: Duration = .seconds(1), heapLimit: Int? = nil, globalObjectClass: HostClass?) throws(ConfigurationError) {
         try ConfigurationError.check(timeLimit, in: FocalLimits.timeLimitRange, "timeLimit")
         if let heapLimit { try ConfigurationError.check(heapLimit, in: FocalLimits.heapLimitRange, "heapLimit") }

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// What host callbacks need of the runtime whose JavaScript is running on this thread: its
-/// context and ``JSRuntime/globalPrivateData``, found with a thread-specific load.
+/// context and its host (``JSRuntime/setHost(_:)``), found with a thread-specific load.
 ///
 /// The public API's way, `JSObjectGetPrivate(JSContextGetGlobalObject(context))`, takes and
 /// releases the virtual machine's lock, and a callback runs with the lock dropped, so every
@@ -22,11 +22,12 @@ import Darwin
 /// reference counting.
 @usableFromInline
 enum RunningRuntime {
-    /// A runtime's context and global private data, allocated with the runtime and freed with it.
+    /// A runtime's context and host, allocated with the runtime and freed with it.
     @usableFromInline
     struct Entry {
         @usableFromInline let context: JSGlobalContextRef
-        @usableFromInline var globalPrivateData: UnsafeMutableRawPointer?
+        /// The host's pointer, which is also the global object's private data.
+        @usableFromInline var host: UnsafeMutableRawPointer?
         /// Whether ``JSRuntime/lockDown(alsoFreezing:)`` froze the global object.
         var isLockedDown = false
     }

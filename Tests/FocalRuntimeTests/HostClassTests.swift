@@ -4,41 +4,34 @@ import Testing
 
 /// Host objects whose private data is a whole number: `value` reads it, and their prototype's
 /// `plus(n)` adds `n` to it; `limit` is the time limit, in milliseconds, of the runtime the
-/// callback found. The runtime is the global object's private data.
+/// callback found. The runtime is its own host.
 private enum Counter {
-    static let hostClass = HostClass(
-        name: "Counter",
-        getters: [("value", { c, o, _, x in value(HostCall(c, o, x)) }), ("limit", { c, o, _, x in limit(HostCall(c, o, x)) })])
-    static let plusMethod: HostClass.Method = { c, _, t, n, a, x in plus(HostCall(c, t, n, a, x)) }
-
-    static func runtime(_ call: HostCall) -> JSRuntime? {
-        call.globalPrivateData.map { Unmanaged<JSRuntime>.fromOpaque($0).takeUnretainedValue() }
-    }
+    static let hostClass = HostClass(name: "Counter", getters: [("value", HostGetter(value)), ("limit", HostGetter(limit))])
+    static let plusMethod = HostMethod(plus)
 
     static func value(_ call: HostCall) -> ScriptValue? {
-        guard let runtime = runtime(call), let data = call.privateData else { return nil }
+        guard let runtime = call.host(as: JSRuntime.self), let data = call.privateData else { return nil }
         return runtime.makeNumber(Double(UInt(bitPattern: data)))
     }
 
     static func limit(_ call: HostCall) -> ScriptValue? {
-        guard let runtime = runtime(call) else { return nil }
+        guard let runtime = call.host(as: JSRuntime.self) else { return nil }
         return runtime.makeNumber(runtime.timeLimit / .milliseconds(1))
     }
 
     static func plus(_ call: HostCall) -> ScriptValue? {
-        guard let runtime = runtime(call) else { return nil }
+        guard let runtime = call.host(as: JSRuntime.self) else { return nil }
         guard let data = call.privateData else { return call.throwing(runtime.makeError("TypeError", "plus needs a counter")) }
         return runtime.makeNumber(Double(UInt(bitPattern: data)) + (call.numberArgument(0) ?? 0))
     }
 }
 
-/// Host objects whose private data is another runtime: `across` reads `o.limit` there.
+/// Host objects that carry another runtime: `across` reads `o.limit` there.
 private enum Bridge {
-    static let hostClass = HostClass(name: "Bridge", getters: [("across", { c, o, _, x in across(HostCall(c, o, x)) })])
+    static let hostClass = HostObjectClass<JSRuntime>(name: "Bridge", getters: [("across", across)])
 
-    static func across(_ call: HostCall) -> ScriptValue? {
-        guard let runtime = Counter.runtime(call), let data = call.privateData else { return nil }
-        let partner = Unmanaged<JSRuntime>.fromOpaque(data).takeUnretainedValue()
+    static func across(_ partner: JSRuntime, _ call: HostCall) -> ScriptValue? {
+        guard let runtime = call.host(as: JSRuntime.self) else { return nil }
         guard let value = try? partner.evaluate("o.limit"), let number = partner.number(value) else { return nil }
         return runtime.makeNumber(number)
     }
@@ -49,7 +42,7 @@ struct HostClassTests {
     /// A runtime with `o`, a counter of 21, and `P`, its prototype.
     private func counter(timeLimit: Duration = .seconds(1)) throws -> (JSRuntime, ProtectedValue) {
         let runtime = try JSRuntime(timeLimit: timeLimit, globalObjectClass: HostClass.global)
-        runtime.globalPrivateData = Unmanaged.passUnretained(runtime).toOpaque()
+        runtime.setHost(runtime)
         let prototype = Counter.hostClass.makePrototype(in: runtime)
         runtime.setProperty(prototype.value, "plus", HostClass.makeMethod(in: runtime, name: "plus", Counter.plusMethod), readOnly: true)
         let object = Counter.hostClass.makeObject(in: runtime, privateData: UnsafeMutableRawPointer(bitPattern: 21))
@@ -76,7 +69,7 @@ struct HostClassTests {
     func runningRuntime() throws {
         let (outer, outerPrototype) = try counter(timeLimit: .seconds(1))
         let (inner, innerPrototype) = try counter(timeLimit: .milliseconds(500))
-        let bridge = Bridge.hostClass.makeObject(in: outer, privateData: Unmanaged.passUnretained(inner).toOpaque())
+        let bridge = Bridge.hostClass.makeObject(in: outer, payload: inner)
         outer.setGlobal("bridge", bridge)
         // `across` runs in the outer runtime and enters the inner one; `o.limit` after it is the outer's again.
         #expect(try outer.evaluateJSON("[o.limit, bridge.across, o.limit, o.plus(1)]") == [1000, 500, 1000, 22])
