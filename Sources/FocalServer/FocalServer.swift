@@ -149,7 +149,7 @@ public struct FocalServer: Sendable {
             keyRing != nil
             ? nil
             : OpsFastPath(
-                ingest: OpsIngest(registry: registry, deadline: deadline), executor: executor,
+                ingest: OpsIngest(registry: registry), deadline: deadline, executor: executor,
                 maxBodyBytes: configuration.maxBodyBytes, hosts: hosts, origins: origins, metrics: metrics, errors: errors,
                 logger: logger)
         return Application(

@@ -18,12 +18,15 @@ import NIOCore
 ///   the body limit (``ServerConfiguration/maxBodyBytes``);
 /// - a `Host` the server answers to (``AllowedHosts``).
 ///
-/// What happens after is what the route does (``OpsIngest``), under the same deadline, with the
-/// same answers: the request id (`X-Request-ID`), CORS fields for the allowed origins, the JSON error
+/// What happens after is what the route does (``OpsIngest``), under the same deadline (a timer
+/// rather than a task of its own, since the handler answers), with the same answers: the request id (`X-Request-ID`), CORS fields for the allowed origins, the JSON error
 /// bodies (``ErrorAnswers``), `Date` and `Server`, `focal_request_duration_seconds` under the route's
 /// template, and the same debug log lines.
 struct OpsFastPath: Sendable {
     let ingest: OpsIngest
+    /// The deadline of a request's work, watched by the handler: when it passes, the request
+    /// answers 503 at once and its work is cancelled.
+    let deadline: RequestDeadline
     /// Where the request's work runs: its connection's thread.
     let executor: EventLoopTaskExecutor
     let maxBodyBytes: Int
@@ -85,7 +88,7 @@ struct OpsFastPath: Sendable {
         do {
             let answer = try await ingest.apply(
                 body, to: request.session, at: request.position, client: { ClientIdentity(ClientIdentity.address(address)) },
-                logger: logger)
+                logger: logger, deadline: nil)
             return finish(request, HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), answer, logger: logger)
         } catch {
             return refuse(request, error, logger: logger)
@@ -96,6 +99,11 @@ struct OpsFastPath: Sendable {
     func answer(_ request: Taken, brokenOffBy error: any Error, after received: Int) -> (head: HTTPResponse, body: ByteBuffer) {
         let logger = logger(of: request)
         return refuse(request, RequestBodyReader.brokenOff(by: error, after: received, logger: logger), logger: logger)
+    }
+
+    /// The answer to `request`, whose deadline passed before its work was done.
+    func answerExceeded(_ request: Taken) -> (head: HTTPResponse, body: ByteBuffer) {
+        refuse(request, deadline.exceeded(), logger: logger(of: request))
     }
 
     private func logger(of request: Taken) -> Logger {

@@ -27,6 +27,10 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var body: [UInt8] = []
     /// A taken request is being answered.
     private var answering = false
+    /// The number of the taken request answered last, or being answered.
+    private var number = 0
+    /// The work of the taken request being answered, and the timer of its deadline.
+    private var work: (task: Task<Void, Never>, deadline: DeadlineTimer)?
     /// The parts that arrived while a taken request was read or answered, in order.
     private var held: [NIOAny] = []
 
@@ -78,21 +82,41 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     private func answer(_ taken: OpsFastPath.Taken, _ context: ChannelHandlerContext) {
         answering = true
+        number &+= 1
+        let number = number
         let body = self.body
         self.body = []
         let route = route
         let address = context.channel.remoteAddress
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        Task(executorPreference: route.executor) {
+        let task = Task(executorPreference: route.executor) {
             let answer = await route.answer(taken, body: body, address: address)
             // The task may have moved to another of the HTTP threads (see EventLoopTaskExecutor).
             if loop.inEventLoop {
-                bound.value.handler.write(answer, bound.value.context)
+                bound.value.handler.deliver(answer, of: number, bound.value.context)
             } else {
-                loop.execute { bound.value.handler.write(answer, bound.value.context) }
+                loop.execute { bound.value.handler.deliver(answer, of: number, bound.value.context) }
             }
         }
+        // The task runs after this returns (its executor queues it on this loop): the timer is set before it ends.
+        let deadline = route.deadline.timer {
+            loop.execute {
+                let (handler, context) = bound.value
+                guard handler.answering, handler.number == number else { return }
+                handler.work?.task.cancel()
+                handler.deliver(route.answerExceeded(taken), of: number, context)
+            }
+        }
+        work = (task, deadline)
+    }
+
+    /// Writes the answer of the taken request `number`, unless it was answered (its deadline passed).
+    private func deliver(_ answer: (head: HTTPResponse, body: ByteBuffer), of number: Int, _ context: ChannelHandlerContext) {
+        guard answering, number == self.number else { return }
+        work?.deadline.cancel()
+        work = nil
+        write(answer, context)
     }
 
     /// Writes a taken request's answer, then goes on with the parts held meanwhile.

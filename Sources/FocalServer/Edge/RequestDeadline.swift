@@ -34,13 +34,25 @@ struct RequestDeadline: Sendable {
                 task.cancel()
             }
         }
-        let timer = DeadlineTimer(in: timers, expire)
+        let timer = timer(expire)
         defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await answer.value
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// A timer that calls `expire` when the deadline of work starting now passes; cancel it once the work is done.
+    func timer(_ expire: @escaping @Sendable () -> Void) -> DeadlineTimer {
+        DeadlineTimer(in: timers, expire)
+    }
+
+    /// The answer to a request whose deadline passed before its work was done, counted in
+    /// `focal_request_deadlines_exceeded_total`.
+    func exceeded() -> ServerError {
+        metrics.requestDeadlinesExceeded.increment()
+        return deadlineExceeded
     }
 
     private var deadlineExceeded: ServerError {
@@ -71,7 +83,7 @@ enum DeadlineTimers: Sendable {
 }
 
 /// The timer of one request's deadline: in the server's queue, or a task sleeping on the clock.
-private enum DeadlineTimer {
+enum DeadlineTimer: Sendable {
     case queued(DeadlineQueue, ticket: UInt64)
     case sleeper(Task<Void, any Error>)
 

@@ -6,16 +6,16 @@ import NIOCore
 /// the router (``SessionRoutes``) or served by the HTTP edge itself (`OpsFastPathHandler`).
 struct OpsIngest: Sendable {
     let registry: SessionRegistry
-    let deadline: RequestDeadline
 
     /// Applies `body`'s op-log lines to the session `id` (creating it on behalf of `client`)
-    /// after the `position` lines the client says it sent before, under the request deadline,
-    /// and returns the JSON answer. A batch that applies no line (all errors) leaves no session
-    /// behind that it created.
+    /// after the `position` lines the client says it sent before, under `deadline` (`nil` when the
+    /// caller watches the deadline itself), and returns the JSON answer. A batch that applies no
+    /// line (all errors) leaves no session behind that it created.
     /// - Throws: ``ServerError`` 400 for an empty body, and whatever the key's rate limit, the
     ///   registry, the session or the deadline refuse.
     func apply(
-        _ body: [UInt8], to id: SessionKey, at position: Int?, client: @escaping @Sendable () -> ClientIdentity, logger: Logger
+        _ body: [UInt8], to id: SessionKey, at position: Int?, client: @escaping @Sendable () -> ClientIdentity, logger: Logger,
+        deadline: RequestDeadline?
     ) async throws -> ByteBuffer {
         guard !body.isEmpty else { throw ServerError.badRequest(.emptyBody, "the request has no body: send op-log lines, one per line") }
         let bodyBytes = body.count
@@ -23,7 +23,7 @@ struct OpsIngest: Sendable {
         // The key's rate limit: one op per line (at least one), and the body's bytes, paid before anything applies.
         try AuthenticatedKey.current?.charge(ops: max(1, batch.count), bytes: bodyBytes, session: id.id)
         // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
-        let (outcome, host) = try await deadline.run { [registry] in
+        let work: @Sendable () async throws -> (BatchOutcome, SessionHost) = { [self] in
             try await registry.withHost(id, creating: true, client: client()) { host in
                 let (outcome, lines) = try await host!.apply(batch, at: position)
                 if outcome.applied > 0, outcome.skipped + outcome.applied == batch.count, batch.endsSession(id.id) {
@@ -32,6 +32,7 @@ struct OpsIngest: Sendable {
                 return (outcome, host!)
             }
         }
+        let (outcome, host) = if let deadline { try await deadline.run(work) } else { try await work() }
         if outcome.skipped == 0, outcome.results.isEmpty, outcome.errors.count + outcome.omittedErrors >= batch.count,
             registry.discardIfHoldingOnly(host, lines: outcome.applied)
         {

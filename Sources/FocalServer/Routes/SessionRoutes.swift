@@ -17,7 +17,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         services = server.services
         maxBodyBytes = server.configuration.maxBodyBytes
         deadline = server.deadline
-        ingest = OpsIngest(registry: server.registry, deadline: server.deadline)
+        ingest = OpsIngest(registry: server.registry)
     }
 
     /// The most lines a `position` may say were sent before.
@@ -31,7 +31,8 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         let position = try Self.position(in: request)
         let encoding = try BodyMediaType.check(request)
         let body = try await RequestBodyReader.read(request, encoding: encoding, limit: maxBodyBytes, logger: context.logger)
-        let answer = try await ingest.apply(body, to: id, at: position, client: { ClientIdentity.of(context) }, logger: context.logger)
+        let answer = try await ingest.apply(
+            body, to: id, at: position, client: { ClientIdentity.of(context) }, logger: context.logger, deadline: deadline)
         return Self.response(answer, contentType: "application/json")
     }
 
