@@ -248,7 +248,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FocalReplayTests",
-            dependencies: ["FocalReplay", "FocalEngine", "FocalTestSupport"],
+            dependencies: ["FocalCore", "FocalReplay", "FocalEngine", "FocalTestSupport"],
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
         ),
         .testTarget(name: "FocalCoreTests", dependencies: ["FocalCore", "FocalJSON"]),

@@ -80,7 +80,7 @@ extension EngineWorker {
         defer { passTurn(of: session) }
         guard await takeTurn(of: session) else { throw .closed }
         guard engine.hasSession(session) else { return nil }
-        guard let text = engine.snapshot(format: format, session: session, stoppingWhen: { _Concurrency.Task.isCancelled }) else {
+        guard let text = engine.snapshot(format: format, ofSession: session, stoppingWhen: { _Concurrency.Task.isCancelled }) else {
             throw .cancelled
         }
         return text

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 import FocalOpLog
 import FocalPatterns
@@ -16,7 +17,7 @@ extension Engine {
     /// Every form is linear in the size of the tree: the XML and JSON forms write a node's path
     /// cut to its last 200 bytes (`.../cell/detail`; the HTML page's script works the paths out
     /// from the nesting), and indentation stops growing past 32 levels.
-    public func snapshot(format: SnapshotFormat, session: String? = nil) -> String {
+    public func snapshot(format: SnapshotFormat, session: SessionID? = nil) -> String {
         // Never stopped, so never `nil`.
         snapshot(format: format, session: session, stoppingWhen: { false }) ?? ""
     }
@@ -24,7 +25,14 @@ extension Engine {
     /// ``snapshot(format:session:)`` that stops half-way once `isStopped` says so, and then returns `nil`: the
     /// work a snapshot of a large tree takes ends soon after its reader has gone (a request past its deadline).
     /// `isStopped` is asked before the first node and then once every ``snapshotStopInterval`` nodes.
-    public func snapshot(format: SnapshotFormat, session: String? = nil, stoppingWhen isStopped: () -> Bool) -> String? {
+    public func snapshot(format: SnapshotFormat, session: SessionID? = nil, stoppingWhen isStopped: () -> Bool) -> String? {
+        snapshot(format: format, ofSession: session?.rawValue, stoppingWhen: isStopped)
+    }
+
+    /// ``snapshot(format:session:stoppingWhen:)`` by the id of a session the engine made (one of ``sessionIDs``).
+    package func snapshot(format: SnapshotFormat, ofSession session: String?, stoppingWhen isStopped: () -> Bool = { false })
+        -> String?
+    {
         guard let state = liveState(of: session) else {
             var writer = SnapshotWriter(format: format)
             writer.begin()
@@ -35,7 +43,12 @@ extension Engine {
     }
 
     /// Whether `session` (the default session when `nil`) is live and has a tree: a snapshot of it shows nodes.
-    public func hasTree(session: String?) -> Bool {
+    public func hasTree(session: SessionID?) -> Bool {
+        hasTree(ofSession: session?.rawValue)
+    }
+
+    /// ``hasTree(session:)`` by the id of a session the engine made (one of ``sessionIDs``).
+    package func hasTree(ofSession session: String?) -> Bool {
         liveState(of: session).map { $0.tree.root != NodeTree.none } ?? false
     }
 

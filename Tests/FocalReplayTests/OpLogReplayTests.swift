@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalReplay
 import Testing
@@ -80,8 +81,9 @@ struct OpLogReplayTests {
         let replay = try await OpLogReplay(
             threads: threads, configuration: fixture.configuration, diagnostics: fixture.diagnosticStream, endsSessions: false)
         #expect(try await replay.replay(path: path) == .succeeded)
+        let session = try SessionID("s")
         let snapshot = await replay.workers[0].run { worker in
-            worker.engine.hasTree(session: "s") ? worker.engine.snapshot(format: .xml, session: "s") : nil
+            worker.engine.hasTree(session: session) ? worker.engine.snapshot(format: .xml, session: session) : nil
         }
         await ReplayFixture.stop(replay, threads: threads)
         let text = try #require(snapshot)

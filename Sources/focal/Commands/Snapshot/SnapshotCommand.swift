@@ -64,18 +64,18 @@ struct SnapshotCommand: AsyncParsableCommand {
             let engine = worker.engine
             let shown: String?
             if let session {
-                guard engine.hasTree(session: session) else {
+                guard engine.hasTree(ofSession: session) else {
                     return Self.refuse("no session '\(session)' has nodes at the end of the log", engine: engine)
                 }
                 shown = session
             } else {
-                let candidates = (engine.hasTree(session: nil) ? [nil] : []) + engine.sessionIDs.map { Optional($0) }
+                let candidates = (engine.hasTree(ofSession: nil) ? [nil] : []) + engine.sessionIDs.map { Optional($0) }
                 guard candidates.count <= 1 else {
                     return Self.refuse("the log has several sessions: pick one with --session", engine: engine)
                 }
                 shown = candidates.first ?? nil
             }
-            StandardStream.output.write(engine.snapshot(format: format, session: shown))
+            StandardStream.output.write(engine.snapshot(format: format, ofSession: shown) ?? "")
             StandardStream.output.flush()
             return status
         }
@@ -83,8 +83,8 @@ struct SnapshotCommand: AsyncParsableCommand {
 
     /// Says `problem`, lists the sessions with nodes (the first ``listedSessions``), and gives exit status 2.
     private static func refuse(_ problem: String, engine: Engine) -> ExitCode {
-        let named = engine.sessionIDs.filter { engine.hasTree(session: $0) }
-        var sessions = engine.hasTree(session: nil) ? ["the default session (ops without \"session\")"] : []
+        let named = engine.sessionIDs.filter { engine.hasTree(ofSession: $0) }
+        var sessions = engine.hasTree(ofSession: nil) ? ["the default session (ops without \"session\")"] : []
         sessions += named.prefix(listedSessions).map { "'\($0)'" }
         var list = sessions.joined(separator: ", ")
         if named.count > listedSessions { list += " and \(named.count - listedSessions) more" }
