@@ -53,15 +53,18 @@ public struct OpDecoder {
         return try decodeEntryInGeneral(line, defaultSession: defaultSession)
     }
 
-    /// The two decoders apart, for the tests that compare them: the one-pass decoder of the common form, which
-    /// gives `nil` for any other line (and for a blank one), and makes its strings without a table.
-    package static func decodeCommonForm(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) -> OpLogEntry? {
+    /// The two decoders apart, for the tests and the fuzzer (`Tests/Fuzz`, another package) that compare them: the
+    /// one-pass decoder of the common form, which gives `nil` for any other line (and for a blank one), and makes
+    /// its strings without a table. Not API: `@_spi(DecoderComparison) import FocalOpLog` reaches it.
+    @_spi(DecoderComparison)
+    public static func decodeCommonForm(_ line: UnsafeRawBufferPointer, defaultSession: String? = nil) -> OpLogEntry? {
         PlainOpDecoder.decodeEntry(line, defaultSession: defaultSession, strings: nil)
     }
 
     /// The general reader, which decodes any line and names what is wrong with one: what a line that the
     /// common-form decoder decodes must decode to as well (see ``decodeCommonForm(_:defaultSession:)``).
-    package static func decodeEntryInGeneral(_ line: UnsafeRawBufferPointer, defaultSession: String?) throws(OpLogError) -> OpLogEntry? {
+    @_spi(DecoderComparison)
+    public static func decodeEntryInGeneral(_ line: UnsafeRawBufferPointer, defaultSession: String?) throws(OpLogError) -> OpLogEntry? {
         var scanner = JSONScanner(line)
         guard let first = scanner.peek() else { return nil }
         var fields = Fields()

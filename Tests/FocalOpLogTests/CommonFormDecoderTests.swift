@@ -1,4 +1,4 @@
-import FocalOpLog
+@_spi(DecoderComparison) import FocalOpLog
 import Testing
 
 /// The op decoder reads a line of the common form in one pass, and any other through its general reader. The one

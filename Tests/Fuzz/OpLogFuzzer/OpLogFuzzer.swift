@@ -1,11 +1,12 @@
 // libFuzzer target for the op-log reader: LineReader splits the input into lines
 // (with a small block size and line limit, so block boundaries and oversized lines
 // are exercised) and OpDecoder decodes each line, and reads its session hint, which must
-// agree with the decoded line. Built and run by Scripts/fuzz.
+// agree with the decoded line, and compares the two decoders: a line the one-pass decoder of the common form
+// decodes, the general reader must decode to the same entry. Built and run by Scripts/fuzz.
 // A crash, a hang or an unbounded allocation is a finding; decoding errors are not.
 import CLibFuzzer
 import FocalJSON
-import FocalOpLog
+@_spi(DecoderComparison) import FocalOpLog
 
 #if canImport(Glibc)
 import Glibc
@@ -46,6 +47,14 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                 precondition(hint?.session == entry.session && hint?.isEnd == entry.op.isEnd, "the session hint disagrees")
             } else {
                 _ = OpDecoder.sessionHint(bytes)
+            }
+            // The common form's decoder, where it answers, must agree with the general reader, with and without a
+            // default session (the lines of a request for one session have one).
+            for session in [nil, "default"] as [String?] {
+                guard let fast = OpDecoder.decodeCommonForm(bytes, defaultSession: session) else { continue }
+                let general = try? OpDecoder.decodeEntryInGeneral(bytes, defaultSession: session)
+                precondition(
+                    general == fast && general?.jsonLine == fast.jsonLine, "the common-form decoder disagrees with the general reader")
             }
             // The String entry point must agree with the bytes one.
             let text = String(decoding: bytes, as: UTF8.self)
