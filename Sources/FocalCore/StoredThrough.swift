@@ -4,12 +4,12 @@
 /// one whose last results were lost with its instance, and a sweep produces them (see
 /// ``SessionJournal/claimUnstored(quiet:limit:)``).
 public struct StoredThrough: Sendable, Hashable {
-    /// The session's ``SessionKey/storageKey``.
-    public var session: String
+    /// The session whose mark this is.
+    public var session: SessionKey
     /// How many of the session's journal lines have their results stored.
     public var lines: Int
 
-    public init(session: String, lines: Int) {
+    public init(session: SessionKey, lines: Int) {
         self.session = session
         self.lines = lines
     }

@@ -81,12 +81,13 @@ public final class PostgresOutbox: Outbox {
     @discardableResult
     public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
         guard !results.isEmpty || storedThrough != nil else { return AppendReceipt(sequences: nil) }
-        return try await appends.call(.init(results: results, storedThrough: storedThrough), key: storedThrough?.session)
+        return try await appends.call(.init(results: results, storedThrough: storedThrough), key: storedThrough?.session.storageKey)
     }
 
     /// One statement shared with the sessions that end while another is forgotten.
-    public func forget(session: String) async throws {
-        try await forgets.call(session, key: session)
+    public func forget(session: SessionKey) async throws {
+        let key = session.storageKey
+        try await forgets.call(key, key: key)
     }
 
     /// Deletes sessions' marks, locking them in the order of their sessions first, as an

@@ -49,7 +49,7 @@ struct PostgresOutboxAppend: PostgresPreparedStatement {
         bindings.append(results.map { $0.project ?? "" })
         bindings.append(results.map { $0.sessionIndex == nil ? "" : $0.sessionKey ?? "" })
         bindings.append(appends.enumerated().flatMap { offset, append in repeatElement(Int32(offset), count: append.results.count) })
-        bindings.append(marks.map(\.session))
+        bindings.append(marks.map(\.session.storageKey))
         bindings.append(marks.map { Int64($0.lines) })
         return bindings
     }

@@ -64,9 +64,10 @@ public final class PostgresSessionJournal: SessionJournal {
         }
     }
 
-    public func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend {
-        let append = PostgresJournalAppend.Append(session: session, position: position.map(Int64.init) ?? -1, lines: lines)
-        let row = try await appends.call(append, key: session)
+    public func append(_ lines: [String], to session: SessionKey, at position: Int?) async throws -> JournalAppend {
+        let key = session.storageKey
+        let append = PostgresJournalAppend.Append(session: key, position: position.map(Int64.init) ?? -1, lines: lines)
+        let row = try await appends.call(append, key: key)
         // No row: a batch past the start of a session the journal does not hold.
         guard let row else { throw SessionJournalError.gap(session: session, expected: 0, received: position ?? 0) }
         guard !row.sealed else { throw SessionJournalError.sealed(session: session) }
@@ -81,14 +82,14 @@ public final class PostgresSessionJournal: SessionJournal {
 
     /// Reads the batches (and any lines of one row each) holding lines from `start` on, one
     /// row per batch, and cuts the first at `start`.
-    public func lines(of session: String, from start: Int) async throws -> [String] {
-        let logger = store.logger
+    public func lines(of session: SessionKey, from start: Int) async throws -> [String] {
+        let (key, logger) = (session.storageKey, store.logger)
         return try await store.withConnection("read a session's journal") { connection in
             let rows = try await connection.query(
                 """
-                SELECT first, lines FROM focal_journal_batch WHERE session = \(session) AND first + count > \(Int64(start))
+                SELECT first, lines FROM focal_journal_batch WHERE session = \(key) AND first + count > \(Int64(start))
                 UNION ALL
-                SELECT position, line FROM focal_journal_line WHERE session = \(session) AND position >= \(Int64(start))
+                SELECT position, line FROM focal_journal_line WHERE session = \(key) AND position >= \(Int64(start))
                 ORDER BY 1
                 """, logger: logger)
             var lines: [String] = []
@@ -100,16 +101,17 @@ public final class PostgresSessionJournal: SessionJournal {
         }
     }
 
-    public func length(of session: String) async throws -> Int {
+    public func length(of session: SessionKey) async throws -> Int {
         let logger = store.logger
         return try await store.withConnection("read the length of a session's journal") { connection in
-            Int(try await connection.value(of: PostgresJournalStatements.Length(session: session), orElse: 0, logger: logger))
+            Int(try await connection.value(of: PostgresJournalStatements.Length(session: session.storageKey), orElse: 0, logger: logger))
         }
     }
 
-    public func seal(session: String, ifLength expected: Int?) async throws -> Int {
-        let request = PostgresJournalStatements.Seal.Request(session: session, expected: expected.map(Int64.init) ?? -1)
-        return Int(try await seals.call(request, key: session))
+    public func seal(session: SessionKey, ifLength expected: Int?) async throws -> Int {
+        let key = session.storageKey
+        let request = PostgresJournalStatements.Seal.Request(session: key, expected: expected.map(Int64.init) ?? -1)
+        return Int(try await seals.call(request, key: key))
     }
 
     public func ping() async throws {
@@ -121,7 +123,7 @@ public final class PostgresSessionJournal: SessionJournal {
 
     /// Claims the sessions quiet the longest first, each claim moving `touched_at` to now;
     /// rows another transaction holds (an append, a seal) are passed over.
-    public func claimUnstored(quiet: Duration, limit: Int) async throws -> [String] {
+    public func claimUnstored(quiet: Duration, limit: Int) async throws -> [SessionKey] {
         let logger = store.logger
         let seconds = Double(quiet.components.seconds) + Double(quiet.components.attoseconds) * 1e-18
         return try await store.withConnection("claim sessions for the sweep") { connection in
@@ -133,13 +135,14 @@ public final class PostgresSessionJournal: SessionJournal {
                     ORDER BY touched_at LIMIT \(Int64(limit)) FOR UPDATE SKIP LOCKED)
                 RETURNING session
                 """, logger: logger)
-            var sessions: [String] = []
-            for try await session in rows.decode(String.self) { sessions.append(session) }
+            var sessions: [SessionKey] = []
+            for try await key in rows.decode(String.self) { sessions.append(SessionKey(storageKey: key)) }
             return sessions
         }
     }
 
-    public func remove(session: String) async throws {
-        try await removals.call(session, key: session)
+    public func remove(session: SessionKey) async throws {
+        let key = session.storageKey
+        try await removals.call(key, key: key)
     }
 }

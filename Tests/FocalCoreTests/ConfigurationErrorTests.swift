@@ -27,10 +27,11 @@ struct ConfigurationErrorTests {
                 == "jitter must be from 0.0 to 1.0, not 2.0")
     }
 
-    @Test("a stored-through mark names its session's storage key and its lines")
+    @Test("a stored-through mark names its session, in its project, and its lines")
     func storedThrough() {
-        let mark = StoredThrough(session: SessionKey(project: "shop", id: "u1").storageKey, lines: 12)
-        #expect(mark == StoredThrough(session: "shop/u1", lines: 12))
-        #expect(mark != StoredThrough(session: "shop/u1", lines: 13))
+        let mark = StoredThrough(session: SessionKey(project: "shop", id: "u1"), lines: 12)
+        #expect(mark == StoredThrough(session: SessionKey(storageKey: "shop/u1"), lines: 12))
+        #expect(mark != StoredThrough(session: SessionKey(project: "shop", id: "u1"), lines: 13))
+        #expect(mark != StoredThrough(session: SessionKey(project: ProjectName.default, id: "u1"), lines: 12))
     }
 }

@@ -37,7 +37,7 @@ final class FailingReadsOutbox: Outbox {
     }
 
     func append(_ results: [ResultRecord]) async throws -> AppendReceipt { try await stored.append(results) }
-    func forget(session: String) async throws { try await stored.forget(session: session) }
+    func forget(session: SessionKey) async throws { try await stored.forget(session: session) }
     func register(destinations: [String]) async throws { try await stored.register(destinations: destinations) }
     func forget(destination: String) async throws { try await stored.forget(destination: destination) }
     func nextBatch(for destination: String, limits: BatchLimits) async throws -> [OutboxEntry] {

@@ -15,15 +15,15 @@ import Testing
         let url = try await TestPostgres.freshDatabase()
         try await TestPostgres.withStore(url: url) { store in
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a", "b", "c", "d"], to: "s", at: 0)
-            _ = try await journal.append(["e", "f", "g", "h"], to: "s", at: nil)
+            _ = try await journal.append(["a", "b", "c", "d"], to: .default("s"), at: 0)
+            _ = try await journal.append(["e", "f", "g", "h"], to: .default("s"), at: nil)
             // A retry with one line more: only the new line is stored.
-            let retried = try await journal.append(["g", "h", "i"], to: "s", at: 6)
+            let retried = try await journal.append(["g", "h", "i"], to: .default("s"), at: 6)
             #expect(retried == JournalAppend(previousLength: 8, skipped: 2, appended: 1))
-            #expect(try await journal.lines(of: "s", from: 0) == ["a", "b", "c", "d", "e", "f", "g", "h", "i"])
-            #expect(try await journal.lines(of: "s", from: 5) == ["f", "g", "h", "i"])
-            #expect(try await journal.lines(of: "s", from: 8) == ["i"])
-            #expect(try await journal.lines(of: "s", from: 9).isEmpty)
+            #expect(try await journal.lines(of: .default("s"), from: 0) == ["a", "b", "c", "d", "e", "f", "g", "h", "i"])
+            #expect(try await journal.lines(of: .default("s"), from: 5) == ["f", "g", "h", "i"])
+            #expect(try await journal.lines(of: .default("s"), from: 8) == ["i"])
+            #expect(try await journal.lines(of: .default("s"), from: 9).isEmpty)
         }
         #expect(try await Self.count("SELECT count(*) FROM focal_journal_batch", url: url) == 3)
         #expect(try await Self.count("SELECT count(*) FROM focal_journal_line", url: url) == 0)
@@ -33,10 +33,10 @@ import Testing
         let url = try await TestPostgres.freshDatabase()
         try await TestPostgres.withStore(url: url) { store in
             let journal = try await PostgresSessionJournal(store: store)
-            await #expect(throws: SessionJournalError.gap(session: "s", expected: 0, received: 2)) {
-                _ = try await journal.append(["c"], to: "s", at: 2)
+            await #expect(throws: SessionJournalError.gap(session: .default("s"), expected: 0, received: 2)) {
+                _ = try await journal.append(["c"], to: .default("s"), at: 2)
             }
-            #expect(try await journal.length(of: "s") == 0)
+            #expect(try await journal.length(of: .default("s")) == 0)
         }
         #expect(try await Self.count("SELECT count(*) FROM focal_journal_session", url: url) == 0)
     }
@@ -46,12 +46,12 @@ import Testing
             let journal = try await PostgresSessionJournal(store: store)
             let append = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
-                return try await journal.append(["a"], to: "s", at: 0)
+                return try await journal.append(["a"], to: .default("s"), at: 0)
             }
             await #expect(throws: CancellationError.self) { _ = try await append.value }
-            #expect(try await journal.length(of: "s") == 0)
+            #expect(try await journal.length(of: .default("s")) == 0)
             // The journal goes on for the next append.
-            #expect(try await journal.append(["a"], to: "s", at: 0) == JournalAppend(previousLength: 0, skipped: 0, appended: 1))
+            #expect(try await journal.append(["a"], to: .default("s"), at: 0) == JournalAppend(previousLength: 0, skipped: 0, appended: 1))
         }
     }
 
@@ -60,27 +60,27 @@ import Testing
             let journal = try await PostgresSessionJournal(store: store)
             // Appends that wait for a running one go together; one session's appends stay in
             // separate statements (its row is updated once per statement).
-            let outcomes = try await withThrowingTaskGroup(of: (String, JournalAppend).self) { group in
+            let outcomes = try await withThrowingTaskGroup(of: (SessionKey, JournalAppend).self) { group in
                 for n in 0..<40 {
-                    let session = "s\(n % 20)"
+                    let session = SessionKey.default("s\(n % 20)")
                     group.addTask { (session, try await journal.append(["\(n)a", "\(n)b"], to: session, at: nil)) }
                 }
                 return try await group.reduce(into: [:]) { $0[$1.0, default: []].append($1.1) }
             }
             for n in 0..<20 {
-                let appends = try #require(outcomes["s\(n)"])
+                let appends = try #require(outcomes[.default("s\(n)")])
                 #expect(appends.map(\.previousLength).sorted() == [0, 2], "s\(n): \(appends)")
                 #expect(appends.allSatisfy { $0.appended == 2 && $0.skipped == 0 })
-                let lines = try await journal.lines(of: "s\(n)", from: 0)
+                let lines = try await journal.lines(of: .default("s\(n)"), from: 0)
                 #expect(Set(lines) == ["\(n)a", "\(n)b", "\(n + 20)a", "\(n + 20)b"])
             }
             // A gap and a sealed session beside appends that go through.
-            _ = try await journal.seal(session: "s0", ifLength: nil)
-            let sealed = Task { try await journal.append(["x"], to: "s0", at: nil) }
-            let gap = Task { try await journal.append(["x"], to: "s1", at: 9) }
-            let fine = Task { try await journal.append(["x"], to: "s2", at: 4) }
-            await #expect(throws: SessionJournalError.sealed(session: "s0")) { try await sealed.value }
-            await #expect(throws: SessionJournalError.gap(session: "s1", expected: 4, received: 9)) { try await gap.value }
+            _ = try await journal.seal(session: .default("s0"), ifLength: nil)
+            let sealed = Task { try await journal.append(["x"], to: .default("s0"), at: nil) }
+            let gap = Task { try await journal.append(["x"], to: .default("s1"), at: 9) }
+            let fine = Task { try await journal.append(["x"], to: .default("s2"), at: 4) }
+            await #expect(throws: SessionJournalError.sealed(session: .default("s0"))) { try await sealed.value }
+            await #expect(throws: SessionJournalError.gap(session: .default("s1"), expected: 4, received: 9)) { try await gap.value }
             #expect(try await fine.value == JournalAppend(previousLength: 4, skipped: 0, appended: 1))
         }
     }
@@ -104,20 +104,23 @@ import Testing
             ], url: url)
         try await TestPostgres.withStore(url: url) { store in
             let journal = try await PostgresSessionJournal(store: store)
-            #expect(try await journal.lines(of: "old", from: 0) == ["a", "b", "c"])
-            #expect(try await journal.length(of: "old") == 3)
-            #expect(try await journal.append(["c", "d"], to: "old", at: 2) == JournalAppend(previousLength: 3, skipped: 1, appended: 1))
+            #expect(try await journal.lines(of: .default("old"), from: 0) == ["a", "b", "c"])
+            #expect(try await journal.length(of: .default("old")) == 3)
+            #expect(
+                try await journal.append(["c", "d"], to: .default("old"), at: 2)
+                    == JournalAppend(previousLength: 3, skipped: 1, appended: 1))
             // An instance from before the batches, still running, appends a line its way.
             try await Self.execute(
                 [
                     "INSERT INTO focal_journal_line VALUES ('old', 4, 'e')",
                     "UPDATE focal_journal_session SET length = 5 WHERE session = 'old'",
                 ], url: url)
-            #expect(try await journal.append(["f"], to: "old", at: nil) == JournalAppend(previousLength: 5, skipped: 0, appended: 1))
-            #expect(try await journal.lines(of: "old", from: 0) == ["a", "b", "c", "d", "e", "f"])
-            #expect(try await journal.lines(of: "old", from: 2) == ["c", "d", "e", "f"])
-            try await journal.remove(session: "old")
-            #expect(try await journal.lines(of: "old", from: 0).isEmpty)
+            #expect(
+                try await journal.append(["f"], to: .default("old"), at: nil) == JournalAppend(previousLength: 5, skipped: 0, appended: 1))
+            #expect(try await journal.lines(of: .default("old"), from: 0) == ["a", "b", "c", "d", "e", "f"])
+            #expect(try await journal.lines(of: .default("old"), from: 2) == ["c", "d", "e", "f"])
+            try await journal.remove(session: .default("old"))
+            #expect(try await journal.lines(of: .default("old"), from: 0).isEmpty)
         }
         #expect(try await Self.count("SELECT count(*) FROM focal_journal_line", url: url) == 0)
         #expect(try await Self.count("SELECT count(*) FROM focal_journal_batch", url: url) == 0)
@@ -132,10 +135,12 @@ import Testing
                     ResultRecord(resultJSON: "{\"n\":\(n)}", event: "tap", path: "/", time: 1, session: session, sessionIndex: Int64(n))
                 }
             }
-            for n in 0..<20 { _ = try await journal.append(["x", "y"], to: "s\(n)", at: nil) }
+            for n in 0..<20 { _ = try await journal.append(["x", "y"], to: .default("s\(n)"), at: nil) }
             let receipts = try await withThrowingTaskGroup(of: AppendReceipt.self) { group in
                 for n in 0..<20 {
-                    group.addTask { try await outbox.append(results("s\(n)"), storedThrough: StoredThrough(session: "s\(n)", lines: 2)) }
+                    group.addTask {
+                        try await outbox.append(results("s\(n)"), storedThrough: StoredThrough(session: .default("s\(n)"), lines: 2))
+                    }
                     // The same session's results again, concurrently: stored once between the two.
                     group.addTask { try await outbox.append(results("s\(n)"), storedThrough: nil) }
                 }

@@ -8,68 +8,68 @@ import Testing
     @Test func linesComeBackInOrderFromAnyPosition() async throws {
         try await TestPostgres.withStore { store in
             let journal = try await PostgresSessionJournal(store: store)
-            let first = try await journal.append(["a", "b"], to: "s", at: nil)
+            let first = try await journal.append(["a", "b"], to: .default("s"), at: nil)
             #expect(first == JournalAppend(previousLength: 0, skipped: 0, appended: 2))
-            let second = try await journal.append(["c"], to: "s", at: 2)
+            let second = try await journal.append(["c"], to: .default("s"), at: 2)
             #expect(second == JournalAppend(previousLength: 2, skipped: 0, appended: 1))
-            #expect(try await journal.lines(of: "s", from: 0) == ["a", "b", "c"])
-            #expect(try await journal.lines(of: "s", from: 1) == ["b", "c"])
-            #expect(try await journal.lines(of: "unknown", from: 0).isEmpty)
+            #expect(try await journal.lines(of: .default("s"), from: 0) == ["a", "b", "c"])
+            #expect(try await journal.lines(of: .default("s"), from: 1) == ["b", "c"])
+            #expect(try await journal.lines(of: .default("unknown"), from: 0).isEmpty)
         }
     }
 
     @Test func aRetriedBatchAppliesOnce() async throws {
         try await TestPostgres.withStore { store in
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a", "b", "c"], to: "s", at: 0)
+            _ = try await journal.append(["a", "b", "c"], to: .default("s"), at: 0)
             // The client did not see the answer and sends the batch again, with one more line.
-            let retried = try await journal.append(["b", "c", "d"], to: "s", at: 1)
+            let retried = try await journal.append(["b", "c", "d"], to: .default("s"), at: 1)
             #expect(retried == JournalAppend(previousLength: 3, skipped: 2, appended: 1))
-            let whole = try await journal.append(["a"], to: "s", at: 0)
+            let whole = try await journal.append(["a"], to: .default("s"), at: 0)
             #expect(whole == JournalAppend(previousLength: 4, skipped: 1, appended: 0))
-            #expect(try await journal.lines(of: "s", from: 0) == ["a", "b", "c", "d"])
+            #expect(try await journal.lines(of: .default("s"), from: 0) == ["a", "b", "c", "d"])
         }
     }
 
     @Test func aBatchPastTheEndIsAGap() async throws {
         try await TestPostgres.withStore { store in
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a"], to: "s", at: nil)
-            await #expect(throws: SessionJournalError.gap(session: "s", expected: 1, received: 3)) {
-                _ = try await journal.append(["d"], to: "s", at: 3)
+            _ = try await journal.append(["a"], to: .default("s"), at: nil)
+            await #expect(throws: SessionJournalError.gap(session: .default("s"), expected: 1, received: 3)) {
+                _ = try await journal.append(["d"], to: .default("s"), at: 3)
             }
-            #expect(try await journal.lines(of: "s", from: 0) == ["a"], "a refused batch appends nothing")
+            #expect(try await journal.lines(of: .default("s"), from: 0) == ["a"], "a refused batch appends nothing")
         }
     }
 
     @Test func removingASessionForgetsItsLog() async throws {
         try await TestPostgres.withStore { store in
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a", "b"], to: "s", at: nil)
-            _ = try await journal.append(["x"], to: "other", at: nil)
-            try await journal.remove(session: "s")
-            #expect(try await journal.lines(of: "s", from: 0).isEmpty)
-            #expect(try await journal.append(["new"], to: "s", at: 0).previousLength == 0)
-            #expect(try await journal.lines(of: "other", from: 0) == ["x"])
+            _ = try await journal.append(["a", "b"], to: .default("s"), at: nil)
+            _ = try await journal.append(["x"], to: .default("other"), at: nil)
+            try await journal.remove(session: .default("s"))
+            #expect(try await journal.lines(of: .default("s"), from: 0).isEmpty)
+            #expect(try await journal.append(["new"], to: .default("s"), at: 0).previousLength == 0)
+            #expect(try await journal.lines(of: .default("other"), from: 0) == ["x"])
         }
     }
 
     @Test func aSealedSessionRefusesAppendsUntilItIsRemoved() async throws {
         try await TestPostgres.withStore { store in
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a", "b"], to: "s", at: 0)
-            #expect(try await journal.seal(session: "s", ifLength: 1) == 2, "another length: not sealed")
-            _ = try await journal.append(["c"], to: "s", at: 2)
-            #expect(try await journal.seal(session: "s", ifLength: 3) == 3)
-            await #expect(throws: SessionJournalError.sealed(session: "s")) {
-                _ = try await journal.append(["d"], to: "s", at: 3)
+            _ = try await journal.append(["a", "b"], to: .default("s"), at: 0)
+            #expect(try await journal.seal(session: .default("s"), ifLength: 1) == 2, "another length: not sealed")
+            _ = try await journal.append(["c"], to: .default("s"), at: 2)
+            #expect(try await journal.seal(session: .default("s"), ifLength: 3) == 3)
+            await #expect(throws: SessionJournalError.sealed(session: .default("s"))) {
+                _ = try await journal.append(["d"], to: .default("s"), at: 3)
             }
-            #expect(try await journal.lines(of: "s", from: 0) == ["a", "b", "c"], "a refused batch appends nothing")
-            #expect(try await journal.seal(session: "s", ifLength: nil) == 3, "sealed again by another end")
-            try await journal.remove(session: "s")
-            #expect(try await journal.append(["new"], to: "s", at: 0).previousLength == 0, "the id starts afresh")
-            #expect(try await journal.seal(session: "unknown", ifLength: nil) == 0)
-            #expect(try await journal.append(["x"], to: "unknown", at: 0).appended == 1, "an unknown session is not sealed")
+            #expect(try await journal.lines(of: .default("s"), from: 0) == ["a", "b", "c"], "a refused batch appends nothing")
+            #expect(try await journal.seal(session: .default("s"), ifLength: nil) == 3, "sealed again by another end")
+            try await journal.remove(session: .default("s"))
+            #expect(try await journal.append(["new"], to: .default("s"), at: 0).previousLength == 0, "the id starts afresh")
+            #expect(try await journal.seal(session: .default("unknown"), ifLength: nil) == 0)
+            #expect(try await journal.append(["x"], to: .default("unknown"), at: 0).appended == 1, "an unknown session is not sealed")
         }
     }
 
@@ -78,22 +78,22 @@ import Testing
         try await TestPostgres.withStore(url: url) { one in
             try await TestPostgres.withStore(url: url) { two in
                 let (appender, sealer) = (try await PostgresSessionJournal(store: one), try await PostgresSessionJournal(store: two))
-                _ = try await appender.append(["0"], to: "s", at: 0)
+                _ = try await appender.append(["0"], to: .default("s"), at: 0)
                 async let appended: Int = {
                     var count = 0
                     while true {
                         do {
-                            _ = try await appender.append(["\(count + 1)"], to: "s", at: nil)
+                            _ = try await appender.append(["\(count + 1)"], to: .default("s"), at: nil)
                             count += 1
-                        } catch SessionJournalError.sealed(session: "s") {
+                        } catch SessionJournalError.sealed(session: SessionKey.default("s")) {
                             return count
                         }
                     }
                 }()
-                let sealed = try await sealer.seal(session: "s", ifLength: nil)
+                let sealed = try await sealer.seal(session: .default("s"), ifLength: nil)
                 let count = try await appended
                 #expect(sealed == 1 + count, "every accepted append is in the sealed length, no refused one")
-                #expect(try await sealer.lines(of: "s", from: 0).count == sealed)
+                #expect(try await sealer.lines(of: .default("s"), from: 0).count == sealed)
             }
         }
     }
@@ -109,7 +109,7 @@ import Testing
                         group.addTask {
                             var outcomes: [JournalAppend] = []
                             for start in stride(from: 0, to: 50, by: 10) {
-                                outcomes.append(try await journal.append(Array(lines[start..<(start + 10)]), to: "s", at: start))
+                                outcomes.append(try await journal.append(Array(lines[start..<(start + 10)]), to: .default("s"), at: start))
                             }
                             return outcomes
                         }
@@ -118,7 +118,7 @@ import Testing
                 }
                 #expect(outcomes.reduce(0) { $0 + $1.appended } == 50, "every line appended once")
                 #expect(outcomes.reduce(0) { $0 + $1.skipped } == 50, "and skipped once")
-                #expect(try await journals[1].lines(of: "s", from: 0) == lines)
+                #expect(try await journals[1].lines(of: .default("s"), from: 0) == lines)
             }
         }
     }
@@ -131,14 +131,14 @@ import Testing
         try await TestPostgres.withStore(url: url) { one in
             try await TestPostgres.withStore(url: url) { two in
                 let journals = [try await PostgresSessionJournal(store: one), try await PostgresSessionJournal(store: two)]
-                let sessions = (0..<40).map { "s\($0)" }
+                let sessions = (0..<40).map { SessionKey.default("s\($0)") }
                 for (index, session) in sessions.enumerated() {
                     _ = try await journals[0].append((0...index).map { "line \($0)" }, to: session, at: 0)
                 }
-                let lengths = try await withThrowingTaskGroup(of: [String: Int].self) { group in
+                let lengths = try await withThrowingTaskGroup(of: [SessionKey: Int].self) { group in
                     for (journal, order) in zip(journals, [sessions, sessions.reversed()]) {
                         group.addTask {
-                            try await withThrowingTaskGroup(of: (String, Int).self) { seals in
+                            try await withThrowingTaskGroup(of: (SessionKey, Int).self) { seals in
                                 for session in order {
                                     seals.addTask {
                                         // Refused when the other instance sealed first: the length is the seal's.
@@ -178,20 +178,20 @@ import Testing
         let url = try await TestPostgres.freshDatabase()
         try await TestPostgres.withStore(url: url, callTimeout: .seconds(2)) { store in
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a"], to: "s", at: 0)
+            _ = try await journal.append(["a"], to: .default("s"), at: 0)
             try await TestPostgres.withTableLocked(url: url, table: "focal_journal_session") {
                 await #expect(throws: PostgresStoreError.timeout(operation: "append to a session's journal", after: .seconds(2))) {
-                    _ = try await journal.append(["b"], to: "s", at: 1)
+                    _ = try await journal.append(["b"], to: .default("s"), at: 1)
                 }
                 await #expect(throws: PostgresStoreError.timeout(operation: "read the length of a session's journal", after: .seconds(2))) {
-                    _ = try await journal.length(of: "s")
+                    _ = try await journal.length(of: .default("s"))
                 }
             }
             // The lock is gone: the connections the timeouts closed are out of the pool (the
             // pool opens new ones), and the very next call works.
-            let appended = try await journal.append(["b"], to: "s", at: 1)
+            let appended = try await journal.append(["b"], to: .default("s"), at: 1)
             #expect(appended.previousLength + appended.appended == 2, "\(appended)")
-            #expect(try await journal.length(of: "s") == 2)
+            #expect(try await journal.length(of: .default("s")) == 2)
             try await journal.ping()
         }
     }
@@ -201,7 +201,7 @@ import Testing
             let journal = try await PostgresSessionJournal(store: store)
             // A line with a NUL byte is refused by PostgreSQL's text type: the error says so.
             let error = await #expect(throws: PostgresStoreError.self) {
-                _ = try await journal.append(["a\u{0}b"], to: "s", at: 0)
+                _ = try await journal.append(["a\u{0}b"], to: .default("s"), at: 0)
             }
             let text = "\(error.map { "\($0)" } ?? "")"
             #expect(text.contains("SQLSTATE"), "\(text)")

@@ -18,29 +18,29 @@ import Testing
         try await TestPostgres.withStore { store in
             let outbox = try await PostgresOutbox(store: store)
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a", "b", "c"], to: "s", at: nil)
-            _ = try await journal.append(["x"], to: "t", at: nil)
+            _ = try await journal.append(["a", "b", "c"], to: .default("s"), at: nil)
+            _ = try await journal.append(["x"], to: .default("t"), at: nil)
             // s's results stored with their mark; t's batch journaled, its results lost.
-            try await outbox.append([Self.result(0, session: "s")], storedThrough: StoredThrough(session: "s", lines: 3))
-            #expect(try await journal.claimUnstored(quiet: .zero, limit: 10) == ["t"])
+            try await outbox.append([Self.result(0, session: "s")], storedThrough: StoredThrough(session: .default("s"), lines: 3))
+            #expect(try await journal.claimUnstored(quiet: .zero, limit: 10) == [.default("t")])
             // Claimed: held for `quiet`, from the claim on.
             #expect(try await journal.claimUnstored(quiet: .seconds(3_600), limit: 10).isEmpty)
             // A mark never goes past the journal (a late writer, a session started afresh)…
-            try await outbox.append([], storedThrough: StoredThrough(session: "t", lines: 5))
-            #expect(try await journal.claimUnstored(quiet: .zero, limit: 10) == ["t"])
+            try await outbox.append([], storedThrough: StoredThrough(session: .default("t"), lines: 5))
+            #expect(try await journal.claimUnstored(quiet: .zero, limit: 10) == [.default("t")])
             // …moves alone after a batch without results…
-            try await outbox.append([], storedThrough: StoredThrough(session: "t", lines: 1))
+            try await outbox.append([], storedThrough: StoredThrough(session: .default("t"), lines: 1))
             #expect(try await journal.claimUnstored(quiet: .zero, limit: 10).isEmpty)
             // …never backwards, and even when every result was stored before (a rebuild).
-            try await outbox.append([], storedThrough: StoredThrough(session: "s", lines: 1))
+            try await outbox.append([], storedThrough: StoredThrough(session: .default("s"), lines: 1))
             #expect(try await journal.claimUnstored(quiet: .zero, limit: 10).isEmpty)
-            _ = try await journal.append(["d"], to: "s", at: nil)
+            _ = try await journal.append(["d"], to: .default("s"), at: nil)
             let rebuilt = try await outbox.append(
-                [Self.result(0, session: "s")], storedThrough: StoredThrough(session: "s", lines: 4))
+                [Self.result(0, session: "s")], storedThrough: StoredThrough(session: .default("s"), lines: 4))
             #expect(rebuilt.skipped == 1)
             #expect(try await journal.claimUnstored(quiet: .zero, limit: 10).isEmpty)
             // At most `limit` at once.
-            for session in ["u", "v", "w"] { _ = try await journal.append(["x"], to: session, at: nil) }
+            for session in ["u", "v", "w"] { _ = try await journal.append(["x"], to: .default(session), at: nil) }
             #expect(try await journal.claimUnstored(quiet: .zero, limit: 2).count == 2)
         }
     }
@@ -49,7 +49,7 @@ import Testing
         let url = try await TestPostgres.freshDatabase()
         try await TestPostgres.withStore(url: url) { store in
             let journal = try await PostgresSessionJournal(store: store)
-            _ = try await journal.append(["a", "b", "c"], to: "old", at: nil)
+            _ = try await journal.append(["a", "b", "c"], to: .default("old"), at: nil)
         }
         // Take the store back to before the mark.
         let components = try #require(URLComponents(string: url))
@@ -65,9 +65,9 @@ import Testing
         try await TestPostgres.withStore(url: url) { store in
             let journal = try await PostgresSessionJournal(store: store)
             #expect(try await journal.claimUnstored(quiet: .zero, limit: 10).isEmpty)
-            _ = try await journal.append(["d"], to: "old", at: nil)
-            #expect(try await journal.claimUnstored(quiet: .zero, limit: 10) == ["old"])
-            #expect(try await journal.lines(of: "old", from: 0) == ["a", "b", "c", "d"])
+            _ = try await journal.append(["d"], to: .default("old"), at: nil)
+            #expect(try await journal.claimUnstored(quiet: .zero, limit: 10) == [.default("old")])
+            #expect(try await journal.lines(of: .default("old"), from: 0) == ["a", "b", "c", "d"])
         }
     }
 }

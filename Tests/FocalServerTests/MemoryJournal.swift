@@ -4,7 +4,9 @@ import FocalServer
 /// A session journal in memory, shared by the server instances of one test, whose store a
 /// test can take away: while it is down every call throws, and while it hangs every call
 /// waits (ignoring cancellation, as a query on a dead connection does) until it is released.
+/// It holds each session under its storage key, as a journal's store does.
 actor MemoryJournal: SessionJournal {
+    /// By ``SessionKey/storageKey``.
     private var logs: [String: [String]] = [:]
     private var sealed: Set<String> = []
     private var hangingRemoves = false
@@ -17,39 +19,40 @@ actor MemoryJournal: SessionJournal {
         var description: String { "the test journal is down" }
     }
 
-    func append(_ lines: [String], to session: String, at position: Int?) async throws -> JournalAppend {
+    func append(_ lines: [String], to session: SessionKey, at position: Int?) async throws -> JournalAppend {
         try await reach()
-        guard !sealed.contains(session) else { throw SessionJournalError.sealed(session: session) }
-        var log = logs[session] ?? []
+        let key = session.storageKey
+        guard !sealed.contains(key) else { throw SessionJournalError.sealed(session: session) }
+        var log = logs[key] ?? []
         let start = position ?? log.count
         guard start <= log.count else { throw SessionJournalError.gap(session: session, expected: log.count, received: start) }
         let skipped = min(lines.count, log.count - start)
         let previousLength = log.count
         log += lines.dropFirst(skipped)
-        logs[session] = log
+        logs[key] = log
         return JournalAppend(previousLength: previousLength, skipped: skipped, appended: lines.count - skipped)
     }
 
-    func lines(of session: String, from start: Int) async throws -> [String] {
+    func lines(of session: SessionKey, from start: Int) async throws -> [String] {
         try await reach()
-        return Array((logs[session] ?? []).dropFirst(start))
+        return Array((logs[session.storageKey] ?? []).dropFirst(start))
     }
 
-    func length(of session: String) async throws -> Int {
+    func length(of session: SessionKey) async throws -> Int {
         try await reach()
-        return logs[session]?.count ?? 0
+        return count(of: session.storageKey)
     }
 
-    func remove(session: String) async throws {
+    func remove(session: SessionKey) async throws {
         try await reach(isRemoval: true)
-        logs[session] = nil
-        sealed.remove(session)
+        logs[session.storageKey] = nil
+        sealed.remove(session.storageKey)
     }
 
-    func seal(session: String, ifLength expected: Int?) async throws -> Int {
+    func seal(session: SessionKey, ifLength expected: Int?) async throws -> Int {
         try await reach()
-        let length = logs[session]?.count ?? 0
-        if length > 0, expected == nil || expected == length { sealed.insert(session) }
+        let length = count(of: session.storageKey)
+        if length > 0, expected == nil || expected == length { sealed.insert(session.storageKey) }
         return length
     }
 
@@ -57,8 +60,8 @@ actor MemoryJournal: SessionJournal {
         try await reach()
     }
 
-    /// How many lines the session's log holds.
-    func count(of session: String) -> Int { logs[session]?.count ?? 0 }
+    /// How many lines the log of the session with this storage key holds.
+    func count(of storageKey: String) -> Int { logs[storageKey]?.count ?? 0 }
 
     /// Takes the store away (`true`) or brings it back.
     func setDown(_ down: Bool) { isDown = down }
@@ -73,8 +76,8 @@ actor MemoryJournal: SessionJournal {
         hang()
     }
 
-    /// Whether the session is sealed for its end.
-    func isSealed(_ session: String) -> Bool { sealed.contains(session) }
+    /// Whether the session with this storage key is sealed for its end.
+    func isSealed(_ storageKey: String) -> Bool { sealed.contains(storageKey) }
 
     /// Lets the waiting calls go on, and later calls through.
     func release() {

@@ -85,8 +85,8 @@ public final class MemoryOutbox: Outbox {
         }
     }
 
-    public func forget(session: String) async throws {
-        storage.withLock { $0.marks.forget(session: session) }
+    public func forget(session: SessionKey) async throws {
+        storage.withLock { $0.marks.forget(session: session.storageKey) }
     }
 
     public func register(destinations: [String]) async throws {

@@ -44,9 +44,9 @@ public protocol Outbox: AnyObject, Sendable {
 
     /// Forgets which indexes of `session` were stored: the session ended, and results of a
     /// new session with its id are stored from index 0 on. Results already held stay.
-    /// - Parameter session: the session's `ResultRecord.sessionKey` (its id, prefixed by
-    ///   its project outside the default project).
-    func forget(session: String) async throws
+    /// - Parameter session: the session; its mark is the one of the results whose
+    ///   `ResultRecord.sessionKey` is its `SessionKey.storageKey`.
+    func forget(session: SessionKey) async throws
 
     /// Adds a cursor, at the end of the store, for each destination seen for the first time.
     func register(destinations: [String]) async throws

@@ -255,9 +255,9 @@ public final class SQLiteOutbox: Outbox {
         return kept
     }
 
-    public func forget(session: String) async throws {
+    public func forget(session: SessionKey) async throws {
         try await write { db in
-            try db.execute(sql: "DELETE FROM session_mark WHERE session = ?", arguments: [session])
+            try db.execute(sql: "DELETE FROM session_mark WHERE session = ?", arguments: [session.storageKey])
         }
     }
 

@@ -55,7 +55,7 @@ struct JournalSweeper: Service, CustomStringConvertible {
 
     /// One round: claims the sessions left behind and brings each up to its journal.
     func sweep() async {
-        var claimed: [String]
+        var claimed: [SessionKey]
         repeat {
             do {
                 claimed = try await services.journalCall(.claim) {
@@ -67,7 +67,7 @@ struct JournalSweeper: Service, CustomStringConvertible {
             }
             for session in claimed {
                 guard !Task.isCancelled else { return }
-                await catchUp(SessionKey(storageKey: session))
+                await catchUp(session)
             }
         } while claimed.count == Self.claimsPerCall
     }

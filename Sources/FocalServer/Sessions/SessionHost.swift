@@ -47,7 +47,7 @@ final class SessionHost: Sendable {
         self.services = services
     }
 
-    /// The session's ``SessionKey/storageKey``: its key in the registry, the journal and the outbox's marks.
+    /// The session's ``SessionKey/storageKey``: its key in the registry and its name in the logs.
     var id: String { key.storageKey }
 
     /// Whether the host has never applied a line (a lookup that found nothing).
@@ -75,7 +75,7 @@ final class SessionHost: Sendable {
             if services.journal != nil {
                 let lines = try batch.lines()
                 let append = try await services.journalCall(.append) { journal in
-                    try await journal.append(lines, to: id, at: position)
+                    try await journal.append(lines, to: key, at: position)
                 }
                 outcome.skipped = append.skipped
                 if append.previousLength != appliedLines {
@@ -106,7 +106,7 @@ final class SessionHost: Sendable {
         try checkOpen()
         return try await resettingOnFailure { () async throws -> String? in
             if services.journal != nil {
-                let length = try await services.journalCall(.length) { try await $0.length(of: id) }
+                let length = try await services.journalCall(.length) { try await $0.length(of: key) }
                 if length != appliedLines { try await rebuild(upTo: length) }
             }
             guard let engine = state.withLock({ $0.engine }) else { return nil }
@@ -132,11 +132,11 @@ final class SessionHost: Sendable {
         defer { gate.leave() }
         try checkOpen()
         return try await resettingOnFailure {
-            let length = try await services.journalCall(.length) { try await $0.length(of: id) }
+            let length = try await services.journalCall(.length) { try await $0.length(of: key) }
             if length != appliedLines {
                 try await rebuild(upTo: length)
             } else if let pipeline = services.pipeline, length > 0 {
-                let mark = StoredThrough(session: id, lines: length)
+                let mark = StoredThrough(session: key, lines: length)
                 try await services.storeCall(.outboxAppend) { try await pipeline.append([], storedThrough: mark) }
             }
             return length
@@ -157,7 +157,7 @@ final class SessionHost: Sendable {
         }
         guard wasOpen else { return }
         await engine?.close()
-        if removingJournal { try await services.forget(session: id) }
+        if removingJournal { try await services.forget(session: key) }
     }
 
     /// Ends the session as a user's session ends (see <doc:RunningTheServer#Ending-a-session>),
@@ -193,7 +193,7 @@ final class SessionHost: Sendable {
             if services.journal != nil {
                 let expected = reason == .deleted ? nil : appliedLines
                 let length = try await resettingOnFailure {
-                    try await services.journalCall(.seal) { try await $0.seal(session: id, ifLength: expected) }
+                    try await services.journalCall(.seal) { try await $0.seal(session: key, ifLength: expected) }
                 }
                 if length != appliedLines {
                     guard reason == .deleted else {
@@ -228,7 +228,7 @@ final class SessionHost: Sendable {
             try await services.storeCall(.outboxAppend) { try await pipeline.append(pending) }
             state.withLock { $0.pendingEnd = [] }
         }
-        try await services.forget(session: id)
+        try await services.forget(session: key)
         state.withLock { $0.isClosed = true }
         whenEnded()
         return true
@@ -285,7 +285,7 @@ final class SessionHost: Sendable {
     private func rebuild(upTo length: Int) async throws {
         await reset()
         guard length > 0 else { return }
-        let lines = try await services.journalCall(.lines) { try await $0.lines(of: id, from: 0) }
+        let lines = try await services.journalCall(.lines) { try await $0.lines(of: key, from: 0) }
         var start = 0
         let end = min(length, lines.count)
         while start < end {
@@ -322,7 +322,7 @@ final class SessionHost: Sendable {
         // With a journal that tracks it, the results of every line applied so far are stored
         // with these: the mark moves in their transaction (alone when there are none), so lines
         // past it are lines whose results an instance lost between journal and outbox (the sweep's).
-        let mark = services.journal?.tracksStoredThrough == true ? StoredThrough(session: id, lines: appliedLines) : nil
+        let mark = services.journal?.tracksStoredThrough == true ? StoredThrough(session: key, lines: appliedLines) : nil
         if !outcome.results.isEmpty || mark != nil {
             let records = records(for: outcome.results, first: first)
             TestFault.current?.beforeOutbox()

@@ -22,10 +22,9 @@ struct SessionServices: Sendable {
 
     /// Forgets an ended session everywhere it is stored: its journal, and the outbox's
     /// record of the result indexes it stored (so a new session with its id starts at 0).
-    /// - Parameter id: the session's ``SessionKey/storageKey``.
-    func forget(session id: String) async throws {
-        if journal != nil { try await journalCall(.remove) { try await $0.remove(session: id) } }
-        if let pipeline { try await storeCall(.outboxForget) { try await pipeline.outbox.forget(session: id) } }
+    func forget(session: SessionKey) async throws {
+        if journal != nil { try await journalCall(.remove) { try await $0.remove(session: session) } }
+        if let pipeline { try await storeCall(.outboxForget) { try await pipeline.outbox.forget(session: session) } }
     }
 
     /// The engines of `project`.
