@@ -2,6 +2,7 @@
 // `Scripts/check-snippets` checks that each code block is one of the slices below.
 
 import FocalClient
+import FocalCore
 import FocalOpLog
 
 // snippet.record-and-send
@@ -9,7 +10,7 @@ import FocalOpLog
 func recordAndSend(directory: String) async throws {
     // snippet.show
     let queue = try OpQueue(directory: directory)  // e.g. Application Support/focal-queue
-    let recorder = Recorder(queue: queue, session: "user-42")
+    let recorder = Recorder(queue: queue, session: try SessionID("user-42"))
 
     // On the UI thread: each call checks the op and buffers it, nothing more.
     let row = NodeID(owner: 5, keys: ["1"])  // a table row: keyed, so a reused cell keeps its state
@@ -34,7 +35,7 @@ func appLifecycle(directory: String, publishableKey: String, userID: String) asy
     // snippet.show
     // At launch: the queue lives in the app's own storage and outlives the process.
     let queue = try OpQueue(directory: directory)
-    let recorder = Recorder(queue: queue, session: userID)
+    let recorder = Recorder(queue: queue, session: try SessionID(userID))  // 1–256 bytes, or it throws
     let configuration = SenderConfiguration(server: "https://focal.example", key: publishableKey)
     let sender = Sender(queue: queue, configuration: configuration) { sentence in
         print("focal:", sentence)  // a refused line, a retry, a continued session: one sentence each

@@ -5,11 +5,13 @@ import FocalCore
 /// (``SessionID/maxLength``, 256 bytes): when `ID~N` would not, the base is shortened to a prefix
 /// of the id and a hash of the whole id, `PREFIX~HHHHHHHHHHHHHHHH~N` (16 hexadecimal digits of
 /// FNV-1a, 64 bits), the same in every process and different for ids that share the prefix.
+/// Every id made so is 1 to 256 bytes: the `SessionID` check it goes through never throws.
 enum ContinuationID {
-    static func of(_ session: String, generation: Int) -> String {
-        guard generation != 1 else { return session }
+    static func of(_ id: SessionID, generation: Int) throws(SessionIDError) -> SessionID {
+        guard generation != 1 else { return id }
+        let session = id.rawValue
         let suffix = "~\(generation)"
-        if session.utf8.count + suffix.utf8.count <= SessionID.maxLength { return session + suffix }
+        if session.utf8.count + suffix.utf8.count <= SessionID.maxLength { return try SessionID(session + suffix) }
         let hash = "~" + hexadecimal(fnv1a(session))
         let room = SessionID.maxLength - hash.utf8.count - suffix.utf8.count
         var prefix = ""
@@ -20,7 +22,7 @@ enum ContinuationID {
             prefix.unicodeScalars.append(scalar)
             bytes += width
         }
-        return prefix + hash + suffix
+        return try SessionID(prefix + hash + suffix)
     }
 
     private static func fnv1a(_ text: String) -> UInt64 {

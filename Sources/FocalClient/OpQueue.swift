@@ -1,3 +1,4 @@
+import FocalCore
 import Foundation
 import GRDB
 import Synchronization
@@ -83,27 +84,28 @@ public final class OpQueue: Sendable {
         var next: [String: (seq: Int64, dropped: Bool)] = [:]
         var added: [String: (bytes: Int, lines: Int)] = [:]
         for line in lines {
+            let session = line.session.rawValue
             var state: (seq: Int64, dropped: Bool)
-            if let known = next[line.session] {
+            if let known = next[session] {
                 state = known
             } else {
                 // Statements compiled once per connection (GRDB's cache): a group of lines of many interleaved sessions
                 // runs these once per session it touches.
-                try db.cachedStatement(sql: "INSERT OR IGNORE INTO session (id) VALUES (?)").execute(arguments: [line.session])
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO session (id) VALUES (?)").execute(arguments: [session])
                 let row = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT nextSeq, dropped FROM session WHERE id = ?"), arguments: [line.session])!
+                    db.cachedStatement(sql: "SELECT nextSeq, dropped FROM session WHERE id = ?"), arguments: [session])!
                 state = (row[0], row[1])
             }
             if state.dropped {
                 drop.lines += 1
             } else {
                 try db.cachedStatement(sql: "INSERT INTO line (session, seq, bytes) VALUES (?, ?, ?)")
-                    .execute(arguments: [line.session, state.seq, Data(line.bytes)])
+                    .execute(arguments: [session, state.seq, Data(line.bytes)])
                 state.seq += 1
-                added[line.session, default: (0, 0)].bytes += line.bytes.count
-                added[line.session, default: (0, 0)].lines += 1
+                added[session, default: (0, 0)].bytes += line.bytes.count
+                added[session, default: (0, 0)].lines += 1
             }
-            next[line.session] = state
+            next[session] = state
         }
         for (session, state) in next where !state.dropped {
             let sums = added[session] ?? (0, 0)
@@ -145,8 +147,11 @@ public final class OpQueue: Sendable {
     }
 
     /// The sessions holding lines, oldest first.
-    public func sessionsWithLines() async throws -> [String] {
+    public func sessionsWithLines() async throws -> [SessionID] {
+        // Every id came from a `QueuedLine`, so each is valid again here (one a queue of an older focal held unchecked
+        // throws, as the server refused its lines before).
         try await database.read { db in try String.fetchAll(db, sql: "SELECT id FROM session WHERE lines > 0 ORDER BY ord") }
+            .map(SessionID.init(_:))
     }
 
     /// What the queue holds: lines and their bytes.
@@ -159,17 +164,17 @@ public final class OpQueue: Sendable {
 
     /// The first lines of `session`, at most `maxLines` and (past the first line) `maxBytes`
     /// bytes of body; `nil` when it holds none.
-    public func nextBatch(of session: String, maxLines: Int, maxBytes: Int) async throws -> QueuedBatch? {
+    public func nextBatch(of session: SessionID, maxLines: Int, maxBytes: Int) async throws -> QueuedBatch? {
         try await database.read { db in
             guard
                 let state = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT generation, position FROM session WHERE id = ?"), arguments: [session])
+                    db.cachedStatement(sql: "SELECT generation, position FROM session WHERE id = ?"), arguments: [session.rawValue])
             else { return nil }
             let rows = try Row.fetchCursor(
                 db.cachedStatement(sql: "SELECT seq, bytes FROM line WHERE session = ? ORDER BY seq LIMIT ?"),
-                arguments: [session, maxLines])
+                arguments: [session.rawValue, maxLines])
             var batch = QueuedBatch(
-                session: session, wireSession: ContinuationID.of(session, generation: state[0]), position: state[1],
+                session: session, wireSession: try ContinuationID.of(session, generation: state[0]), position: state[1],
                 sequences: [], lines: [])
             var bytes = 0
             while let row = try rows.next() {
@@ -189,33 +194,34 @@ public final class OpQueue: Sendable {
     public func acknowledge(_ batch: QueuedBatch, lines count: Int) async throws {
         let count = min(count, batch.lines.count)
         guard count > 0 else { return }
+        let session = batch.session.rawValue
         try await database.write { db in
-            var tree = try self.trees.withLock { $0[batch.session] } ?? Self.loadTree(db, session: batch.session)
+            var tree = try self.trees.withLock { $0[session] } ?? Self.loadTree(db, session: session)
             var ordinal =
                 try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM live WHERE session = ?"), arguments: [batch.session])
+                    db.cachedStatement(sql: "SELECT COALESCE(MAX(ordinal) + 1, 0) FROM live WHERE session = ?"), arguments: [session])
                 ?? 0
             var change = LiveTree.Change()
-            for line in batch.lines.prefix(count) { tree.apply(line, of: batch.session, nextOrdinal: &ordinal, change: &change) }
+            for line in batch.lines.prefix(count) { tree.apply(line, of: session, nextOrdinal: &ordinal, change: &change) }
             for key in change.removed {
-                try db.cachedStatement(sql: "DELETE FROM live WHERE session = ? AND node = ?").execute(arguments: [batch.session, key])
+                try db.cachedStatement(sql: "DELETE FROM live WHERE session = ? AND node = ?").execute(arguments: [session, key])
             }
             for (key, node) in change.added {
                 try db.cachedStatement(sql: "INSERT OR REPLACE INTO live (session, node, parent, line, ordinal) VALUES (?, ?, ?, ?, ?)")
-                    .execute(arguments: [batch.session, key, node.parent, Data(node.line), node.ordinal])
+                    .execute(arguments: [session, key, node.parent, Data(node.line), node.ordinal])
             }
-            try Self.remove(db, session: batch.session, sequences: batch.sequences.prefix(count))
+            try Self.remove(db, session: session, sequences: batch.sequences.prefix(count))
             try db.cachedStatement(sql: "UPDATE session SET position = position + ? WHERE id = ?").execute(arguments: [
-                count, batch.session,
+                count, session,
             ])
-            self.trees.withLock { $0[batch.session] = tree }
+            self.trees.withLock { $0[session] = tree }
             if change.ended {
                 // An ended session holding no more lines is forgotten, as the server forgets it: lines queued later
                 // under its id start a new session at position 0.
-                try db.execute(sql: "DELETE FROM session WHERE id = ? AND lines = 0", arguments: [batch.session])
+                try db.execute(sql: "DELETE FROM session WHERE id = ? AND lines = 0", arguments: [session])
                 if db.changesCount > 0 {
-                    try db.execute(sql: "DELETE FROM live WHERE session = ?", arguments: [batch.session])
-                    self.trees.withLock { $0[batch.session] = nil }
+                    try db.execute(sql: "DELETE FROM live WHERE session = ?", arguments: [session])
+                    self.trees.withLock { $0[session] = nil }
                 }
             }
         }
@@ -225,7 +231,7 @@ public final class OpQueue: Sendable {
     /// server refuses for good before applying it (a single line over its body limit).
     public func setAside(_ batch: QueuedBatch) async throws {
         guard let first = batch.sequences.first else { return }
-        try await database.write { db in try Self.remove(db, session: batch.session, sequences: [first]) }
+        try await database.write { db in try Self.remove(db, session: batch.session.rawValue, sequences: [first]) }
     }
 
     private static func remove(_ db: Database, session: String, sequences: some Collection<Int64>) throws {
@@ -254,8 +260,9 @@ public final class OpQueue: Sendable {
     /// server already applied are never sent again, so no result is produced twice.
     /// - Returns: the new id.
     @discardableResult
-    public func continueSession(_ session: String) async throws -> String {
-        try await database.write { db in
+    public func continueSession(_ id: SessionID) async throws -> SessionID {
+        let session = id.rawValue
+        return try await database.write { db in
             let tree = try self.trees.withLock { $0[session] } ?? Self.loadTree(db, session: session)
             let registrations = tree.registrations
             let first = try Int64.fetchOne(db, sql: "SELECT MIN(seq) FROM line WHERE session = ?", arguments: [session])
@@ -269,7 +276,7 @@ public final class OpQueue: Sendable {
                 sql: "UPDATE session SET generation = generation + 1, position = 0, lines = lines + ?, bytes = bytes + ? WHERE id = ?",
                 arguments: [registrations.count, registrations.reduce(0) { $0 + $1.count }, session])
             let generation = try Int.fetchOne(db, sql: "SELECT generation FROM session WHERE id = ?", arguments: [session]) ?? 1
-            return ContinuationID.of(session, generation: generation)
+            return try ContinuationID.of(id, generation: generation)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalOpLog
 import Foundation
 
@@ -11,7 +12,7 @@ final class QueueWriter: @unchecked Sendable {
     /// How many waiting ops wake the writer before its interval ends: a tenth of the backlog limit.
     static let eagerCommit = Recorder.backlogLimit / 10
     private let queue: OpQueue
-    private let session: String
+    private let session: SessionID
     private let interval: TimeInterval
     /// Guards every variable below (@unchecked Sendable: only under it).
     private let condition = NSCondition()
@@ -23,7 +24,7 @@ final class QueueWriter: @unchecked Sendable {
     private var stopping = false
     private var stopped = false
 
-    init(queue: OpQueue, session: String, interval: Duration) {
+    init(queue: OpQueue, session: SessionID, interval: Duration) {
         self.queue = queue
         self.session = session
         self.interval = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
@@ -93,7 +94,8 @@ final class QueueWriter: @unchecked Sendable {
             pending.removeAll(keepingCapacity: true)
             condition.unlock()
             let lines = ops.map {
-                QueuedLine(session: session, bytes: Array(OpLogEntry(session: session, Self.stamped($0.op, time: $0.time)).jsonLine.utf8))
+                QueuedLine(
+                    session: session, bytes: Array(OpLogEntry(session: session.rawValue, Self.stamped($0.op, time: $0.time)).jsonLine.utf8))
             }
             var failure: (any Error)?
             do {

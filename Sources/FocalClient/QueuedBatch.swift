@@ -1,10 +1,12 @@
+import FocalCore
+
 /// The next lines of one session to send, as ``OpQueue/nextBatch(of:maxLines:maxBytes:)`` reads them.
 public struct QueuedBatch: Sendable, Equatable {
     /// The app's session id, as the lines were queued under.
-    public var session: String
+    public var session: SessionID
     /// The id the server knows the session by: `session`, or `session~N` after the Nth-1 continuation
     /// (``OpQueue/continueSession(_:)``).
-    public var wireSession: String
+    public var wireSession: SessionID
     /// How many of the session's lines the server acknowledged: the request's `?position=`.
     public var position: Int
     /// The queue's sequence numbers of the lines, ascending.

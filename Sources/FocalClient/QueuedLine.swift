@@ -1,11 +1,13 @@
+import FocalCore
+
 /// One op-log line handed to an ``OpQueue``, with the session it belongs to.
 public struct QueuedLine: Sendable, Equatable {
     /// The app's session id (`default` for lines that name none).
-    public var session: String
+    public var session: SessionID
     /// The line, without its newline.
     public var bytes: [UInt8]
 
-    public init(session: String, bytes: [UInt8]) {
+    public init(session: SessionID, bytes: [UInt8]) {
         self.session = session
         self.bytes = bytes
     }

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalJSON
 import FocalOpLog
 import Foundation
@@ -28,7 +29,7 @@ public final class Recorder: Sendable {
     /// once a tenth of it waits.
     public static let backlogLimit = 100_000
     /// The app's session id the ops are queued under.
-    public let session: String
+    public let session: SessionID
     private let state = Mutex(State())
     private let writer: QueueWriter
 
@@ -37,8 +38,10 @@ public final class Recorder: Sendable {
         var closed = false
     }
 
-    /// A recorder of `session`'s ops into `queue`, with its writer thread started.
-    public init(queue: OpQueue, session: String) {
+    /// A recorder of `session`'s ops into `queue`, with its writer thread started. An app names its session
+    /// here, as a `SessionID`: an id of the wrong length is refused when it is made (`SessionID.init(_:)` throws
+    /// `SessionIDError`), before anything is recorded under it, not later by the server.
+    public init(queue: OpQueue, session: SessionID) {
         self.session = session
         writer = QueueWriter(queue: queue, session: session, interval: Self.commitInterval)
     }

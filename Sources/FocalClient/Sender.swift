@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import FocalCore
 import FocalJSON
 import FocalOpLog
 import Foundation
@@ -98,7 +99,7 @@ public final class Sender: Sendable {
     }
 
     /// Sends `session`'s lines until it holds none.
-    private func send(_ session: String) async throws {
+    private func send(_ session: SessionID) async throws {
         var maxLines = max(1, configuration.maxLines)
         var failures = 0
         var failingSince: Duration?
@@ -252,7 +253,8 @@ public final class Sender: Sendable {
 
     private func url(for batch: QueuedBatch) -> String {
         let server = configuration.server.hasSuffix("/") ? String(configuration.server.dropLast()) : configuration.server
-        let id = batch.wireSession.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? batch.wireSession
+        let wire = batch.wireSession.rawValue
+        let id = wire.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? wire
         return "\(server)/v1/sessions/\(id)/ops?position=\(batch.position)"
     }
 

@@ -4,7 +4,8 @@ public struct SenderFigures: Sendable, Equatable, CustomStringConvertible {
     public var queued = 0
     /// Lines the server acknowledged (applied, or skipped as held already).
     public var sent = 0
-    /// Lines refused for good: per-line errors in the server's answers, and single lines over its body limit (set aside).
+    /// Lines refused for good: per-line errors in the server's answers, single lines over its body limit (set aside),
+    /// and the lines `focal send` reads but cannot queue (over the op log's line limit, or naming an invalid session id).
     public var refused = 0
     /// Requests sent again after 429, 503, another 5xx or a network error.
     public var retried = 0

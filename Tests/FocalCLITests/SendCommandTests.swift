@@ -223,6 +223,28 @@ struct SendCommandTests {
         #expect(delivered["u1"]?.count == 25)
     }
 
+    @Test("a line naming an empty or over-long session id is refused before it is queued, and reported; the rest arrives in order")
+    func invalidSessionIDRefusedBeforeQueueing() throws {
+        let workspace = try TemporaryDirectory(tasks: Self.tasks)
+        var log = Self.log(sessions: ["u1"], pings: 20)
+        let long = String(repeating: "s", count: 257)
+        for session in ["", long] {
+            log.append(Data((#"{"op":"record","node":2,"event":"ping","session":"\#(session)"}"# + "\n").utf8))
+        }
+        log.append(Self.log(sessions: ["u1"], pings: 5, first: 20, header: false))
+        let path = try workspace.write("app.oplog", log)
+        let server = try Self.serve(workspace)
+        defer { server.kill() }
+        let run = try Self.send(server, workspace, [path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("line 43 of \(path): the session id is empty; not sent"), "\(run)")
+        #expect(run.stderr.contains("line 44 of \(path): the session id is longer than 256 bytes; not sent"), "\(run)")
+        #expect(run.stderr.contains("queued 52, sent 52, refused 2"), "\(run)")
+        let delivered = try Self.stop(server, workspace)
+        #expect(delivered == (try Self.replayed(path, tasks: workspace.tasks)))
+        #expect(delivered["u1"]?.count == 25)
+    }
+
     @Test("a session the server lost (restarted without a journal) continues as SESSION~2, registering its live nodes first")
     func lostSessionContinues() throws {
         let workspace = try TemporaryDirectory(tasks: Self.tasks)

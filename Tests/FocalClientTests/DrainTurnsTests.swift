@@ -1,3 +1,4 @@
+import FocalCore
 import FocalReceiverTestSupport
 import FocalTestSupport
 import Foundation
@@ -47,7 +48,9 @@ struct DrainTurnsTests {
         let receiver = try await LoopbackReceiver.start(behavior: ReceiverBehavior(script: [.status(503)]))
         let clock = HeldClock()
         let queue = try OpQueue(directory: directory.path)
-        try await queue.append([QueuedLine(session: "s", bytes: Array(#"{"op":"register","node":1,"parent":null,"name":"r"}"#.utf8))])
+        try await queue.append([
+            QueuedLine(session: try SessionID("s"), bytes: Array(#"{"op":"register","node":1,"parent":null,"name":"r"}"#.utf8))
+        ])
         let sender = Sender(queue: queue, configuration: SenderConfiguration(server: "http://127.0.0.1:\(receiver.port)"), clock: clock)
         let first = Task { try await sender.drain() }
         var starts = clock.started.makeAsyncIterator()

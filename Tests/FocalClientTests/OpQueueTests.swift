@@ -1,11 +1,14 @@
 import FocalClient
+import FocalCore
 import FocalTestSupport
 import Foundation
 import Testing
 
 @Suite("OpQueue: durable lines per session, positions, the byte limit and continuations")
 struct OpQueueTests {
-    static func line(_ text: String, _ session: String) -> QueuedLine { QueuedLine(session: session, bytes: Array(text.utf8)) }
+    static func line(_ text: String, _ session: String) throws -> QueuedLine {
+        QueuedLine(session: try SessionID(session), bytes: Array(text.utf8))
+    }
 
     @Test("past the byte limit the oldest whole sessions are dropped, counted, and later lines of theirs too")
     func byteLimitDropsOldestSessions() async throws {
@@ -13,16 +16,16 @@ struct OpQueueTests {
         let filler = String(repeating: "x", count: 90)
         let queue = try OpQueue(directory: directory.path, byteLimit: 500)
         // Three sessions of two 100-byte lines: 600 bytes, so the oldest (a) goes.
-        let lines = ["a", "b", "c"].flatMap { session in
-            (0..<2).map { _ in Self.line(#"{"x":"\#(filler)"}"#.padding(toLength: 100, withPad: " ", startingAt: 0), session) }
+        let lines = try ["a", "b", "c"].flatMap { session in
+            try (0..<2).map { _ in try Self.line(#"{"x":"\#(filler)"}"#.padding(toLength: 100, withPad: " ", startingAt: 0), session) }
         }
         let drop = try await queue.append(lines)
         #expect(drop == QueueDrop(sessions: 1, lines: 2))
-        #expect(try await queue.sessionsWithLines() == ["b", "c"])
+        #expect(try await queue.sessionsWithLines().map(\.rawValue) == ["b", "c"])
         #expect(try await queue.held() == (lines: 4, bytes: 400))
         // A line of a dropped session would leave a gap in it: dropped as well.
-        #expect(try await queue.append([Self.line("{}", "a")]) == QueueDrop(sessions: 0, lines: 1))
-        #expect(try await queue.sessionsWithLines() == ["b", "c"])
+        #expect(try await queue.append([try Self.line("{}", "a")]) == QueueDrop(sessions: 0, lines: 1))
+        #expect(try await queue.sessionsWithLines().map(\.rawValue) == ["b", "c"])
     }
 
     @Test("one queue per directory: a second fails naming the directory until the first is gone")
@@ -44,13 +47,13 @@ struct OpQueueTests {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
         do {
             let queue = try OpQueue(directory: directory.path)
-            try await queue.append((0..<5).map { Self.line(#"{"n":\#($0)}"#, "s") })
-            let batch = try #require(try await queue.nextBatch(of: "s", maxLines: 3, maxBytes: 1 << 20))
-            #expect(batch.position == 0 && batch.lines.count == 3 && batch.wireSession == "s")
+            try await queue.append((0..<5).map { try Self.line(#"{"n":\#($0)}"#, "s") })
+            let batch = try #require(try await queue.nextBatch(of: SessionID("s"), maxLines: 3, maxBytes: 1 << 20))
+            #expect(batch.position == 0 && batch.lines.count == 3 && batch.wireSession.rawValue == "s")
             try await queue.acknowledge(batch, lines: 2)
         }
         let reopened = try OpQueue(directory: directory.path)
-        let next = try #require(try await reopened.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
+        let next = try #require(try await reopened.nextBatch(of: SessionID("s"), maxLines: 10, maxBytes: 1 << 20))
         #expect(next.position == 2)
         #expect(next.lines.map { String(decoding: $0, as: UTF8.self) } == [#"{"n":2}"#, #"{"n":3}"#, #"{"n":4}"#])
     }
@@ -67,12 +70,12 @@ struct OpQueueTests {
                 #"{"op":"register","node":[4,"a"],"parent":1,"name":"cell","session":"s"}"#,
                 #"{"op":"deregister","node":2,"session":"s"}"#,
                 #"{"op":"record","node":[4,"a"],"event":"tap","session":"s"}"#,
-            ].map { Self.line($0, "s") })
-        let sent = try #require(try await queue.nextBatch(of: "s", maxLines: 5, maxBytes: 1 << 20))
+            ].map { try Self.line($0, "s") })
+        let sent = try #require(try await queue.nextBatch(of: SessionID("s"), maxLines: 5, maxBytes: 1 << 20))
         try await queue.acknowledge(sent, lines: 5)
-        #expect(try await queue.continueSession("s") == "s~2")
-        let batch = try #require(try await queue.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
-        #expect(batch.wireSession == "s~2" && batch.position == 0)
+        #expect(try await queue.continueSession(SessionID("s")).rawValue == "s~2")
+        let batch = try #require(try await queue.nextBatch(of: SessionID("s"), maxLines: 10, maxBytes: 1 << 20))
+        #expect(batch.wireSession.rawValue == "s~2" && batch.position == 0)
         #expect(
             batch.lines.map { String(decoding: $0, as: UTF8.self) } == [
                 #"{"op":"register","node":1,"parent":null,"name":"root"}"#,
@@ -86,13 +89,13 @@ struct OpQueueTests {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
         let queue = try OpQueue(directory: directory.path)
         let ids = [String(repeating: "a", count: 255) + "x", String(repeating: "a", count: 255) + "y"]
-        try await queue.append(ids.map { Self.line(#"{"op":"record","node":1,"event":"tap"}"#, $0) })
+        try await queue.append(ids.map { try Self.line(#"{"op":"record","node":1,"event":"tap"}"#, $0) })
         var continued: [(second: String, third: String)] = []
-        for id in ids {
+        for id in try ids.map(SessionID.init(_:)) {
             let second = try await queue.continueSession(id)
             let third = try await queue.continueSession(id)
             #expect(try await queue.nextBatch(of: id, maxLines: 1, maxBytes: 1 << 20)?.wireSession == third)
-            continued.append((second, third))
+            continued.append((second.rawValue, third.rawValue))
         }
         for (second, third) in continued {
             #expect(second.utf8.count <= 256 && third.utf8.count <= 256, "\(second) \(third)")
@@ -109,16 +112,16 @@ struct OpQueueTests {
         let queue = try OpQueue(directory: directory.path)
         try await queue.append(
             [#"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#, #"{"op":"end"}"#].map {
-                Self.line($0, "s")
+                try Self.line($0, "s")
             })
-        let first = try #require(try await queue.nextBatch(of: "s", maxLines: 1, maxBytes: 1 << 20))
+        let first = try #require(try await queue.nextBatch(of: SessionID("s"), maxLines: 1, maxBytes: 1 << 20))
         try await queue.acknowledge(first, lines: 1)
-        #expect(try await queue.continueSession("s") == "s~2")
-        let end = try #require(try await queue.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
-        #expect(end.wireSession == "s~2" && end.lines.count == 2)
+        #expect(try await queue.continueSession(SessionID("s")).rawValue == "s~2")
+        let end = try #require(try await queue.nextBatch(of: SessionID("s"), maxLines: 10, maxBytes: 1 << 20))
+        #expect(end.wireSession.rawValue == "s~2" && end.lines.count == 2)
         try await queue.acknowledge(end, lines: 2)
-        try await queue.append([Self.line(#"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#, "s")])
-        let again = try #require(try await queue.nextBatch(of: "s", maxLines: 10, maxBytes: 1 << 20))
-        #expect(again.wireSession == "s" && again.position == 0 && again.lines.count == 1)
+        try await queue.append([try Self.line(#"{"op":"register","node":1,"parent":null,"name":"root","session":"s"}"#, "s")])
+        let again = try #require(try await queue.nextBatch(of: SessionID("s"), maxLines: 10, maxBytes: 1 << 20))
+        #expect(again.wireSession.rawValue == "s" && again.position == 0 && again.lines.count == 1)
     }
 }

@@ -1,4 +1,5 @@
 import FocalClient
+import FocalCore
 import FocalJSON
 import FocalOpLog
 import FocalTestSupport
@@ -13,7 +14,7 @@ struct RecorderTests {
         _ = try directory.makeDirectory(
             "tasks", files: ["index.js": "match('cell/did-select', (n) => n.path + '#' + n.index + ':' + n.latestValue('title'));"])
         let queue = try OpQueue(directory: directory.absolute("queue"))
-        let recorder = Recorder(queue: queue, session: "u1")
+        let recorder = Recorder(queue: queue, session: try SessionID("u1"))
         let row: NodeID = NodeID(owner: 3, keys: ["row", "0"])
         try recorder.register(1, parent: nil, name: "__root__")
         try recorder.register(2, parent: 1, name: "list", namespace: "Shop.List")
@@ -26,7 +27,7 @@ struct RecorderTests {
         #expect(throws: RecorderError.unknownNode(row)) { try recorder.record(row, event: "did-select") }
         try recorder.close()
 
-        let batch = try #require(try await queue.nextBatch(of: "u1", maxLines: 100, maxBytes: 1 << 20))
+        let batch = try #require(try await queue.nextBatch(of: SessionID("u1"), maxLines: 100, maxBytes: 1 << 20))
         #expect(batch.lines.count == 8)
         for line in batch.lines {
             let entry = try line.withUnsafeBytes { try OpDecoder.decodeEntry($0) }
@@ -45,7 +46,7 @@ struct RecorderTests {
     func backlogWhileTheQueueIsLocked() async throws {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
         let queue = try OpQueue(directory: directory.absolute("queue"))
-        let recorder = Recorder(queue: queue, session: "s")
+        let recorder = Recorder(queue: queue, session: try SessionID("s"))
         try recorder.register(1, parent: nil, name: "__root__")
         try recorder.register(2, parent: 1, name: "item")
         try recorder.flush()
@@ -95,7 +96,7 @@ struct RecorderTests {
     func refusals() async throws {
         let directory = try TemporaryDirectory(prefix: "focal-client-")
         let queue = try OpQueue(directory: directory.absolute("queue"))
-        let recorder = Recorder(queue: queue, session: "s")
+        let recorder = Recorder(queue: queue, session: try SessionID("s"))
         try recorder.register(1, parent: nil, name: "__root__")
         try recorder.register(2, parent: 1, name: "list")
         try recorder.register(5, parent: 2, name: "row")
@@ -109,7 +110,7 @@ struct RecorderTests {
         try recorder.register(1, parent: nil, name: "__root__")  // a new tree after the end
         try recorder.close()
         #expect(throws: RecorderError.closed) { try recorder.record(1, event: "tap") }
-        let batch = try #require(try await queue.nextBatch(of: "s", maxLines: 100, maxBytes: 1 << 20))
+        let batch = try #require(try await queue.nextBatch(of: SessionID("s"), maxLines: 100, maxBytes: 1 << 20))
         let ops = try batch.lines.map { line in try #require(try line.withUnsafeBytes { try OpDecoder.decodeEntry($0) }).op }
         #expect(ops.map(Self.kind) == ["register", "register", "register", "deregister", "end", "register"])
     }

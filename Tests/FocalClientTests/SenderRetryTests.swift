@@ -1,4 +1,5 @@
 import FocalClient
+import FocalCore
 import FocalReceiverTestSupport
 import FocalTestSupport
 import Foundation
@@ -24,7 +25,9 @@ struct SenderRetryTests {
 
     static func queue(in directory: TemporaryDirectory) async throws -> OpQueue {
         let queue = try OpQueue(directory: directory.path)
-        try await queue.append([QueuedLine(session: "s", bytes: Array(#"{"op":"register","node":1,"parent":null,"name":"r"}"#.utf8))])
+        try await queue.append([
+            QueuedLine(session: try SessionID("s"), bytes: Array(#"{"op":"register","node":1,"parent":null,"name":"r"}"#.utf8))
+        ])
         return queue
     }
 

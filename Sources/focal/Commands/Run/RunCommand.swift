@@ -1,5 +1,6 @@
 import ArgumentParser
 import FocalClient
+import FocalCore
 import FocalDelivery
 import FocalEngine
 import FocalOpLog
@@ -111,7 +112,7 @@ struct RunCommand: AsyncParsableCommand {
         let pipeline = delivery.isDelivering ? try await delivery.makePipeline() : nil
         let (store, path, emitOplog, snapshot, format, tracing) = (delivery.store, scenario, emitOplog, snapshot, format, trace)
         // The simulator and the engine run together on the engine's thread.
-        let sessionID = session ?? "run-\(UUID().uuidString.lowercased())"
+        let sessionID = try SessionID(session ?? "run-\(UUID().uuidString.lowercased())")
         let sending = send != nil
         let (exit, lines) = try await worker.run { worker in
             let scenario: Scenario
@@ -134,7 +135,9 @@ struct RunCommand: AsyncParsableCommand {
             let run = ScenarioRun(scenario: scenario) { op in
                 lineNumber += 1
                 oplog?.writeLine(op.jsonLine)
-                if sending { sent.append(QueuedLine(session: sessionID, bytes: Array(OpLogEntry(session: sessionID, op).jsonLine.utf8))) }
+                if sending {
+                    sent.append(QueuedLine(session: sessionID, bytes: Array(OpLogEntry(session: sessionID.rawValue, op).jsonLine.utf8)))
+                }
                 worker.engine.apply(op, line: lineNumber)
             }
             var warnings = 0
@@ -195,7 +198,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let status = await SendArguments.drain(sender, queue: directory)
         try? await sender.shutdown()
-        SendArguments.report("session '\(lines.first?.session ?? "")': " + sender.figures.description)
+        SendArguments.report("session '\(lines.first?.session.rawValue ?? "")': " + sender.figures.description)
         return status
     }
 

@@ -1,4 +1,5 @@
 import FocalClient
+import FocalCore
 import FocalOpLog
 import FocalReplay
 import Foundation
@@ -10,7 +11,8 @@ import Darwin
 #endif
 
 /// `focal send`'s inputs read into its queue, on a thread of their own: each line under its
-/// session (`default` for a line that names none), in groups of up to ``groupLines`` lines and
+/// session (`default` for a line that names none; a line whose id `SessionID` refuses is counted refused and
+/// reported, not queued, as the server would refuse it), in groups of up to ``groupLines`` lines and
 /// ``groupBytes`` bytes (or what the input had when it paused), each group appended in one transaction with how far its
 /// input was read, so a run started again on the same queue skips the lines it queued before.
 ///
@@ -55,6 +57,7 @@ final class InputReader: Sendable {
         guard descriptor >= 0 else { throw InputError.cannotOpen(String(cString: strerror(errno))) }
         defer { if descriptor != 0 { close(descriptor) } }
         let done = try queue.inputLines(of: source)
+        let defaultSession = try SessionID("default")
         let reader = LineReader(fileDescriptor: descriptor)
         var group: [QueuedLine] = []
         var groupBytes = 0
@@ -80,7 +83,14 @@ final class InputReader: Sendable {
             case .line(let bytes, let number):
                 read = number
                 guard number > done, bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
-                let session = OpDecoder.sessionHint(bytes)?.session ?? "default"
+                let session: SessionID
+                do throws(SessionIDError) {
+                    session = try OpDecoder.sessionHint(bytes)?.session.map(SessionID.init(_:)) ?? defaultSession
+                } catch {
+                    sender.count { $0.refused += 1 }
+                    StandardStream.error.writeLine("focal send: line \(number) of \(source): the session id \(error); not sent")
+                    continue
+                }
                 group.append(QueuedLine(session: session, bytes: Array(bytes)))
                 groupBytes += bytes.count
                 if group.count >= Self.groupLines || groupBytes >= Self.groupBytes { try commit() }
