@@ -134,7 +134,7 @@ public final class Engine {
             if let state = sessions[session] { state.recordEnd(reason: reason, time: time, line: line) }
             guard !endSession(session) else { return }
             var error = EngineError(.invalidOp, "cannot end session '\(session)': it has no live state", line: line)
-            error.session = session
+            error.session = SessionID(held: session)
             observer?.engine(self, didReport: error)
             return
         }
@@ -215,7 +215,7 @@ public final class Engine {
             apply(entry, line: number, sessionSlot: sessionSlot)
         } catch {
             var failure = EngineError(.malformedOp, error.message, line: number)
-            failure.session = session
+            failure.session = session.flatMap(SessionID.init(held:))
             observer?.engine(self, didReport: failure)
         }
     }

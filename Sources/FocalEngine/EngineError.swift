@@ -35,7 +35,7 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
     /// The task, for task failures.
     public var task: TaskReference?
     /// The session the op belonged to, or `nil` for the default session.
-    public var session: String?
+    public var session: SessionID?
     /// The setting out of its range, for ``Kind/invalidConfiguration``.
     public var configuration: ConfigurationError?
 
@@ -56,13 +56,18 @@ public struct EngineError: Error, Sendable, CustomStringConvertible {
 
     /// The error for an op that would start `session` while `live` sessions, the most
     /// allowed, are live.
-    public static func sessionLimitReached(session: String, live: Int, line: Int?) -> EngineError {
+    public static func sessionLimitReached(session: SessionID, live: Int, line: Int?) -> EngineError {
+        sessionLimitReached(session: session.rawValue, live: live, line: line)
+    }
+
+    /// ``sessionLimitReached(session:live:line:)`` for the id of an op the engine or a log's reader decoded (checked).
+    package static func sessionLimitReached(session: String, live: Int, line: Int?) -> EngineError {
         var error = EngineError(
             .invalidOp,
             "cannot start session '\(session)': \(live) sessions are live, the most this engine hosts "
                 + "(end sessions with {\"op\":\"end\"}, or raise the limit: --max-sessions)",
             line: line)
-        error.session = session
+        error.session = SessionID(held: session)
         return error
     }
 

@@ -462,7 +462,7 @@ final class SessionState {
 
     func report(_ error: EngineError) {
         var error = error
-        error.session = id
+        error.session = id.flatMap(SessionID.init(held:))
         engine.observer?.engine(engine, didReport: error)
     }
 }

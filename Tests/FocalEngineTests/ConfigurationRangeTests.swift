@@ -87,7 +87,7 @@ struct ConfigurationRangeTests {
             engine.apply(registerRoot, session: "a")
             engine.apply(registerRoot, session: "b")
             #expect(engine.sessionCount == 2)
-            #expect(observer.errors.filter { $0.kind == .invalidOp }.map(\.session) == ["b"], "\(observer.errors)")
+            #expect(observer.errors.filter { $0.kind == .invalidOp }.map(\.session?.rawValue) == ["b"], "\(observer.errors)")
         }
         let range = FocalLimits.engineThreadsRange
         for threads in [range.lowerBound, range.upperBound] {

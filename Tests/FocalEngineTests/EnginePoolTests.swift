@@ -55,7 +55,7 @@ struct EnginePoolTests {
             #expect(outcome.results.map(\.value) == expected)
             #expect(outcome.results.allSatisfy { $0.record.session == "a" })
             #expect(outcome.errors.map(\.kind) == [.taskFailed])
-            #expect(outcome.errors.first?.session == "a")
+            #expect(outcome.errors.first?.session?.rawValue == "a")
             #expect(outcome.applied == Self.session(rows: 50).count)
             #expect(!outcome.isCancelled)
             #expect(streamed == expected)

@@ -36,7 +36,7 @@ struct SessionBudgetTests {
         #expect((1..<10).contains(accepted), "some events fit, not all")
         #expect(errors.count == 10 - accepted)
         #expect(errors.map(\.line) == Array((2 + accepted)...11), "each refused line is reported with its number")
-        #expect(errors.allSatisfy { $0.kind == .overMemoryBudget && $0.session == "s" })
+        #expect(errors.allSatisfy { $0.kind == .overMemoryBudget && $0.session?.rawValue == "s" })
         #expect(
             errors.first?.message.hasPrefix("cannot record 'ev' on node 1: the session would pass its memory budget of 65536 bytes")
                 == true,

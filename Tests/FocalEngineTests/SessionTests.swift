@@ -56,7 +56,7 @@ struct SessionTests {
         #expect(harness.takeResults().count == 2)
         let errors = harness.takeErrors()
         #expect(errors.count == 2)
-        #expect(errors.allSatisfy { $0.session == "c" && $0.message.hasPrefix("cannot start session 'c': 2 sessions are live") })
+        #expect(errors.allSatisfy { $0.session?.rawValue == "c" && $0.message.hasPrefix("cannot start session 'c': 2 sessions are live") })
         #expect(errors.map(\.line) == [7, 8])
         #expect(!harness.engine.hasSession("c"))
         // The default session is not counted, and an ended session frees its place.
