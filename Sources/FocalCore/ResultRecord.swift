@@ -58,7 +58,7 @@ public struct ResultRecord: Sendable, Hashable {
     /// `Outbox.forget(session:)` names it. A result without a project belongs to the
     /// default project.
     public var sessionKey: String? {
-        session.map { SessionKey(project: project ?? ProjectName.default, id: $0).storageKey }
+        session.map { SessionKey.storageKey(project: project ?? ProjectName.default, id: $0) }
     }
 
     /// The result parsed back into a JSON value.

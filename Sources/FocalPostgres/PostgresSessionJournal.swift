@@ -136,7 +136,15 @@ public final class PostgresSessionJournal: SessionJournal {
                 RETURNING session
                 """, logger: logger)
             var sessions: [SessionKey] = []
-            for try await key in rows.decode(String.self) { sessions.append(SessionKey(storageKey: key)) }
+            for try await key in rows.decode(String.self) {
+                do throws(SessionIDError) {
+                    sessions.append(try SessionKey(storageKey: key))
+                } catch {
+                    // A key no server stored a session under: the sweep says so rather than pass it over.
+                    throw PostgresStoreError.database(
+                        operation: "claim sessions for the sweep", message: "the journal holds the session '\(key)', whose id \(error)")
+                }
+            }
             return sessions
         }
     }

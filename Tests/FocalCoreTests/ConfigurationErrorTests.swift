@@ -28,10 +28,11 @@ struct ConfigurationErrorTests {
     }
 
     @Test("a stored-through mark names its session, in its project, and its lines")
-    func storedThrough() {
-        let mark = StoredThrough(session: SessionKey(project: "shop", id: "u1"), lines: 12)
-        #expect(mark == StoredThrough(session: SessionKey(storageKey: "shop/u1"), lines: 12))
-        #expect(mark != StoredThrough(session: SessionKey(project: "shop", id: "u1"), lines: 13))
-        #expect(mark != StoredThrough(session: SessionKey(project: ProjectName.default, id: "u1"), lines: 12))
+    func storedThrough() throws {
+        let (id, key) = (try SessionID("u1"), try SessionKey(storageKey: "shop/u1"))
+        let mark = StoredThrough(session: SessionKey(project: "shop", id: id), lines: 12)
+        #expect(mark == StoredThrough(session: key, lines: 12))
+        #expect(mark != StoredThrough(session: key, lines: 13))
+        #expect(mark != StoredThrough(session: SessionKey(project: ProjectName.default, id: id), lines: 12))
     }
 }

@@ -15,24 +15,32 @@ struct NameAndKeyTests {
     }
 
     @Test("a session of the default project is stored under its id alone, another under project/id")
-    func storageKeys() {
-        #expect(SessionKey(project: ProjectName.default, id: "u1").storageKey == "u1")
-        #expect(SessionKey(project: "shop", id: "u1").storageKey == "shop/u1")
-        #expect(SessionKey(project: "shop", id: "u1").description == "shop/u1")
+    func storageKeys() throws {
+        let id = try SessionID("u1")
+        #expect(SessionKey(project: ProjectName.default, id: id).storageKey == "u1")
+        #expect(SessionKey(project: "shop", id: id).storageKey == "shop/u1")
+        #expect(SessionKey(project: "shop", id: id).description == "shop/u1")
+        #expect(SessionKey.storageKey(project: "shop", id: "u1") == "shop/u1")
     }
 
     @Test(
         "a storage key reads back as the session it names, the id after the first slash",
-        arguments: [
-            SessionKey(project: "default", id: "u1"), SessionKey(project: "shop", id: "u1"), SessionKey(project: "shop", id: "a:b@c"),
-        ])
-    func storageKeyRoundTrip(key: SessionKey) {
-        #expect(SessionKey(storageKey: key.storageKey) == key)
+        arguments: [("default", "u1"), ("shop", "u1"), ("shop", "a:b@c")])
+    func storageKeyRoundTrip(project: String, id: String) throws {
+        let key = SessionKey(project: project, id: try SessionID(id))
+        #expect(try SessionKey(storageKey: key.storageKey) == key)
     }
 
     @Test("a key written before projects is a session of the default project")
-    func legacyStorageKey() {
-        #expect(SessionKey(storageKey: "user-42") == SessionKey(project: ProjectName.default, id: "user-42"))
+    func legacyStorageKey() throws {
+        #expect(try SessionKey(storageKey: "user-42") == SessionKey(project: ProjectName.default, id: try SessionID("user-42")))
+    }
+
+    @Test("a storage key whose id is not a session id names no session")
+    func invalidStorageKeys() {
+        #expect(throws: SessionIDError.empty) { try SessionKey(storageKey: "shop/") }
+        #expect(throws: SessionIDError.empty) { try SessionKey(storageKey: "") }
+        #expect(throws: SessionIDError.tooLong) { try SessionKey(storageKey: String(repeating: "x", count: SessionID.maxLength + 1)) }
     }
 
     @Test("a result's session key is its session's storage key, the default project when it has none")

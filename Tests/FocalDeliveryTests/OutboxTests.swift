@@ -215,7 +215,7 @@ struct OutboxKind: Sendable, CustomTestStringConvertible {
         try await kind.withOutbox { outbox in
             try await outbox.register(destinations: ["a"])
             try await outbox.append(sessionResults(0..<2, of: "s"))
-            try await outbox.forget(session: SessionKey(project: ProjectName.default, id: "s"))
+            try await outbox.forget(session: SessionKey(project: ProjectName.default, id: try SessionID("s")))
             let reused = try await outbox.append(sessionResults(0..<2, of: "s"))
             #expect(reused.appended == 2 && reused.skipped == 0)
             #expect(try await outbox.totals().count == 4, "the ended session's results stay until delivered")

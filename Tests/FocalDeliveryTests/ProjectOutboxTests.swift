@@ -28,7 +28,7 @@ import Testing
             #expect(entries.map(\.result.session) == ["u1", "u1", "u1"])
             // The shop's u1 is forgotten by its session key; the default u1 keeps its mark.
             #expect(first[0].sessionKey == "shop/u1" && first[1].sessionKey == "u1" && first[2].sessionKey == "u1")
-            try await outbox.forget(session: SessionKey(project: "shop", id: "u1"))
+            try await outbox.forget(session: SessionKey(project: "shop", id: try SessionID("u1")))
             #expect(try await outbox.append(Array(first.prefix(2))).skipped == 1)
             try await outbox.deadLetter(Array(entries.prefix(1)), for: "d", reason: "test")
             #expect(try await outbox.deadLetters(for: "d", limit: 10).map(\.entry.result.project) == ["shop"])

@@ -42,7 +42,7 @@ struct SessionEndSealTests {
         let (outbox, pipeline) = try await SessionEndTests.pipeline()
         try await withServer(tasks: SessionEndTests.tasks, pipeline: pipeline, journal: journal) { b, server in
             // An instance that stopped sealed the session and ended nothing else.
-            let left = SessionKey(project: ProjectName.default, id: "left")
+            let left = SessionKey(project: ProjectName.default, id: try SessionID("left"))
             _ = try await journal.append(Ops.session(items: 1), to: left, at: 0)
             #expect(try await journal.seal(session: left, ifLength: nil) == 3)
             let refused = try await b.post([Ops.tap(0)], to: "left", position: 3)

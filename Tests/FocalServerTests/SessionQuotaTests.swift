@@ -39,7 +39,7 @@ struct SessionQuotaTests {
             let ended = try await client.post(Ops.session(items: 1) + [#"{"op":"end"}"#], to: "e1")
             #expect(try ended.results == Ops.results(0..<1))
             #expect(server.sessionCount == 0)
-            if let journal { #expect(try await journal.length(of: SessionKey(project: ProjectName.default, id: "e1")) == 0) }
+            if let journal { #expect(try await journal.length(of: SessionKey(project: ProjectName.default, id: try SessionID("e1"))) == 0) }
             // An end in the middle of a batch, or one naming another session (an error), ends nothing here.
             _ = try await client.post([Ops.root, #"{"op":"end"}"#, Ops.root], to: "e2")
             _ = try await client.post([Ops.root, #"{"op":"end","session":"other"}"#], to: "e3")

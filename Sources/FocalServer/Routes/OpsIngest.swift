@@ -21,12 +21,12 @@ struct OpsIngest: Sendable {
         let bodyBytes = body.count
         let batch = OpBatch(body)
         // The key's rate limit: one op per line (at least one), and the body's bytes, paid before anything applies.
-        try AuthenticatedKey.current?.charge(ops: max(1, batch.count), bytes: bodyBytes, session: id.id)
+        try AuthenticatedKey.current?.charge(ops: max(1, batch.count), bytes: bodyBytes, session: id.id.rawValue)
         // The body is read (the connection's idle timeout bounds that); the deadline bounds the rest.
         let work: @Sendable () async throws -> (BatchOutcome, SessionHost) = { [self] in
             try await registry.withHost(id, creating: true, client: client()) { host in
                 let (outcome, lines) = try await host!.apply(batch, at: position)
-                if outcome.applied > 0, outcome.skipped + outcome.applied == batch.count, batch.endsSession(id.id) {
+                if outcome.applied > 0, outcome.skipped + outcome.applied == batch.count, batch.endsSession(id.id.rawValue) {
                     await endEmptied(host!, holding: lines, logger: logger)
                 }
                 return (outcome, host!)

@@ -49,7 +49,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
         guard let text else {
             // Not hosting a session that does not exist anywhere.
             if let host, host.isEmpty { registry.discard(host) }
-            throw ServerError.notFound(session: id.id)
+            throw ServerError.notFound(session: id.id.rawValue)
         }
         var response = Self.response(text, contentType: Self.contentType(of: format))
         if format == .html { response.headers.append(contentsOf: HTMLPageHeaders.fields(for: text)) }
@@ -68,7 +68,7 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
                 return try await host.end(reason: .deleted) { registry.removeEnded(host) }
             }
         }
-        guard ended else { throw ServerError.notFound(session: id.id) }
+        guard ended else { throw ServerError.notFound(session: id.id.rawValue) }
         context.logger.debug("session ended", metadata: ["focal.session": "\(id)", "focal.reason": "deleted"])
         return Response(status: .noContent)
     }
