@@ -279,7 +279,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FocalClientTests",
-            dependencies: ["FocalClient", "FocalOpLog", "FocalJSON", "FocalTestSupport", "FocalReceiverTestSupport"]
+            dependencies: ["FocalClient", "FocalCore", "FocalOpLog", "FocalJSON", "FocalTestSupport", "FocalReceiverTestSupport"]
         ),
         .testTarget(
             name: "FocalPostgresTests",

@@ -235,7 +235,7 @@ final class SessionState {
                     + "(GET /v1/sessions/{id}/snapshot with a read key; EngineSession.snapshot(format:) in Swift)")
         }
         // Never stopped, so never `nil`.
-        observer.engine(engine, didTakeSnapshot: snapshot(format: format) ?? "", format: format, session: id)
+        observer.engine(engine, didTakeSnapshot: snapshot(format: format) ?? "", format: format, session: id.flatMap(SessionID.init(held:)))
     }
 
     /// Records `r`; with `namedOnly`, only tasks whose pattern names the event fire (not `*`).

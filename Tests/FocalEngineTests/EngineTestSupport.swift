@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalJSON
 import FocalOpLog
@@ -12,7 +13,7 @@ final class RecordingObserver: EngineObserver {
 
     func engine(_ engine: Engine, didProduce result: TaskResult) { results.append(result) }
     func engine(_ engine: Engine, didReport error: EngineError) { errors.append(error) }
-    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: SessionID?) {
         snapshots.append((text, format))
     }
 }

@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalOpLog
 
@@ -39,7 +40,7 @@ package final class ReplayOutput: EngineObserver {
         write(.error(error))
     }
 
-    package func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
+    package func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: SessionID?) {
         write(.snapshot(text))
     }
 

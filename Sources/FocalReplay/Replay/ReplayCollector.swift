@@ -1,3 +1,4 @@
+import FocalCore
 import FocalEngine
 import FocalOpLog
 import Logging
@@ -73,7 +74,7 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
         items.append(NumberedItem(line: line, item: .error(error)))
     }
 
-    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: String?) {
+    func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: SessionID?) {
         items.append(NumberedItem(line: line, item: .snapshot(text)))
     }
 
