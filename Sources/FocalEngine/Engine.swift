@@ -41,6 +41,10 @@ public final class Engine {
     let runtime: JSRuntime
     let scripts: TaskScripts
     let binding: NodeBinding
+
+    /// Whether no thread but the calling one is inside the engine (always `true` in release builds): what an
+    /// observer whose state opts out of exclusivity checks asserts in its callbacks (`ThreadConfinement`).
+    package var isFreeForCurrentThread: Bool { runtime.confinement.isFreeForCurrentThread }
     let generations = GenerationSource()
     /// Decodes the lines given to ``apply(line:number:session:)``, finding their short strings among those of the
     /// lines before them.

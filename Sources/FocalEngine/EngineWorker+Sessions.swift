@@ -173,11 +173,13 @@ final class OutcomeCollector: EngineObserver {
     var takesSnapshots: Bool { false }
 
     func engine(_ engine: Engine, didProduce result: consuming TaskResult) {
+        assert(engine.isFreeForCurrentThread, "a pool batch's result reported while another thread is inside its engine")
         session.publish(.result(result))
         outcome.results.append(consume result)
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {
+        assert(engine.isFreeForCurrentThread, "a pool batch's error reported while another thread is inside its engine")
         if outcome.errors.count < ApplyOutcome.maximumErrors { outcome.errors.append(error) }
         outcome.errorCounts[error.kind, default: 0] += 1
         if error.script?.isTimeout == true { outcome.timeouts += 1 }

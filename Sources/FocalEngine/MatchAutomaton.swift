@@ -1,3 +1,4 @@
+import FocalCore
 import FocalPatterns
 
 /// Decides, for every node, which tasks can fire on it, without ever entering JavaScript.
@@ -12,7 +13,8 @@ import FocalPatterns
 /// Sessions whose tasks have the same patterns share one automaton (see ``TaskScripts``).
 ///
 /// Confined to its engine's thread: the stored properties that every op touches opt out of
-/// the runtime's exclusivity checks (`@exclusivity(unchecked)`).
+/// the runtime's exclusivity checks (`@exclusivity(unchecked)`), and each member that touches them holds the
+/// automaton's `confinement` (debug builds: a second thread inside fails an assertion).
 final class MatchAutomaton {
     typealias State = PatternAutomaton.State
 
@@ -41,6 +43,8 @@ final class MatchAutomaton {
     /// For each of the core's patterns, its task index and task pattern.
     private let taskPatterns: [(taskIndex: Int32, pattern: TaskPattern)]
     @exclusivity(unchecked) private var tables: [EventTable] = []
+    /// Which thread is inside the automaton (``FocalCore/ThreadConfinement``): checked in debug builds only.
+    private let confinement = ThreadConfinement()
 
     /// Compiles `patterns`: for each task in load order, its patterns.
     init(patterns: [[TaskPattern]]) {
@@ -60,6 +64,8 @@ final class MatchAutomaton {
 
     /// The state of a child named `name` of a node in `state`.
     @inline(__always) func transition(from state: State, name: String) -> State {
+        confinement.enter()
+        defer { confinement.exit() }
         // Rows come one after another under one table with one name: the last transition is tried first, which
         // spares hashing the name and then its symbol.
         if lastTransition.from == state, lastTransition.name.hasSameText(as: name) {
@@ -76,11 +82,13 @@ final class MatchAutomaton {
 
     /// Whether any task can fire on a node in `state`, for any event.
     @inline(__always) func hasTasks(_ state: State) -> Bool {
-        tables[Int(state)].hasTasks
+        confinement.withEntered { tables[Int(state)].hasTasks }
     }
 
     /// The indices (into the task list, ascending) of the tasks that fire for `event` in `state`.
     func tasks(in state: State, event: String) -> [Int32] {
+        confinement.enter()
+        defer { confinement.exit() }
         // Fields are read in place: copying the whole table would retain and release
         // its array and dictionary on every recorded event.
         let exact = tables[Int(state)].exactTasks(event)
@@ -93,7 +101,7 @@ final class MatchAutomaton {
     /// The indices (ascending) of the tasks with a pattern that names `event` itself in
     /// `state`: `*` as the event does not count (see ``sessionEndedEvent``).
     func tasks(in state: State, naming event: String) -> [Int32] {
-        tables[Int(state)].exactTasks(event)
+        confinement.withEntered { tables[Int(state)].exactTasks(event) }
     }
 
     /// The patterns that can fire in `state`, with the index of their task.
@@ -103,6 +111,8 @@ final class MatchAutomaton {
 
     /// Builds the tables of the states the core has built since the last call.
     private func extendTables() {
+        confinement.enter()
+        defer { confinement.exit() }
         while tables.count < core.stateCount {
             let finals = core.finalPatterns(in: State(tables.count))
             var byEvent: [String: Set<Int32>] = [:]

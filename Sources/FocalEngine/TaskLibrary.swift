@@ -83,6 +83,7 @@ final class TaskLibrary {
         let changed = appeared + modules.changedFiles
         guard !changed.isEmpty else { return [] }
         modules.invalidate()
+        assert(runtime.confinement.isFreeForCurrentThread, "tasks reloaded while another thread is inside the engine")
         tasks.removeAll()
         for file in files { _ = evaluate(file, line: line) }
         return changed
@@ -102,6 +103,7 @@ final class TaskLibrary {
     private func evaluate(_ file: String, line: Int?) -> Bool {
         let path = modules.resolver.absolutePath(file)
         guard modules.compiled.stamp(of: path) != nil else { return false }
+        assert(runtime.confinement.isFreeForCurrentThread, "tasks loaded while another thread is inside the engine")
         let before = tasks.count
         loading = file
         scripts.loading = self
@@ -183,6 +185,8 @@ final class TaskLibrary {
             return false
         }
         scripts.coverage?.register(reference)
+        // Called by `match` from the file being evaluated: inside an entry into the runtime, on the thread that holds it.
+        assert(runtime.confinement.isHeldByCurrentThread, "a task registered outside its engine's thread")
         tasks.append(Task(order: nextOrder, patterns: patterns, function: wrapped, reference: reference))
         nextOrder += 1
         return true

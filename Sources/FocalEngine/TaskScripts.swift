@@ -68,6 +68,8 @@ final class TaskScripts {
         let wrapperFactory = try runtime.evaluate(Self.jsonWrapperSource, sourceURL: "<focal>")
         let note = runtime.makeFunction(name: "note") { [unowned self] _, arguments throws(ScriptError) in
             let texts = arguments.map { self.runtime.string($0) ?? "" }
+            // Called from a task, so inside an entry into the runtime, on the thread that holds it.
+            assert(self.runtime.confinement.isHeldByCurrentThread, "a task's note outside its engine's thread")
             self.pendingNote = ResultNote(what: texts.first ?? "", written: texts.count > 1 ? texts[1] : "")
             return nil
         }

@@ -67,14 +67,17 @@ final class ReplayCollector: EngineObserver, @unchecked Sendable {
     }
 
     func engine(_ engine: Engine, didProduce result: consuming TaskResult) {
+        assert(engine.isFreeForCurrentThread, "replay's collector reached while another thread is inside its engine")
         items.append(NumberedItem(line: line, item: .result(consume result)))
     }
 
     func engine(_ engine: Engine, didReport error: EngineError) {
+        assert(engine.isFreeForCurrentThread, "replay's collector reached while another thread is inside its engine")
         items.append(NumberedItem(line: line, item: .error(error)))
     }
 
     func engine(_ engine: Engine, didTakeSnapshot text: String, format: SnapshotFormat, session: SessionID?) {
+        assert(engine.isFreeForCurrentThread, "replay's collector reached while another thread is inside its engine")
         items.append(NumberedItem(line: line, item: .snapshot(text)))
     }
 
