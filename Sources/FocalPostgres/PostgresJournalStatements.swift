@@ -54,7 +54,7 @@ enum PostgresJournalStatements {
     /// Removes sessions' rows and their lines, batches and lines of a row each, in one
     /// statement; the session rows are locked in the order of their sessions first, as a
     /// ``Seal`` group does.
-    struct Remove: PostgresPreparedStatement {
+    struct Remove: SessionListStatement {
         static let sql = """
             WITH locked AS MATERIALIZED (
                 SELECT session FROM focal_journal_session WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE),
@@ -62,17 +62,7 @@ enum PostgresJournalStatements {
             lines AS (DELETE FROM focal_journal_line WHERE session = ANY($1::text[]))
             DELETE FROM focal_journal_session WHERE session IN (SELECT session FROM locked)
             """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray]
-
         let sessions: [String]
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(sessions)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws {}
     }
 }
 

@@ -92,23 +92,13 @@ public final class PostgresOutbox: Outbox {
 
     /// Deletes sessions' marks, locking them in the order of their sessions first, as an
     /// append (`PostgresOutboxAppend`) takes them, so the two never deadlock.
-    private struct ForgetSessions: PostgresPreparedStatement {
+    private struct ForgetSessions: SessionListStatement {
         static let sql = """
             WITH locked AS MATERIALIZED (
                 SELECT session FROM focal_outbox_session_mark WHERE session = ANY($1::text[]) ORDER BY session FOR UPDATE)
             DELETE FROM focal_outbox_session_mark WHERE session IN (SELECT session FROM locked)
             """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray]
-
         let sessions: [String]
-
-        func makeBindings() -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 1)
-            bindings.append(sessions)
-            return bindings
-        }
-
-        func decodeRow(_ row: PostgresRow) throws {}
     }
 
     // MARK: Destinations

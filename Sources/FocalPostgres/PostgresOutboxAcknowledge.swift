@@ -22,15 +22,10 @@ struct PostgresOutboxAcknowledge: PostgresPreparedStatement {
 
     func decodeRow(_ row: PostgresRow) throws {}
 
-    /// Creates the function when the store lacks it; as with `PostgresOutboxAppend`, a change
-    /// to its body is a function of a new name.
+    /// Creates the function when the store lacks it.
     static func create(_ store: PostgresStore) async throws {
-        try await PostgresOutboxMigration.migrate(
-            store, "create the outbox's acknowledgement function",
-            unlessCounted: """
-                SELECT count(*) FROM pg_proc
-                WHERE proname = 'focal_outbox_acknowledge_v1' AND pronamespace = current_schema()::regnamespace
-                """, statements: [function])
+        try await PostgresOutboxMigration.createFunction(
+            store, "create the outbox's acknowledgement function", name: "focal_outbox_acknowledge_v1", body: function)
     }
 
     private static let function = """

@@ -77,15 +77,9 @@ struct PostgresOutboxAppend: PostgresPreparedStatement {
     }
 
     /// Creates the function when the store lacks it (a store from before it, or a new one).
-    /// A store keeps the function it has: a change to its body is a function of a new name
-    /// (`_v2`), so instances of two versions can share a store during an upgrade.
     static func create(_ store: PostgresStore) async throws {
-        try await PostgresOutboxMigration.migrate(
-            store, "create the outbox's append function",
-            unlessCounted: """
-                SELECT count(*) FROM pg_proc
-                WHERE proname = 'focal_outbox_append_v1' AND pronamespace = current_schema()::regnamespace
-                """, statements: [function])
+        try await PostgresOutboxMigration.createFunction(
+            store, "create the outbox's append function", name: "focal_outbox_append_v1", body: function)
     }
 
     /// Arguments: the results' columns as arrays (a missing session, project or session key

@@ -39,6 +39,17 @@ enum PostgresOutboxMigration {
                 """, statements: statements)
     }
 
+    /// Creates the PL/pgSQL function `name` with `body` (its `CREATE OR REPLACE FUNCTION`) when the store lacks it.
+    /// A store keeps the function it has: a change to a body is a function of a new name (`_v2`), so instances of
+    /// two versions can share a store during an upgrade.
+    static func createFunction(_ store: PostgresStore, _ purpose: String, name: String, body: String) async throws {
+        try await migrate(
+            store, purpose,
+            unlessCounted: """
+                SELECT count(*) FROM pg_proc WHERE proname = \(name) AND pronamespace = current_schema()::regnamespace
+                """, statements: [body])
+    }
+
     /// Runs `statements` when the query `present` counts nothing (what they add is missing),
     /// under the schema's creation lock and asking again once it holds it, so instances
     /// starting at once run them once; a store that has it takes no lock.
