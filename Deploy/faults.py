@@ -44,8 +44,11 @@ import threading
 import time
 import urllib.parse
 
-sys.dont_write_bytecode = True  # no __pycache__ in Deploy/ from the import below
+sys.dont_write_bytecode = True  # no __pycache__ in Deploy/ or Scripts/lib/ from the imports below
 import failover  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Scripts", "lib"))
+from free_port import free_port  # noqa: E402
 
 FAULTS = collections.OrderedDict([
     ("a", "postgres-restart"),
@@ -58,12 +61,6 @@ FAULTS = collections.OrderedDict([
 MARGIN = 3.0
 # Statuses a client retries (the same batch, the same ?position=N).
 RETRIED = {502, 503, 504}
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 # ---------------------------------------------------------------- HTTP

@@ -24,7 +24,7 @@ focal_postgres_bin() {
 }
 
 focal_free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  python3 "$(dirname "${BASH_SOURCE[0]}")/free_port.py"
 }
 
 # Runs a command as the cluster's owner: the current user, or `postgres` under root.
