@@ -19,11 +19,24 @@ enum PostgresJournalMigration {
                 ALTER TABLE focal_journal_session ALTER COLUMN stored_through SET NOT NULL,
                     ALTER COLUMN stored_through SET DEFAULT 0
                 """,
-                // The sweep's question: which sessions hold lines past their mark.
-                """
-                CREATE INDEX IF NOT EXISTS focal_journal_session_unstored ON focal_journal_session (touched_at)
-                    WHERE stored_through < length
+            ])
+    }
+
+    /// Lets an append's update of its session's row be a heap-only tuple (HOT) update, which writes no
+    /// index entry: drops the index on the unstored sessions (`touched_at`, where `stored_through <
+    /// length`), whose columns every append moved, and leaves each page of the table 30% free for
+    /// the rows' new versions. The sweep's question (which sessions hold lines past their mark)
+    /// then reads the table, once a sweep interval: a scan of one row per live session.
+    static func makeSessionUpdatesHeapOnly(_ store: PostgresStore) async throws {
+        try await PostgresOutboxMigration.migrate(
+            store, "make the journal's session updates heap-only",
+            unlessCounted: """
+                SELECT count(*) FROM pg_class WHERE oid = 'focal_journal_session'::regclass
+                    AND reloptions @> ARRAY['fillfactor=70']
                 """,
+            statements: [
+                "DROP INDEX IF EXISTS focal_journal_session_unstored",
+                "ALTER TABLE focal_journal_session SET (fillfactor = 70)",
             ])
     }
 

@@ -28,6 +28,7 @@ public final class PostgresSessionJournal: SessionJournal {
         try await store.prepareSchema()
         try await PostgresJournalMigration.addStoredThrough(store)
         try await PostgresJournalMigration.addBatches(store)
+        try await PostgresJournalMigration.makeSessionUpdatesHeapOnly(store)
         self.store = store
         self.appends = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
             let statement = PostgresJournalAppend(appends: group)
