@@ -4,7 +4,7 @@ import CZlib
 /// pieces arrive, into at most `limit` bytes: zlib is never asked for more than one byte past the limit, so a
 /// decompression bomb costs the server `limit` bytes and the CPU to inflate them, however far it would inflate.
 ///
-/// Owned by one request's task: not `Sendable`.
+/// Owned by one request (its task, or its connection's handler on the event loop): not `Sendable`.
 final class GzipInflater {
     /// Why a stream was not inflated.
     enum Failure: Error, Equatable {
