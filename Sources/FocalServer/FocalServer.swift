@@ -144,14 +144,9 @@ public struct FocalServer: Sendable {
             minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
             retryAfterSeconds: configuration.retryAfterSeconds, maxHeaderBytes: configuration.maxHeaderBytes)
         let limiter = connections
-        // With keys every request is authenticated first: those go through the router.
-        let fastPath =
-            keyRing != nil
-            ? nil
-            : OpsFastPath(
-                ingest: OpsIngest(registry: registry), deadline: deadline, executor: executor,
-                maxBodyBytes: configuration.maxBodyBytes, hosts: hosts, origins: origins, metrics: metrics, errors: errors,
-                logger: logger)
+        let fastPath = OpsFastPath(
+            ingest: OpsIngest(registry: registry), keyRing: keyRing, deadline: deadline, executor: executor,
+            maxBodyBytes: configuration.maxBodyBytes, hosts: hosts, origins: origins, metrics: metrics, errors: errors, logger: logger)
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in

@@ -1,4 +1,5 @@
 import FocalCore
+import Logging
 
 /// The key a request was authenticated with, as ``Authenticator`` hands it to the routes
 /// behind it (``current``): its name, project and scopes, never the key itself.
@@ -32,6 +33,11 @@ public struct AuthenticatedKey: Sendable {
         isPublishable = key.isPublishable
         maxSessions = key.maxSessions
         self.ring = ring
+    }
+
+    /// Names the key in `logger`'s metadata (`focal.key`): its name, never the key.
+    func label(_ logger: inout Logger) {
+        logger[metadataKey: "focal.key"] = .string(name)
     }
 
     /// Pays `ops` tokens of the key's rate limit, and `bytes` (a request body's) of its byte limit, if it has them.

@@ -35,27 +35,17 @@ public struct Authenticator<Context: RequestContext>: RouterMiddleware {
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let values = request.headers[values: .authorization]
-        guard values.count == 1, let secret = Self.bearer(values[0]), var key = keyRing.key(for: secret) else {
+        guard let key = keyRing.key(authorizing: request.headers[values: .authorization], from: ClientIdentity.address(of: context)) else {
             throw ServerError(
                 .unauthorized, .unauthorized, "this route needs a key: send 'Authorization: Bearer <key>' with a key of this server",
                 headers: [.wwwAuthenticate: "Bearer"])
         }
         var context = context
-        context.logger[metadataKey: "focal.key"] = .string(key.name)
-        if key.isPublishable { key.address = ClientIdentity.address(of: context) }
+        key.label(&context.logger)
         guard key.scopes.contains(scope) else {
             throw ServerError(.forbidden, .forbidden, "the key '\(key.name)' does not have the scope '\(scope)' this route needs")
         }
         if chargesRequest { try key.charge(ops: 1) }
         return try await AuthenticatedKey.$current.withValue(key) { try await next(request, context) }
-    }
-
-    /// The credentials of `Bearer <credentials>` (the scheme in any case), or `nil`.
-    static func bearer(_ value: String) -> Substring? {
-        let scheme = "bearer "
-        guard value.utf8.count > scheme.utf8.count, value.prefix(scheme.count).lowercased() == scheme else { return nil }
-        let credentials = value.dropFirst(scheme.count).drop { $0 == " " }
-        return credentials.isEmpty || credentials.contains(" ") ? nil : credentials
     }
 }

@@ -36,11 +36,18 @@ struct ClientIdentity: Sendable {
         self.fleet = fleet
     }
 
+    /// The client of a request whose context is `context`, authenticated with ``AuthenticatedKey/current``.
     static func of(_ context: some RequestContext) -> ClientIdentity {
-        guard let key = AuthenticatedKey.current else { return ClientIdentity(address(of: context)) }
+        of(AuthenticatedKey.current, address: address(of: context))
+    }
+
+    /// The client of a request authenticated with `key` (`nil`: none) from `address` (``address(_:)``), asked only
+    /// when the identity needs it.
+    static func of(_ key: AuthenticatedKey?, address: @autoclosure () -> String) -> ClientIdentity {
+        guard let key else { return ClientIdentity(address()) }
         guard key.isPublishable else { return ClientIdentity("key:\(key.name)") }
         return ClientIdentity(
-            "key:\(key.name)@\(key.address ?? address(of: context))", fleet: key.maxSessions.map { Fleet(keyName: key.name, limit: $0) })
+            "key:\(key.name)@\(key.address ?? address())", fleet: key.maxSessions.map { Fleet(keyName: key.name, limit: $0) })
     }
 
     /// The address of the connection's peer, `address:IP` (`address:unknown` when the context does not know it).

@@ -131,6 +131,23 @@ public final class KeyRing: Sendable {
         return AuthenticatedKey(keys[found], ring: self)
     }
 
+    /// The key of a request whose `Authorization` fields are `fields`: exactly one, `Bearer <key>` (the scheme in any
+    /// case), with a key the ring holds; `nil` otherwise. A publishable key's ``AuthenticatedKey/address`` is the
+    /// request's client `address` (``ClientIdentity/address(of:)``), asked only for such a key.
+    func key(authorizing fields: [String], from address: @autoclosure () -> String) -> AuthenticatedKey? {
+        guard fields.count == 1, let secret = Self.bearer(fields[0]), var key = key(for: secret) else { return nil }
+        if key.isPublishable { key.address = address() }
+        return key
+    }
+
+    /// The credentials of `Bearer <credentials>` (the scheme in any case), or `nil`.
+    static func bearer(_ value: String) -> Substring? {
+        let scheme = "bearer "
+        guard value.utf8.count > scheme.utf8.count, value.prefix(scheme.count).lowercased() == scheme else { return nil }
+        let credentials = value.dropFirst(scheme.count).drop { $0 == " " }
+        return credentials.isEmpty || credentials.contains(" ") ? nil : credentials
+    }
+
     /// 32 bytes as four words.
     static func words(_ bytes: [UInt8]) -> SIMD4<UInt64> {
         var words = SIMD4<UInt64>()

@@ -36,7 +36,12 @@ enum BodyMediaType {
 
     /// The encoding the `Content-Encoding` headers name: `identity` members are no encoding, and at most one `gzip`.
     private static func encoding(of request: Request) throws(ServerError) -> Encoding {
-        let values = request.headers[values: .contentEncoding]
+        try encoding(of: request.headers[values: .contentEncoding])
+    }
+
+    /// The encoding of a body whose `Content-Encoding` fields are `values` (none: identity).
+    /// - Throws: ``ServerError`` 415 for any other than `identity` members and at most one `gzip`.
+    static func encoding(of values: [String]) throws(ServerError) -> Encoding {
         let codings = values.flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace().lowercased() }.filter { $0 != "identity" }
         switch codings {
         case []: return .identity

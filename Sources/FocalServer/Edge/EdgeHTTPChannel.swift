@@ -5,9 +5,9 @@ import NIOCore
 import NIOHTTP1
 
 /// Hummingbird's HTTP/1.1 channel with Focal's edge in front of every connection: the
-/// connection limits (``ConnectionLimiter``) and an ``EdgeConnectionHandler`` between the
-/// HTTP parser and Hummingbird (deadlines, `Host`, `Expect`, HTTP/1.0, oversized heads); with
-/// a fast path, an ``OpsFastPathHandler`` in front of Hummingbird's request loop.
+/// connection limits (``ConnectionLimiter``), an ``EdgeConnectionHandler`` between the
+/// HTTP parser and Hummingbird (deadlines, `Host`, `Expect`, HTTP/1.0, oversized heads) and,
+/// but on a connection of probes only, an ``OpsFastPathHandler`` in front of Hummingbird's request loop.
 struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
@@ -16,8 +16,8 @@ struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     let limiter: ConnectionLimiter
     /// The web origins whose refused requests still get CORS fields.
     let origins: AllowedOrigins?
-    /// The requests served without Hummingbird's responder chain, if any.
-    let fastPath: OpsFastPath?
+    /// The requests served without Hummingbird's responder chain.
+    let fastPath: OpsFastPath
 
     var responder: HTTPChannelHandler.Responder { inner.responder }
 
@@ -36,7 +36,7 @@ struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
                 try pipeline.addHandler(
                     EdgeConnectionHandler(limits: limits, probesOnly: probesOnly, origins: origins, logger: logger),
                     position: .after(decoder))
-                if let fastPath, !probesOnly {
+                if !probesOnly {
                     let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
                     try pipeline.addHandler(OpsFastPathHandler(route: fastPath), position: .after(state))
                 }

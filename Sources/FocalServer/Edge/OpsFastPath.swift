@@ -11,11 +11,16 @@ import NIOCore
 ///
 /// It takes only the usual request, which no middleware or route refuses before reading its body,
 /// and leaves any other to the router (which answers it as before):
-/// - a server without keys (``FocalServer/keyRing``);
+/// - on a server with keys (``FocalServer/keyRing``), one `Authorization: Bearer <key>` with a key
+///   the ring holds now (read for each request: a reload is seen at once) whose scopes have the
+///   route's (``ServerRoute/postOps``); the request then runs as behind ``Authenticator``: in the
+///   key's project, as ``AuthenticatedKey/current`` (the key's rate limit, its client identity,
+///   a publishable key's address from the connection);
 /// - a path of the route with no query, or one `position` the route accepts, and a valid session id
 ///   (no percent-encoding);
-/// - `Content-Type` one the route accepts, no `Content-Encoding`, and a `Content-Length` from 1 to
-///   the body limit (``ServerConfiguration/maxBodyBytes``);
+/// - `Content-Type` one the route accepts, no `Content-Encoding` or one the route accepts (`gzip`,
+///   inflated on the event loop as it arrives, held to the body limit as the route does), and a
+///   `Content-Length` from 1 to the body limit (``ServerConfiguration/maxBodyBytes``);
 /// - a `Host` the server answers to (``AllowedHosts``).
 ///
 /// What happens after is what the route does (``OpsIngest``), under the same deadline (a timer
@@ -24,6 +29,8 @@ import NIOCore
 /// template, and the same debug log lines.
 struct OpsFastPath: Sendable {
     let ingest: OpsIngest
+    /// The keys of the server, if it has keys.
+    let keyRing: KeyRing?
     /// The deadline of a request's work, watched by the handler: when it passes, the request
     /// answers 503 at once and its work is cancelled.
     let deadline: RequestDeadline
@@ -40,21 +47,32 @@ struct OpsFastPath: Sendable {
     struct Taken: Sendable {
         var session: SessionKey
         var position: Int?
-        /// Its body's length.
+        /// Its body's length, as sent.
         var length: Int
+        var encoding: BodyMediaType.Encoding
+        /// The key it was sent with, on a server with keys.
+        var key: AuthenticatedKey?
         var path: String
         var requestID: String
         var origin: String?
         var start: ContinuousClock.Instant
     }
 
-    /// The request whose head is `head`, when the fast path serves it (its start logged).
-    func take(_ head: HTTPRequest) -> Taken? {
+    /// The request whose head is `head`, from the connection's peer `address`, when the fast path
+    /// serves it (its start logged).
+    func take(_ head: HTTPRequest, from address: SocketAddress?) -> Taken? {
         let fields = head.headerFields
-        guard head.method == .post, let target = head.path, fields[values: .contentEncoding].isEmpty,
-            let type = fields[.contentType], BodyMediaType.isAccepted(type),
+        guard head.method == .post, let target = head.path, let type = fields[.contentType], BodyMediaType.isAccepted(type),
             let length = fields[.contentLength].flatMap({ Int($0) }), length > 0, length <= maxBodyBytes
         else { return nil }
+        let codings = fields[values: .contentEncoding]
+        let encoding: BodyMediaType.Encoding
+        if codings.isEmpty {
+            encoding = .identity
+        } else {
+            guard let named = try? BodyMediaType.encoding(of: codings) else { return nil }
+            encoding = named
+        }
         if let host = head.authority, !hosts.allows(host) { return nil }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = parts[0]
@@ -65,6 +83,14 @@ struct OpsFastPath: Sendable {
         guard !segment.utf8.contains(UInt8(ascii: "/")), !segment.utf8.contains(UInt8(ascii: "%")),
             let id = try? SessionID.validate(String(segment))
         else { return nil }
+        var key: AuthenticatedKey?
+        if let keyRing {
+            guard let scope = ServerRoute.postOps.scope,
+                let found = keyRing.key(authorizing: fields[values: .authorization], from: ClientIdentity.address(address)),
+                found.scopes.contains(scope)
+            else { return nil }
+            key = found
+        }
         var position: Int?
         if parts.count > 1 {
             let query = parts[1]
@@ -75,7 +101,8 @@ struct OpsFastPath: Sendable {
             position = value
         }
         let taken = Taken(
-            session: SessionKey(project: ProjectName.default, id: id), position: position, length: length, path: String(path),
+            session: SessionRoutes<EdgeRequestContext>.session(id, of: key), position: position, length: length, encoding: encoding,
+            key: key, path: String(path),
             requestID: RequestIDMiddleware<EdgeRequestContext>.id(sent: fields[requestIDField]), origin: fields[.origin],
             start: .now)
         RequestIDMiddleware<EdgeRequestContext>.logStarted(logger(of: taken), method: "POST", path: taken.path)
@@ -86,9 +113,12 @@ struct OpsFastPath: Sendable {
     func answer(_ request: Taken, body: [UInt8], address: SocketAddress?) async -> (head: HTTPResponse, body: ByteBuffer) {
         let logger = logger(of: request)
         do {
-            let answer = try await ingest.apply(
-                body, to: request.session, at: request.position, client: { ClientIdentity(ClientIdentity.address(address)) },
-                logger: logger, deadline: nil)
+            let answer = try await AuthenticatedKey.$current.withValue(request.key) {
+                try await ingest.apply(
+                    body, to: request.session, at: request.position,
+                    client: { ClientIdentity.of(request.key, address: ClientIdentity.address(address)) }, logger: routeLogger(of: request),
+                    deadline: nil)
+            }
             return finish(request, HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), answer, logger: logger)
         } catch {
             return refuse(request, error, logger: logger)
@@ -98,7 +128,12 @@ struct OpsFastPath: Sendable {
     /// The answer to `request`, whose body the connection broke off (`error`) after `received` bytes.
     func answer(_ request: Taken, brokenOffBy error: any Error, after received: Int) -> (head: HTTPResponse, body: ByteBuffer) {
         let logger = logger(of: request)
-        return refuse(request, RequestBodyReader.brokenOff(by: error, after: received, logger: logger), logger: logger)
+        return refuse(request, RequestBodyReader.brokenOff(by: error, after: received, logger: routeLogger(of: request)), logger: logger)
+    }
+
+    /// The answer to `request`, whose body was refused (`error`: too large once inflated, or not valid gzip).
+    func answer(_ request: Taken, refusing error: ServerError) -> (head: HTTPResponse, body: ByteBuffer) {
+        refuse(request, error, logger: logger(of: request))
     }
 
     /// The answer to `request`, whose deadline passed before its work was done.
@@ -109,6 +144,13 @@ struct OpsFastPath: Sendable {
     private func logger(of request: Taken) -> Logger {
         var logger = logger
         logger[metadataKey: "focal.request_id"] = .string(request.requestID)
+        return logger
+    }
+
+    /// The logger of the route's own work, as behind ``Authenticator``: with the key's name.
+    private func routeLogger(of request: Taken) -> Logger {
+        var logger = logger(of: request)
+        request.key?.label(&logger)
         return logger
     }
 

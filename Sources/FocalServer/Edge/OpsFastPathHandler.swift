@@ -7,7 +7,9 @@ import NIOCore
 /// connection state handler (the idle timeout and the graceful shutdown see its requests) and
 /// before Hummingbird's request loop.
 ///
-/// A taken request's body is gathered on the event loop; its work runs in a task of its own on
+/// A taken request's body is gathered on the event loop (a gzip body inflated as it arrives, see
+/// ``RequestBodyBuffer``; one refused, too large once inflated or not valid gzip, is answered when it
+/// has all arrived, not inflated further); its work runs in a task of its own on
 /// the connection's thread (``EventLoopTaskExecutor``), and its answer is written back there.
 /// Answers keep the requests' order: a request that arrives while another is answered (HTTP
 /// pipelining) waits until that answer is written, and none is taken while a request passed on is
@@ -22,9 +24,10 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let route: OpsFastPath
     /// Requests passed on whose answer has not ended.
     private var passedOn = 0
-    /// The taken request whose body is arriving.
-    private var reading: OpsFastPath.Taken?
-    private var body: [UInt8] = []
+    /// The taken request whose body is arriving, and its body so far.
+    private var reading: (request: OpsFastPath.Taken, body: RequestBodyBuffer)?
+    /// Why the body arriving is refused, once it is.
+    private var refusal: ServerError?
     /// A taken request is being answered.
     private var answering = false
     /// The number of the taken request answered last, or being answered.
@@ -45,32 +48,43 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapInboundIn(data) {
         case let .head(head):
-            if passedOn == 0, let taken = route.take(head) {
-                reading = taken
-                body.reserveCapacity(taken.length)
+            if passedOn == 0, let taken = route.take(head, from: context.channel.remoteAddress) {
+                reading = (taken, RequestBodyBuffer(encoding: taken.encoding, limit: route.maxBodyBytes, length: taken.length))
                 return
             }
             passedOn += 1
             context.fireChannelRead(data)
         case let .body(buffer):
             guard reading != nil else { return context.fireChannelRead(data) }
-            body.append(contentsOf: buffer.readableBytesView)
+            guard refusal == nil else { return }
+            do {
+                try reading?.body.append(buffer)
+            } catch {
+                refusal = error
+            }
         case .end:
-            guard let taken = reading else { return context.fireChannelRead(data) }
+            guard let (taken, body) = reading else { return context.fireChannelRead(data) }
             reading = nil
-            answer(taken, context)
+            let refused = refusal
+            refusal = nil
+            do throws(ServerError) {
+                if let refused { throw refused }
+                answer(taken, try body.finish(), context)
+            } catch {
+                answering = true
+                write(route.answer(taken, refusing: error), context)
+            }
         }
     }
 
     /// A taken request whose body the connection broke off answers 400 (as the router's would); the
     /// error goes on to Hummingbird's request loop, which ends the connection.
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if let taken = reading {
+        if let (taken, body) = reading {
             reading = nil
+            refusal = nil
             answering = true
-            let received = body.count
-            body = []
-            write(route.answer(taken, brokenOffBy: error, after: received), context)
+            write(route.answer(taken, brokenOffBy: error, after: body.received), context)
         }
         context.fireErrorCaught(error)
     }
@@ -80,12 +94,10 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    private func answer(_ taken: OpsFastPath.Taken, _ context: ChannelHandlerContext) {
+    private func answer(_ taken: OpsFastPath.Taken, _ body: [UInt8], _ context: ChannelHandlerContext) {
         answering = true
         number &+= 1
         let number = number
-        let body = self.body
-        self.body = []
         let route = route
         let address = context.channel.remoteAddress
         let loop = context.eventLoop

@@ -74,10 +74,14 @@ struct SessionRoutes<Context: RequestContext>: Sendable {
     }
 
     /// The session of the request: the `{id}` of its path, in the project of its key
-    /// (``AuthenticatedKey/current``), the default project without one.
+    /// (``AuthenticatedKey/current``).
     private static func session(in context: Context) throws -> SessionKey {
-        let id = try SessionID.validate(context.parameters.require("id"))
-        return SessionKey(project: AuthenticatedKey.current?.project ?? ProjectName.default, id: id)
+        session(try SessionID.validate(context.parameters.require("id")), of: AuthenticatedKey.current)
+    }
+
+    /// The session `id` of a request authenticated with `key`: in the key's project, the default project without one.
+    static func session(_ id: SessionID, of key: AuthenticatedKey?) -> SessionKey {
+        SessionKey(project: key?.project ?? ProjectName.default, id: id)
     }
 
     /// The query parameter `name`'s value, `nil` without one.
