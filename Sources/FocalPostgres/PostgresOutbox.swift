@@ -18,13 +18,15 @@ import PostgresNIO
 /// another live process holds, ``nextBatch(for:limits:)`` is empty and
 /// ``pendingCount(for:)`` is 0: that process delivers what everyone appended, and when it
 /// dies the next process to flush takes the lock over.
-public final class PostgresOutbox: Outbox {
+public final class PostgresOutbox: JournalingOutbox {
     /// The store's random id, the first part of every message id.
     public let storeID: String
 
     private let store: PostgresStore
     /// Appends waiting for the running one go together in the next call.
     private let appends: GroupedCalls<PostgresOutboxAppend.Append, AppendReceipt>
+    /// Appends with their sessions' journal lines, grouped as the appends are.
+    private let journalingAppends: GroupedCalls<PostgresJournalApply.Append, AppendReceipt?>
     /// Sessions to forget (ended) waiting for the running call go together in the next.
     private let forgets: GroupedCalls<String, Void>
     /// Reads of the totals waiting for the running one share the next.
@@ -40,6 +42,7 @@ public final class PostgresOutbox: Outbox {
         try await PostgresOutboxMigration.addProject(store)
         try await PostgresOutboxAppend.create(store)
         try await PostgresOutboxAcknowledge.create(store)
+        try await PostgresJournalApply.create(store)
         self.storeID = try await store.withConnection("read the store id") { connection in
             let rows = try await connection.query("SELECT store_id FROM focal_outbox_meta WHERE id = 1", logger: store.logger)
             var id = ""
@@ -54,7 +57,17 @@ public final class PostgresOutbox: Outbox {
                 for try await value in try await connection.execute(statement, logger: store.logger) { row = value }
                 return row
             }
-            return try PostgresOutboxAppend.receipts(for: group, row)
+            return try PostgresOutboxAppend.receipts(resultCounts: group.map(\.results.count), row)
+        }
+        self.journalingAppends = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
+            let statement = PostgresJournalApply(appends: group)
+            let row = try await store.withConnection("append a session's lines and their results") { connection in
+                var row: PostgresJournalApply.Row?
+                for try await value in try await connection.execute(statement, logger: store.logger) { row = value }
+                return row
+            }
+            guard let row else { throw GroupedCallsError("a journaling append of \(group.count) appends answered no row") }
+            return try PostgresJournalApply.receipts(for: group, row)
         }
         self.forgets = GroupedCalls(maximumCount: Self.maximumGroup) { [store] group in
             try await store.withConnection("forget a session") { connection in
@@ -82,6 +95,13 @@ public final class PostgresOutbox: Outbox {
     public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
         guard !results.isEmpty || storedThrough != nil else { return AppendReceipt(sequences: nil) }
         return try await appends.call(.init(results: results, storedThrough: storedThrough), key: storedThrough?.session.storageKey)
+    }
+
+    /// Appends the lines to the ``PostgresSessionJournal`` in this store and stores the results, in one
+    /// transaction and one round trip (`PostgresJournalApply`) shared with the journaling appends of other
+    /// sessions that wait while another runs.
+    public func append(_ results: [ResultRecord], journaling append: ConditionalJournalAppend) async throws -> AppendReceipt? {
+        try await journalingAppends.call(.init(results: results, journal: append), key: append.session.storageKey)
     }
 
     /// One statement shared with the sessions that end while another is forgotten.

@@ -36,9 +36,18 @@ struct PostgresOutboxAppend: PostgresPreparedStatement {
     let appends: [Append]
 
     func makeBindings() throws -> PostgresBindings {
-        let results = appends.flatMap(\.results)
         let marks = appends.compactMap(\.storedThrough)
         var bindings = PostgresBindings(capacity: 12)
+        Self.bindResults(appends.map(\.results), to: &bindings)
+        bindings.append(marks.map(\.session.storageKey))
+        bindings.append(marks.map { Int64($0.lines) })
+        return bindings
+    }
+
+    /// Binds the function's first ten arguments: the results of a group's appends (`groups`, in the
+    /// group's order), column by column, and the offset of each result's append in the group.
+    static func bindResults(_ groups: [[ResultRecord]], to bindings: inout PostgresBindings) {
+        let results = groups.flatMap { $0 }
         bindings.append(results.map(\.time))
         bindings.append(results.map(\.event))
         bindings.append(results.map(\.path))
@@ -48,31 +57,28 @@ struct PostgresOutboxAppend: PostgresPreparedStatement {
         bindings.append(results.map { $0.sessionIndex ?? -1 })
         bindings.append(results.map { $0.project ?? "" })
         bindings.append(results.map { $0.sessionIndex == nil ? "" : $0.sessionKey ?? "" })
-        bindings.append(appends.enumerated().flatMap { offset, append in repeatElement(Int32(offset), count: append.results.count) })
-        bindings.append(marks.map(\.session.storageKey))
-        bindings.append(marks.map { Int64($0.lines) })
-        return bindings
+        bindings.append(groups.enumerated().flatMap { offset, results in repeatElement(Int32(offset), count: results.count) })
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
         try row.decode((Int64, [Int32]).self)
     }
 
-    /// Each append's receipt from the function's row.
-    static func receipts(for appends: [Append], _ row: Row) throws -> [AppendReceipt] {
-        var stored = [(first: Int64, count: Int)](repeating: (0, 0), count: appends.count)
+    /// Each append's receipt from the function's row, for appends of `resultCounts` results each.
+    static func receipts(resultCounts: [Int], _ row: Row) throws -> [AppendReceipt] {
+        var stored = [(first: Int64, count: Int)](repeating: (0, 0), count: resultCounts.count)
         for (position, offset) in row.storedAppends.enumerated() {
             let offset = Int(offset)
             guard stored.indices.contains(offset) else {
-                throw GroupedCallsError("an outbox append of \(appends.count) appends stored a result for append \(offset)")
+                throw GroupedCallsError("an outbox append of \(resultCounts.count) appends stored a result for append \(offset)")
             }
             if stored[offset].count == 0 { stored[offset].first = row.first + Int64(position) }
             stored[offset].count += 1
         }
-        return zip(appends, stored).map { append, stored in
+        return zip(resultCounts, stored).map { count, stored in
             AppendReceipt(
                 sequences: stored.count > 0 ? stored.first...(stored.first + Int64(stored.count) - 1) : nil,
-                skipped: append.results.count - stored.count)
+                skipped: count - stored.count)
         }
     }
 

@@ -39,6 +39,9 @@ import Synchronization
 public actor DeliveryPipeline: Service {
     /// The outbox results are committed to.
     public nonisolated let outbox: any Outbox
+    /// Whether the outbox shares its store with the session journal (a ``JournalingOutbox``): then
+    /// ``append(_:journaling:)`` commits a request's lines with their results.
+    public nonisolated let journalsLines: Bool
     /// The options the pipeline runs with.
     public nonisolated let options: DeliveryOptions
     /// The clock the pipeline waits on.
@@ -91,6 +94,7 @@ public actor DeliveryPipeline: Service {
         }
         try await outbox.register(destinations: destinations.map(\.name))
         self.outbox = outbox
+        self.journalsLines = outbox is any JournalingOutbox
         self.options = options
         self.clock = PipelineClock(clock)
         self.logger = logger
@@ -159,17 +163,40 @@ public actor DeliveryPipeline: Service {
     /// no results: `focal serve` with a journal, after each batch it applied.
     @discardableResult
     public func append(_ results: [ResultRecord], storedThrough: StoredThrough?) async throws -> AppendReceipt {
-        guard !results.isEmpty else {
-            guard let storedThrough else { return AppendReceipt(sequences: nil) }
-            return try await outbox.append([], storedThrough: storedThrough)
-        }
+        guard !results.isEmpty || storedThrough != nil else { return AppendReceipt(sequences: nil) }
+        let outbox = outbox
+        let receipt = try await storing(results) { try await outbox.append(results, storedThrough: storedThrough) }
+        // An outbox's append always commits: only a journaling append (the other caller) may not.
+        return receipt ?? AppendReceipt(sequences: nil)
+    }
+
+    /// Commits `results` as ``append(_:storedThrough:)`` does (waiting for room, flushing as the policies
+    /// say), in one transaction with appending `append`'s lines to the session's journal, only when the log
+    /// holds exactly `ConditionalJournalAppend.length` lines and is not sealed
+    /// (``JournalingOutbox/append(_:journaling:)``); the session's mark moves to the log's new length.
+    ///
+    /// - Returns: the receipt, or `nil` when nothing was written: the log did not hold that many lines or
+    ///   was sealed, or the outbox keeps no journal (``journalsLines`` is `false`).
+    /// - Throws: as ``append(_:)`` does; nothing was appended to the journal then either.
+    public func append(_ results: [ResultRecord], journaling append: ConditionalJournalAppend) async throws -> AppendReceipt? {
+        guard let outbox = outbox as? any JournalingOutbox else { return nil }
+        return try await storing(results) { try await outbox.append(results, journaling: append) }
+    }
+
+    /// Stores `results` with `store`, one of the outbox's appends: first waits for room and for a flush a
+    /// policy wants before (none of it for no results), then counts what `store` stored and starts the flush
+    /// a policy wants after. `store` returns `nil` when it stored nothing (a journaling append refused).
+    private func storing(
+        _ results: [ResultRecord], _ store: () async throws -> AppendReceipt?
+    ) async throws -> AppendReceipt? {
+        guard !results.isEmpty else { return try await store() }
         let (evicted, depth) = try await makeRoom(count: results.count, bytes: results.reduce(0) { $0 + $1.byteCount })
         var flushBefore: StartedFlush?
         if isRunning, wantsFlush(on: .appending, FlushState(pending: depth, lastFlush: lastFlush, now: clock.now)) {
             flushBefore = StartedFlush(queueFlush())
             _ = await flushBefore?.report
         }
-        var receipt = try await outbox.append(results, storedThrough: storedThrough)
+        guard var receipt = try await store() else { return nil }
         receipt.evicted = evicted
         receipt.flush = flushBefore
         produced += receipt.appended
