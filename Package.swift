@@ -262,6 +262,8 @@ let package = Package(
             name: "FocalServerTests",
             dependencies: [
                 "FocalServer", "FocalCore", "FocalEngine", "FocalDelivery", "FocalTestSupport", "FocalReceiverTestSupport", "FocalJSON",
+                // Instances sharing a PostgreSQL store (SharedStoreTests).
+                "FocalPostgres", "FocalPostgresTestSupport",
                 // Gzip bodies for the tests of compressed requests.
                 "CZlib",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

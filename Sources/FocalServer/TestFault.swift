@@ -11,6 +11,8 @@ import Darwin
 ///
 /// `FOCAL_TEST_FAULT=kill-before-outbox:N`: the process kills itself (SIGKILL) once its Nth
 /// applied batch is journaled and applied, before its results reach the outbox.
+/// Under the fault a batch is never journaled with its results in one call (see
+/// `SessionServices.journalingPipeline`): there would be no moment between the two to kill in.
 final class TestFault: Sendable {
     /// The variable's fault, read once; `nil` without one and in a release build.
     static let current: TestFault? = {

@@ -61,6 +61,17 @@ struct BatchOutcome: Sendable {
     }
 }
 
+extension BatchOutcome {
+    /// The outcome of applying a batch's lines past its first `skipped`: the engine's `outcome`, its
+    /// errors' lines counted from the batch's first line.
+    init(_ outcome: ApplyOutcome, skipped: Int) {
+        self.init(
+            applied: outcome.applied, skipped: skipped,
+            errors: outcome.errors.map { error in (error.line.map { $0 + skipped }, error.kind.code, error.message) },
+            omittedErrors: outcome.omittedErrors, results: outcome.results.map(\.record.resultJSON))
+    }
+}
+
 /// Appends text to memory known to be large enough (``BatchOutcome/json``'s bound).
 private struct AnswerText {
     /// The most bytes a decimal `Int` takes.

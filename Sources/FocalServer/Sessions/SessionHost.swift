@@ -62,6 +62,12 @@ final class SessionHost: Sendable {
 
     /// Applies a request's lines. `position` is how many of the session's lines the client
     /// sent before this batch; lines already held at their position are skipped.
+    ///
+    /// With a journal and an outbox that share a store (``FocalDelivery/DeliveryPipeline/journalsLines``)
+    /// a batch that goes on from the lines this host applied is applied first and then journaled with its
+    /// results in one transaction (`applyJournaling`); otherwise, and when that finds the
+    /// journal moved on, the batch is journaled first, then applied and its results stored
+    /// (`applySeparately`).
     /// - Returns: the outcome, and the lines the session holds after the batch.
     /// - Throws: ``ServerError`` 409 for a gap, 503 when the store or the engine failed;
     ///   ``SessionHostError/closed`` when the host was ended meanwhile (the caller looks the
@@ -71,30 +77,63 @@ final class SessionHost: Sendable {
         defer { gate.leave() }
         try checkOpen()
         let outcome = try await resettingOnFailure {
-            var outcome = BatchOutcome()
-            if services.journal != nil {
-                let lines = try batch.lines()
-                let append = try await services.journalCall(.append) { journal in
-                    try await journal.append(lines, to: key, at: position)
-                }
-                outcome.skipped = append.skipped
-                if append.previousLength != appliedLines {
-                    try await rebuild(upTo: append.previousLength)
-                }
-            } else if let position {
-                let held = appliedLines
-                guard position <= held else { throw Self.gap(expected: held, received: position) }
-                outcome.skipped = min(batch.count, held - position)
+            if let pipeline = services.journalingPipeline, let outcome = try await applyJournaling(batch, at: position, through: pipeline) {
+                return outcome
             }
-            guard outcome.skipped < batch.count else { return outcome }
-            let applied = try await applyText(batch.text(from: outcome.skipped))
-            outcome.applied = applied.applied
-            outcome.results = applied.results.map(\.record.resultJSON)
-            outcome.errors = applied.errors.map { error in (error.line.map { $0 + outcome.skipped }, error.kind.code, error.message) }
-            outcome.omittedErrors = applied.omittedErrors
-            return outcome
+            return try await applySeparately(batch, at: position)
         }
         return (outcome, appliedLines)
+    }
+
+    /// Applies the batch's lines past those this host applied, then journals them and stores their results
+    /// in one call, on the condition that the journal holds exactly the lines this host applied and is not
+    /// sealed (no other instance served the session since). A batch whose lines the host all holds is
+    /// answered without a store call.
+    /// - Returns: `nil`, having changed nothing, when the batch starts past the lines this host applied, or
+    ///   when the host holds no engine session for the lines it counts; `nil` too when the condition failed:
+    ///   nothing was stored, and the host dropped its engine session, to be rebuilt from the journal.
+    private func applyJournaling(_ batch: OpBatch, at position: Int?, through pipeline: DeliveryPipeline) async throws -> BatchOutcome? {
+        let (held, hasEngine) = state.withLock { ($0.appliedLines, $0.engine != nil) }
+        let start = position ?? held
+        guard start <= held, held == 0 || hasEngine else { return nil }
+        let skipped = min(batch.count, held - start)
+        guard skipped < batch.count else { return BatchOutcome(skipped: skipped) }
+        let lines = Array(try batch.lines().dropFirst(skipped))
+        let (outcome, first) = try await applyToEngine(batch.text(from: skipped))
+        let records = records(for: outcome.results, first: first)
+        let append = ConditionalJournalAppend(session: key, length: held, lines: lines)
+        let receipt = try await services.storeCall(.journalApply) { try await pipeline.append(records, journaling: append) }
+        guard receipt != nil else {
+            // Another instance served the session since, or it is ending: what this host applied goes, and the
+            // batch goes the other way, journaled first (a rebuild, or the 409 of a sealed session).
+            await reset()
+            return nil
+        }
+        services.metrics.record(outcome)
+        return BatchOutcome(outcome, skipped: skipped)
+    }
+
+    /// Journals the batch (skipping the lines the journal holds at their position), rebuilds the session
+    /// when the journal held other lines than this host applied, then applies the new lines and stores
+    /// their results. Without a journal, skips the lines this host holds.
+    private func applySeparately(_ batch: OpBatch, at position: Int?) async throws -> BatchOutcome {
+        var skipped = 0
+        if services.journal != nil {
+            let lines = try batch.lines()
+            let append = try await services.journalCall(.append) { journal in
+                try await journal.append(lines, to: key, at: position)
+            }
+            skipped = append.skipped
+            if append.previousLength != appliedLines {
+                try await rebuild(upTo: append.previousLength)
+            }
+        } else if let position {
+            let held = appliedLines
+            guard position <= held else { throw Self.gap(expected: held, received: position) }
+            skipped = min(batch.count, held - position)
+        }
+        guard skipped < batch.count else { return BatchOutcome(skipped: skipped) }
+        return BatchOutcome(try await applyText(batch.text(from: skipped)), skipped: skipped)
     }
 
     /// The session's tree now, or `nil` when it has no state. With a journal the answer is
@@ -305,6 +344,24 @@ final class SessionHost: Sendable {
     /// Applies op-log text to the engine session, counts it, and hands the results to the
     /// outbox tagged with the session and their index.
     private func applyText(_ text: [UInt8]) async throws -> ApplyOutcome {
+        let (outcome, first) = try await applyToEngine(text)
+        services.metrics.record(outcome)
+        guard let pipeline = services.pipeline else { return outcome }
+        let records = records(for: outcome.results, first: first)
+        // With a journal that tracks it, the results of every line applied so far are stored
+        // with these: the mark moves in their transaction (alone when there are none), so lines
+        // past it are lines whose results an instance lost between journal and outbox (the sweep's).
+        let mark = services.journal?.tracksStoredThrough == true ? StoredThrough(session: key, lines: appliedLines) : nil
+        if !records.isEmpty || mark != nil {
+            TestFault.current?.beforeOutbox()
+            try await services.storeCall(.outboxAppend) { try await pipeline.append(records, storedThrough: mark) }
+        }
+        return outcome
+    }
+
+    /// Applies op-log text to the engine session and counts its lines and results in the host; returns
+    /// the outcome and the session's result number of its first result.
+    private func applyToEngine(_ text: [UInt8]) async throws -> (outcome: ApplyOutcome, first: Int64) {
         let engine = try engineSession()
         let outcome: ApplyOutcome
         do {
@@ -317,18 +374,7 @@ final class SessionHost: Sendable {
             defer { state.resultCount += Int64(outcome.results.count) }
             return state.resultCount
         }
-        services.metrics.record(outcome)
-        guard let pipeline = services.pipeline else { return outcome }
-        // With a journal that tracks it, the results of every line applied so far are stored
-        // with these: the mark moves in their transaction (alone when there are none), so lines
-        // past it are lines whose results an instance lost between journal and outbox (the sweep's).
-        let mark = services.journal?.tracksStoredThrough == true ? StoredThrough(session: key, lines: appliedLines) : nil
-        if !outcome.results.isEmpty || mark != nil {
-            let records = records(for: outcome.results, first: first)
-            TestFault.current?.beforeOutbox()
-            try await services.storeCall(.outboxAppend) { try await pipeline.append(records, storedThrough: mark) }
-        }
-        return outcome
+        return (outcome, first)
     }
 
     /// The engine's records of `results`, the first being the session's result number `first`,

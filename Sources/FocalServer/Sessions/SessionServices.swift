@@ -27,6 +27,17 @@ struct SessionServices: Sendable {
         if let pipeline { try await storeCall(.outboxForget) { try await pipeline.outbox.forget(session: session) } }
     }
 
+    /// The pipeline when a request's lines and results go to the store in one call: its outbox journals
+    /// lines (``FocalDelivery/DeliveryPipeline/journalsLines``) in the store of a journal that tracks the
+    /// ``FocalCore/StoredThrough`` marks. Not under a `TestFault`, whose kill between a batch's journal
+    /// and its outbox needs the two apart.
+    var journalingPipeline: DeliveryPipeline? {
+        guard let pipeline, pipeline.journalsLines, journal?.tracksStoredThrough == true, TestFault.current == nil else {
+            return nil
+        }
+        return pipeline
+    }
+
     /// The engines of `project`.
     /// - Throws: ``ServerError`` 500 for a project the server has no engines for (a key
     ///   ring whose projects are not the server's).
@@ -85,6 +96,7 @@ enum StoreOperation: String, Sendable, CaseIterable, CustomStringConvertible {
     case claim = "journal_claim"
     case ping = "ping"
     case outboxAppend = "outbox_append"
+    case journalApply = "journal_apply"
     case outboxForget = "outbox_forget"
 
     var description: String {
@@ -97,6 +109,7 @@ enum StoreOperation: String, Sendable, CaseIterable, CustomStringConvertible {
         case .claim: "claim the sessions whose results the outbox lacks"
         case .ping: "answer"
         case .outboxAppend: "store the results in the outbox"
+        case .journalApply: "append to the session's journal and store the results in the outbox"
         case .outboxForget: "forget the session in the outbox"
         }
     }
