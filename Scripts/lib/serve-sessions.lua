@@ -3,12 +3,13 @@
 -- batches go out in order (a session's next batch is sent only after every other session
 -- of the thread got one, long after its previous batch was answered).
 --
---   wrk -tT -c64 -d20s -s Scripts/lib/serve-sessions.lua URL -- BATCHES_FILE SESSIONS T
+--   wrk -tT -c64 -d20s -s Scripts/lib/serve-sessions.lua URL -- BATCHES_FILE SESSIONS T PREFIX [HEADER]
 --
 -- BATCHES_FILE holds one session's op log as batches separated by lines '---'; its last
 -- batch ends with an 'end' op, so the session starts over with the first batch.
 -- Sessions are named PREFIX-N and split between wrk's T threads (thread t owns sessions
--- t, t+T, t+2T, …).
+-- t, t+T, t+2T, …). HEADER, 'Name: value', is sent with every request (e.g. an
+-- 'Authorization: Bearer KEY').
 
 local next_id = 0
 
@@ -35,6 +36,10 @@ function init(args)
   end
   cursor, batch = 1, 1
   headers = { ["Content-Type"] = "application/x-ndjson" }
+  if args[5] then
+    local name, value = args[5]:match("^([^:]+):%s*(.*)$")
+    headers[name] = value
+  end
 end
 
 function request()
