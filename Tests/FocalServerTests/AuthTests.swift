@@ -22,6 +22,9 @@ struct AuthTests {
             let attempts: [HTTPFields] = [
                 [:], [.authorization: "Bearer"], [.authorization: "Basic \(key.secret)"], [.authorization: "Bearer \(unknown)"],
                 [.authorization: "Bearer \(key.secret) extra"], [.authorization: "Bearer " + String(repeating: "k", count: 600)],
+                [.authorization: "Bearer\(key.secret)"], [.authorization: "Bearer\t\(key.secret)"],
+                [.authorization: "Bearerx \(key.secret)"],
+                [.authorization: "Bear \(key.secret)"],
             ]
             for headers in attempts {
                 for (method, path) in [
@@ -41,9 +44,14 @@ struct AuthTests {
             #expect(server.sessionCount == 0)
             #expect(try await client.send(.get, "/healthz").status == .ok)
             #expect(try await client.send(.get, "/readyz").status == .ok)
-            // The scheme's case does not matter.
-            let lower = try await client.send(.get, "/metrics", headers: [.authorization: "bearer \(key.secret)"])
-            #expect(lower.status == .ok)
+            // The scheme's case does not matter, nor the spaces after it, on the router's routes and the edge's.
+            for value in ["bearer \(key.secret)", "BEARER   \(key.secret)", "BeArEr \(key.secret)"] {
+                #expect(try await client.send(.get, "/metrics", headers: [.authorization: value]).status == .ok, "\(value)")
+                let ops = try await client.send(
+                    .post, "/v1/sessions/u1/ops", headers: [.authorization: value, .contentType: "application/x-ndjson"],
+                    body: Ops.root + "\n")
+                #expect(ops.status == .ok, "\(value)")
+            }
         }
     }
 

@@ -142,10 +142,18 @@ public final class KeyRing: Sendable {
 
     /// The credentials of `Bearer <credentials>` (the scheme in any case), or `nil`.
     static func bearer(_ value: String) -> Substring? {
-        let scheme = "bearer "
-        guard value.utf8.count > scheme.utf8.count, value.prefix(scheme.count).lowercased() == scheme else { return nil }
-        let credentials = value.dropFirst(scheme.count).drop { $0 == " " }
-        return credentials.isEmpty || credentials.contains(" ") ? nil : credentials
+        // Byte by byte, not through `lowercased()` and Characters, which cost a request more than its key's SHA-256.
+        let bytes = value.utf8
+        var index = bytes.startIndex
+        for letter in "bearer".utf8 {
+            // A letter's two cases differ only in 0x20, set in the lowercase one.
+            guard index != bytes.endIndex, bytes[index] | 0x20 == letter else { return nil }
+            bytes.formIndex(after: &index)
+        }
+        guard index != bytes.endIndex, bytes[index] == UInt8(ascii: " ") else { return nil }
+        while index != bytes.endIndex, bytes[index] == UInt8(ascii: " ") { bytes.formIndex(after: &index) }
+        let credentials = value[index...]
+        return credentials.isEmpty || credentials.utf8.contains(UInt8(ascii: " ")) ? nil : credentials
     }
 
     /// 32 bytes as four words.

@@ -74,12 +74,18 @@ struct OpsFastPath: Sendable {
             encoding = named
         }
         if let host = head.authority, !hosts.allows(host) { return nil }
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = parts[0]
-        let prefix = "/v1/sessions/"
-        let suffix = "/ops"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.utf8.count > prefix.utf8.count + suffix.utf8.count else { return nil }
-        let segment = path.dropFirst(prefix.count).dropLast(suffix.count)
+        // Compared byte by byte: a Substring's `hasPrefix` compares Characters, which cost more than the rest of `take`.
+        let bytes = target.utf8
+        let prefix = "/v1/sessions/".utf8
+        let suffix = "/ops".utf8
+        let pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+        guard bytes.starts(with: prefix), bytes.distance(from: bytes.startIndex, to: pathEnd) > prefix.count + suffix.count else {
+            return nil
+        }
+        let segmentEnd = bytes.index(pathEnd, offsetBy: -suffix.count)
+        guard bytes[segmentEnd..<pathEnd].elementsEqual(suffix) else { return nil }
+        let path = target[..<pathEnd]
+        let segment = target[bytes.index(bytes.startIndex, offsetBy: prefix.count)..<segmentEnd]
         guard !segment.utf8.contains(UInt8(ascii: "/")), !segment.utf8.contains(UInt8(ascii: "%")),
             let id = try? SessionID.validate(String(segment))
         else { return nil }
@@ -92,10 +98,10 @@ struct OpsFastPath: Sendable {
             key = found
         }
         var position: Int?
-        if parts.count > 1 {
-            let query = parts[1]
-            let name = "position="
-            guard query.hasPrefix(name), !query.utf8.contains(UInt8(ascii: "&")), !query.utf8.contains(UInt8(ascii: "%")),
+        if pathEnd != bytes.endIndex {
+            let query = target[bytes.index(after: pathEnd)...]
+            let name = "position=".utf8
+            guard query.utf8.starts(with: name), !query.utf8.contains(UInt8(ascii: "&")), !query.utf8.contains(UInt8(ascii: "%")),
                 let value = try? SessionRoutes<EdgeRequestContext>.position(query.dropFirst(name.count))
             else { return nil }
             position = value
