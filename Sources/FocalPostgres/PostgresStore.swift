@@ -37,7 +37,8 @@ public final class PostgresStore: Service {
     private let schema = SchemaOnce()
 
     /// A store for the database at `url` (`postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`,
-    /// optionally `?sslmode=MODE&sslrootcert=PATH`: the article's "TLS"; the CA file is read here)
+    /// optionally `?sslmode=MODE&sslrootcert=PATH&sslcert=PATH&sslkey=PATH`: the article's "TLS";
+    /// the files are read here)
     /// opening at most `maximumConnections` (1–1000) pooled connections, each call bounded
     /// by `callTimeout` (``callTimeoutRange``).
     public init(
@@ -184,11 +185,20 @@ extension PostgresStore {
             return "TLS: the server's certificate does not name the URL's host (sslmode=verify-full)"
         case let failure as NIOSSLError where String(reflecting: failure).contains("CERTIFICATE_VERIFY_FAILED"):
             return "TLS: the server's certificate is not signed by a CA the URL trusts (sslrootcert, or the system's CAs without it)"
+        case let failure as BoringSSLError where isClientCertificateAlert(String(reflecting: failure)):
+            return "TLS: the server refused the client certificate (sslcert)"
         case is NIOSSLError:
             return "TLS handshake failed"
         default:
             return nil
         }
+    }
+
+    /// Whether BoringSSL's `error` is an alert a server sends about the client's certificate
+    /// (`TLSV1_ALERT_UNKNOWN_CA`, `SSLV3_ALERT_CERTIFICATE_EXPIRED`, `SSLV3_ALERT_BAD_CERTIFICATE`…).
+    private static func isClientCertificateAlert(_ error: String) -> Bool {
+        error.contains("_ALERT_UNKNOWN_CA") || error.contains("_ALERT_CERTIFICATE_")
+            || error.contains("_ALERT_BAD_CERTIFICATE") || error.contains("_ALERT_UNSUPPORTED_CERTIFICATE")
     }
 }
 

@@ -1,7 +1,7 @@
 /// Why a PostgreSQL store could not be opened or used.
 public enum PostgresStoreError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The connection URL is not `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH]]`,
-    /// or the CA file it names cannot be used.
+    /// The connection URL is not `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH][&sslcert=PATH&sslkey=PATH]]`,
+    /// or a certificate or key file it names cannot be used.
     case invalidURL(String, reason: String)
     /// The database refused a statement or could not be reached; `message` is the server's
     /// or the driver's explanation.
@@ -13,7 +13,7 @@ public enum PostgresStoreError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String {
         switch self {
         case .invalidURL(let url, let reason):
-            "invalid PostgreSQL URL '\(url)': \(reason) (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH]])"
+            "invalid PostgreSQL URL '\(url)': \(reason) (expected postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH][&sslcert=PATH&sslkey=PATH]])"
         case .database(let operation, let message):
             "PostgreSQL failed to \(operation): \(message)"
         case .timeout(let operation, let duration):

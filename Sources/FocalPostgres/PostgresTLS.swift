@@ -1,8 +1,8 @@
 import Foundation
 import NIOSSL
 
-/// How the store's connections use TLS: the URL's `sslmode` and `sslrootcert`, with libpq's
-/// meanings, never falling back to plain text.
+/// How the store's connections use TLS: the URL's `sslmode`, `sslrootcert`, `sslcert` and
+/// `sslkey`, with libpq's meanings, never falling back to plain text.
 ///
 /// - `disable`: plain text.
 /// - `require`: TLS, the server's certificate not checked; with `sslrootcert`, its chain is
@@ -16,6 +16,14 @@ import NIOSSL
 /// (TLS there protects nothing the host's own permissions do not) and any other host is
 /// `verify-full`: reaching a database across a network in plain text must be asked for.
 /// libpq's `allow` and `prefer` are refused, since they fall back to plain text without saying so.
+///
+/// `sslcert` and `sslkey` name the PEM files of the client's certificate (its chain, the
+/// client's own first) and of its private key (PKCS#8 or traditional), presented during the
+/// handshake for a server that authenticates clients by certificate (`hostssl … cert`). Both
+/// or neither; unlike libpq, nothing is read from `~/.postgresql/` when they are absent. An
+/// encrypted key is refused (libpq's `sslpassword` is not supported). Every file is read, and
+/// the key checked against the certificate, here: a bad one is an error at start naming the
+/// parameter and the path. With `sslmode=disable`, any of the three files is an error.
 struct PostgresTLS: Sendable {
     enum Mode: String, Sendable, CaseIterable {
         case disable
@@ -25,16 +33,21 @@ struct PostgresTLS: Sendable {
     }
 
     /// The URL's query parameters this type reads.
-    static let parameters: Set<String> = ["sslmode", "sslrootcert"]
+    static let parameters: Set<String> = ["sslmode", "sslrootcert", "sslcert", "sslkey"]
 
     var mode: Mode
     /// The PEM file of the CAs to trust, or `nil` for the system's.
     var rootCertificatePath: String?
+    /// The PEM files of the client's certificate chain and of its key, or `nil` for none.
+    var clientCertificate: (chainPath: String, keyPath: String)?
     /// The configuration the connections use; `nil` for plain text.
     var configuration: TLSConfiguration?
+    /// The context made of ``configuration``, once; `nil` for plain text.
+    var context: NIOSSLContext?
 
-    /// The TLS the query parameters `sslmode` and `sslrootcert` ask for on `host`; the CA file
-    /// is read here, so that a bad one is an error at start. `reason` names what is wrong.
+    /// The TLS the query parameters `sslmode`, `sslrootcert`, `sslcert` and `sslkey` ask for on
+    /// `host`; the files are read here, so that a bad one is an error at start. `reason` names
+    /// what is wrong.
     init(parameters: [String: String], host: String) throws(Invalid) {
         if let text = parameters["sslmode"] {
             guard let mode = Mode(rawValue: text) else {
@@ -50,13 +63,27 @@ struct PostgresTLS: Sendable {
         }
         self.rootCertificatePath = parameters["sslrootcert"]
         self.configuration = nil
+        self.context = nil
         if mode == .disable {
-            guard rootCertificatePath == nil else { throw Invalid(reason: "sslrootcert is of no use with sslmode=disable") }
+            if let file = ["sslrootcert", "sslcert", "sslkey"].first(where: { parameters[$0] != nil }) {
+                throw Invalid(reason: "\(file) is of no use with sslmode=disable")
+            }
             return
+        }
+        switch (parameters["sslcert"], parameters["sslkey"]) {
+        case (let chainPath?, let keyPath?): self.clientCertificate = (chainPath, keyPath)
+        case (nil, nil): self.clientCertificate = nil
+        case (_?, nil): throw Invalid(reason: "sslcert needs sslkey, the PEM file of its private key")
+        case (nil, _?): throw Invalid(reason: "sslkey needs sslcert, the PEM file of its certificate")
         }
         var configuration = TLSConfiguration.makeClientConfiguration()
         if let rootCertificatePath {
-            configuration.trustRoots = .certificates(try Self.certificates(at: rootCertificatePath))
+            configuration.trustRoots = .certificates(try Self.certificates(at: rootCertificatePath, parameter: "sslrootcert"))
+        }
+        if let clientCertificate {
+            configuration.certificateChain = try Self.certificates(at: clientCertificate.chainPath, parameter: "sslcert")
+                .map { .certificate($0) }
+            configuration.privateKey = .privateKey(try Self.privateKey(at: clientCertificate.keyPath))
         }
         configuration.certificateVerification =
             switch mode {
@@ -65,6 +92,18 @@ struct PostgresTLS: Sendable {
             case .require: rootCertificatePath == nil ? .none : .noHostnameVerification
             case .disable: .none
             }
+        do {
+            self.context = try NIOSSLContext(configuration: configuration)
+        } catch {
+            // The key was read above: BoringSSL refuses one whose public half is not the certificate's.
+            if case NIOSSLError.failedToLoadPrivateKey = error, let clientCertificate {
+                throw Invalid(
+                    reason:
+                        "sslkey '\(clientCertificate.keyPath)' is not the private key of the certificate in sslcert '\(clientCertificate.chainPath)'"
+                )
+            }
+            throw Invalid(reason: "TLS cannot be set up: \(error)")
+        }
         self.configuration = configuration
     }
 
@@ -73,19 +112,41 @@ struct PostgresTLS: Sendable {
         var reason: String
     }
 
-    /// The certificates of the PEM file at `path`, at least one.
-    private static func certificates(at path: String) throws(Invalid) -> [NIOSSLCertificate] {
-        let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw Invalid(reason: "sslrootcert '\(path)' cannot be read: \((error as NSError).localizedDescription)")
-        }
-        let certificates = try? NIOSSLCertificate.fromPEMBytes(Array(bytes))
+    /// The certificates of the PEM file at `path`, which the query parameter `parameter` names;
+    /// at least one.
+    private static func certificates(at path: String, parameter: String) throws(Invalid) -> [NIOSSLCertificate] {
+        let bytes = try contents(of: path, parameter: parameter)
+        let certificates = try? NIOSSLCertificate.fromPEMBytes(bytes)
         guard let certificates, !certificates.isEmpty else {
-            throw Invalid(reason: "sslrootcert '\(path)' holds no PEM certificate")
+            throw Invalid(reason: "\(parameter) '\(path)' holds no PEM certificate")
         }
         return certificates
+    }
+
+    /// The private key of the PEM file at `path` (`sslkey`), refused when it is encrypted.
+    private static func privateKey(at path: String) throws(Invalid) -> NIOSSLPrivateKey {
+        let bytes = try contents(of: path, parameter: "sslkey")
+        // Asked for only when the key is encrypted; given none, BoringSSL fails to decrypt it.
+        var askedForPassphrase = false
+        do {
+            return try NIOSSLPrivateKey(bytes: bytes, format: .pem) { (_: NIOSSLPassphraseSetter<[UInt8]>) in
+                askedForPassphrase = true
+            }
+        } catch {
+            throw Invalid(
+                reason: askedForPassphrase
+                    ? "sslkey '\(path)' is encrypted, which is not supported (nor is sslpassword); give it decrypted, readable by this user only"
+                    : "sslkey '\(path)' holds no PEM private key")
+        }
+    }
+
+    /// The bytes of the file at `path`, which the query parameter `parameter` names.
+    private static func contents(of path: String, parameter: String) throws(Invalid) -> [UInt8] {
+        do {
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw Invalid(reason: "\(parameter) '\(path)' cannot be read: \((error as NSError).localizedDescription)")
+        }
     }
 
     /// Whether `host` names this machine's loopback interface.

@@ -1,8 +1,7 @@
 import Foundation
-import NIOSSL
 import PostgresNIO
 
-/// A parsed `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH]]`
+/// A parsed `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE[&sslrootcert=PATH][&sslcert=PATH&sslkey=PATH]]`
 /// URL (also `postgresql://`); ``PostgresTLS`` says what the parameters mean. Any other query
 /// parameter is an error naming it.
 struct PostgresURL: Sendable {
@@ -12,10 +11,8 @@ struct PostgresURL: Sendable {
     var password: String?
     var database: String
     var tls: PostgresTLS
-    /// The context of the connections' TLS, made once; `nil` for plain text.
-    private var sslContext: NIOSSLContext?
 
-    /// Parses `text`, naming what is wrong in the error; reads the CA file it names.
+    /// Parses `text`, naming what is wrong in the error; reads the files it names.
     init(_ text: String) throws(PostgresStoreError) {
         func invalid(_ reason: String) -> PostgresStoreError { .invalidURL(Self.redacted(text), reason: reason) }
         guard let components = URLComponents(string: text) else { throw invalid("not a URL") }
@@ -42,11 +39,8 @@ struct PostgresURL: Sendable {
         }
         do {
             self.tls = try PostgresTLS(parameters: parameters, host: host)
-            self.sslContext = try tls.configuration.map { try NIOSSLContext(configuration: $0) }
-        } catch let error as PostgresTLS.Invalid {
-            throw invalid(error.reason)
         } catch {
-            throw invalid("TLS cannot be set up: \(error)")
+            throw invalid(error.reason)
         }
         self.host = host
         self.port = port
@@ -83,6 +77,6 @@ struct PostgresURL: Sendable {
     var connectionConfiguration: PostgresConnection.Configuration {
         PostgresConnection.Configuration(
             host: host, port: port, username: user, password: password, database: database,
-            tls: sslContext.map { .require($0) } ?? .disable)
+            tls: tls.context.map { .require($0) } ?? .disable)
     }
 }

@@ -6,8 +6,10 @@ import Testing
 
 /// A throwaway PostgreSQL cluster on loopback serving TLS with a certificate made for it: a
 /// test CA, and a server certificate it signs for `localhost` only (not `127.0.0.1`), plus a
-/// second CA that signed nothing. The `.tlsPostgres` suite trait starts one for the suite and
-/// stops it after, removing every file.
+/// second CA that signed nothing of the server's. The server trusts the test CA for client
+/// certificates: ``certificateUser`` logs in only over TLS with a certificate it signed naming
+/// that user (`hostssl … cert`); every other user as before. The `.tlsPostgres` suite trait
+/// starts one for the suite and stops it after, removing every file.
 ///
 /// The cluster lives under the package's `.build` (as `./Scripts/test`'s does), not `$TMPDIR`:
 /// under root it runs as the `postgres` user, who must be able to reach it.
@@ -18,6 +20,17 @@ public struct TestTLSPostgres: Sendable {
     public let caPath: String
     /// The PEM file of a CA that signed nothing the server has.
     public let otherCAPath: String
+    /// The superuser that logs in by client certificate only (`CN=focal_cert`).
+    public let certificateUser = "focal_cert"
+    /// The PEM files of ``certificateUser``'s certificate, signed by the test CA, and of its key:
+    /// PKCS#8, traditional (`EC PRIVATE KEY`), and both of them encrypted (passphrase `focal`).
+    public let clientCertificatePath: String
+    public let clientKeyPath: String
+    public let clientTraditionalKeyPath: String
+    public let clientEncryptedKeyPaths: [String]
+    /// The PEM files of a certificate naming ``certificateUser`` signed by the other CA, and of its key.
+    public let otherClientCertificatePath: String
+    public let otherClientKeyPath: String
 
     /// The cluster of the running suite (see ``TestTLSPostgresTrait``).
     @TaskLocal public static var current: TestTLSPostgres?
@@ -27,30 +40,42 @@ public struct TestTLSPostgres: Sendable {
         try #require(current, "the suite needs the .tlsPostgres trait")
     }
 
-    /// A fresh database on the cluster, its URL with `parameters` as its query (`sslmode=…`), on `host`.
-    public func freshDatabase(host: String = "localhost", parameters: String) async throws -> String {
+    /// A fresh database on the cluster, its URL with `parameters` as its query (`sslmode=…`), on
+    /// `host`, for `user` (the cluster's own when `nil`).
+    public func freshDatabase(host: String = "localhost", user: String? = nil, parameters: String) async throws -> String {
         var components = URLComponents(string: try await TestPostgres.freshDatabase(on: url))!
         components.host = host
+        if let user { components.user = user }
         return components.string! + "?" + parameters
     }
 
-    /// How many connections to the database of `url` (other than the one asking, in plain text)
-    /// use TLS, and how many do not.
+    /// How many connections to the database of `url` (other than the one asking) use TLS, and
+    /// how many do not.
     public func connections(to url: String) async throws -> (tls: Int, plain: Int) {
+        let sessions = try await sessions(of: url)
+        return (sessions.count(where: \.tls), sessions.count(where: { !$0.tls }))
+    }
+
+    /// The connections to the database of `url` other than the one asking (which the cluster's
+    /// own user makes in plain text): whether each uses TLS, and the subject of the client
+    /// certificate it presented (`/CN=…`), if any.
+    public func sessions(of url: String) async throws -> [(tls: Bool, clientName: String?)] {
+        var components = URLComponents(string: url)!
+        components.user = URLComponents(string: self.url)!.user
         let logger = Logger(label: "focal.test.postgres")
         let connection = try await PostgresConnection.connect(
-            configuration: try TestPostgres.connectionConfiguration(url), id: 1, logger: logger)
+            configuration: try TestPostgres.connectionConfiguration(components.string!), id: 1, logger: logger)
         do {
             let rows = try await connection.query(
                 """
-                SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl)
+                SELECT s.ssl, s.client_dn
                 FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
                 WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()
                 """, logger: logger)
-            var counts = (tls: 0, plain: 0)
-            for try await (tls, plain) in rows.decode((Int, Int).self) { counts = (tls, plain) }
+            var sessions: [(tls: Bool, clientName: String?)] = []
+            for try await (tls, clientName) in rows.decode((Bool, String?).self) { sessions.append((tls, clientName)) }
             try await connection.close()
-            return counts
+            return sessions
         } catch {
             try? await connection.close()
             throw error
@@ -77,17 +102,36 @@ public struct TestTLSPostgres: Sendable {
             printf 'subjectAltName=DNS:localhost\\n' >san.ext
             openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem -days 2 \\
               -extfile san.ext 2>/dev/null
-            cp server.pem server.key "$data/"
-            if [ "$(id -u)" -eq 0 ]; then chown postgres: "$data/server.pem" "$data/server.key"; fi
+            for ca in ca other-ca; do
+              openssl req "${ec[@]}" -keyout "$ca-client.key" -out "$ca-client.csr" -subj "/CN=focal_cert" 2>/dev/null
+              openssl x509 -req -in "$ca-client.csr" -CA "$ca.pem" -CAkey "$ca.key" -CAcreateserial -out "$ca-client.pem" \\
+                -days 2 2>/dev/null
+            done
+            openssl pkey -in ca-client.key -traditional -out ca-client-traditional.key
+            openssl pkey -in ca-client.key -aes256 -passout pass:focal -out ca-client-encrypted.key
+            openssl pkey -in ca-client.key -traditional -aes256 -passout pass:focal -out ca-client-encrypted-traditional.key
+            cp server.pem server.key ca.pem "$data/"
+            if [ "$(id -u)" -eq 0 ]; then chown postgres: "$data/server.pem" "$data/server.key" "$data/ca.pem"; fi
             chmod 600 "$data/server.key"
-            printf "ssl = on\\nssl_cert_file = 'server.pem'\\nssl_key_file = 'server.key'\\n" >>"$data/postgresql.conf"
+            printf "ssl = on\\nssl_cert_file = 'server.pem'\\nssl_key_file = 'server.key'\\nssl_ca_file = 'ca.pem'\\n" \\
+              >>"$data/postgresql.conf"
+            # First match wins: focal_cert by certificate over TLS, never in plain text; the rest as initdb wrote.
+            { printf 'hostnossl all focal_cert all reject\\nhostssl all focal_cert all cert\\n'; cat "$data/pg_hba.conf"; } >pg_hba.conf
+            cat pg_hba.conf >"$data/pg_hba.conf"
+            "$(focal_postgres_bin)/psql" "$FOCAL_POSTGRES_URL" -qc "CREATE ROLE focal_cert LOGIN SUPERUSER" >/dev/null
             focal_postgres_as_owner "$(focal_postgres_bin)/pg_ctl" -D "$data" -l "$dir/cluster/server.log" -w -t 60 restart \\
               >/dev/null || { cat "$dir/cluster/server.log" >&2; exit 2; }
             echo "$FOCAL_POSTGRES_URL"
             """, directory)
+        let certificates = directory + "/certs/"
         return TestTLSPostgres(
-            url: output.trimmingCharacters(in: .whitespacesAndNewlines), caPath: directory + "/certs/ca.pem",
-            otherCAPath: directory + "/certs/other-ca.pem")
+            url: output.trimmingCharacters(in: .whitespacesAndNewlines), caPath: certificates + "ca.pem",
+            otherCAPath: certificates + "other-ca.pem", clientCertificatePath: certificates + "ca-client.pem",
+            clientKeyPath: certificates + "ca-client.key", clientTraditionalKeyPath: certificates + "ca-client-traditional.key",
+            clientEncryptedKeyPaths: [
+                certificates + "ca-client-encrypted.key", certificates + "ca-client-encrypted-traditional.key",
+            ], otherClientCertificatePath: certificates + "other-ca-client.pem",
+            otherClientKeyPath: certificates + "other-ca-client.key")
     }
 
     /// Stops the cluster in `directory`.

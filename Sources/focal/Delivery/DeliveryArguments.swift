@@ -22,7 +22,7 @@ struct DeliveryArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The outbox, a SQLite database; for focal serve and focal deliver also postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|require|verify-ca|verify-full[&sslrootcert=CA.pem]], shared by several instances (without sslmode: disable on loopback, verify-full elsewhere).",
+            "The outbox, a SQLite database; for focal serve and focal deliver also postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|require|verify-ca|verify-full[&sslrootcert=CA.pem][&sslcert=CLIENT.pem&sslkey=CLIENT.key]], shared by several instances (without sslmode: disable on loopback, verify-full elsewhere; sslcert and sslkey: a client certificate, for a server that asks for one).",
             valueName: "path|url"))
     var store: String = ".focal/outbox.sqlite"
 
