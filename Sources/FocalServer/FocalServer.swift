@@ -135,12 +135,13 @@ public struct FocalServer: Sendable {
         router.add(middleware: HostCheckMiddleware(allowed: hosts))
         router.addRoutes(routes(context: EdgeRequestContext.self).collection(withEdgeMiddleware: false))
         let logger = services.logger
+        // The connection idle timeout is the edge's (EdgeConnectionHandler): Hummingbird's never sees the fast path's requests.
         let http1 = HTTP1Channel.Configuration(
-            idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
+            idleTimeout: nil,
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: configuration.maxHeaderBytes, maxHeaderListSize: configuration.maxHeaderBytes))
         let limits = EdgeConnectionHandler.Limits(
-            headerTimeout: TimeAmount(configuration.headerTimeout),
+            headerTimeout: TimeAmount(configuration.headerTimeout), idleTimeout: TimeAmount(configuration.connectionIdleTimeout),
             minimumBodyBytesPerSecond: configuration.minimumBodyBytesPerSecond,
             retryAfterSeconds: configuration.retryAfterSeconds, maxHeaderBytes: configuration.maxHeaderBytes)
         let limiter = connections

@@ -10,6 +10,10 @@ import NIOHTTP1
 /// - **Body rate**: while a body arrives, every ``Limits/headerTimeout`` window must bring
 ///   at least ``Limits/minimumBodyBytesPerSecond`` bytes a second; else the connection is
 ///   closed (the request, still reading its body, ends with 400).
+/// - **Idle timeout**: a connection on which nothing of a request arrives for ``Limits/idleTimeout``
+///   is closed, but while every request that arrived is being answered: Hummingbird's rule (its
+///   connection state handler's, not given the timeout here), kept here for every request, since
+///   the ``OpsFastPathHandler``'s never reach that handler.
 /// - **Host**: an HTTP/1.1 request without `Host`, and any request with more than one, answers 400.
 /// - **Expect**: `Expect: 100-continue` is answered `100 Continue` at once; any other
 ///   expectation answers 417.
@@ -34,6 +38,8 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     struct Limits: Sendable {
         /// The time a client has to send a request's head, and the window of the body rate.
         var headerTimeout: TimeAmount
+        /// The time a connection may stay idle: no request, or no part of the one arriving.
+        var idleTimeout: TimeAmount
         /// The slowest body accepted, in bytes a second over each window.
         var minimumBodyBytesPerSecond: Int
         /// The `Retry-After` of a 503, in seconds.
@@ -55,6 +61,8 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var headDeadline: NIODeadline?
     /// When the body's current rate window ends; `nil` unless a body is arriving.
     private var bodyWindowEnd: NIODeadline?
+    /// When the connection is idle for too long; `nil` while every request that arrived is answered.
+    private var idleDeadline: NIODeadline?
     /// The connection's one timer, at or before the earliest deadline above. It is not
     /// cancelled when a deadline goes away or moves later (as each request's do): when it
     /// fires it checks the deadlines and arms itself again for the next one, so a request
@@ -98,6 +106,7 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         switch unwrapInboundIn(data) {
         case .head(var head):
             headDeadline = nil
+            idleDeadline = nil
             requestsOpen += 1
             readingBody = true
             bodyBytesInWindow = 0
@@ -119,11 +128,13 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.fireChannelRead(wrapInboundOut(.head(head)))
         case let .body(buffer):
             bodyBytesInWindow += buffer.readableBytes
+            if readingBody { idleDeadline = NIODeadline.now() + limits.idleTimeout }
             guard !answeredHere else { return }
             context.fireChannelRead(data)
         case .end:
             readingBody = false
             bodyWindowEnd = nil
+            idleDeadline = nil
             guard !answeredHere else { return }
             context.fireChannelRead(data)
         }
@@ -222,7 +233,7 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private func answer(_ context: ChannelHandlerContext, _ error: ServerError, version: HTTPVersion) {
         let body = error.answerBody
         var headers = HTTPHeaders()
-        for field in error.answerFields { headers.add(name: field.name.rawName, value: field.value) }
+        headers.add(error.answerFields)
         headers.add(name: "content-length", value: String(body.readableBytes))
         headers.add(name: "x-request-id", value: RequestIDMiddleware<EdgeRequestContext>.generate())
         headers.add(name: "connection", value: "close")
@@ -235,15 +246,17 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func armHeadTimer(_ context: ChannelHandlerContext) {
-        let deadline = NIODeadline.now() + limits.headerTimeout
-        headDeadline = deadline
-        armTimer(context, at: deadline)
+        let now = NIODeadline.now()
+        headDeadline = now + limits.headerTimeout
+        idleDeadline = now + limits.idleTimeout
+        armTimer(context, at: min(now + limits.headerTimeout, now + limits.idleTimeout))
     }
 
     private func armBodyTimer(_ context: ChannelHandlerContext) {
-        let deadline = NIODeadline.now() + limits.headerTimeout
-        bodyWindowEnd = deadline
-        armTimer(context, at: deadline)
+        let now = NIODeadline.now()
+        bodyWindowEnd = now + limits.headerTimeout
+        idleDeadline = now + limits.idleTimeout
+        armTimer(context, at: min(now + limits.headerTimeout, now + limits.idleTimeout))
     }
 
     /// Makes sure the timer fires by `deadline`: one that fires earlier arms itself again then.
@@ -270,6 +283,11 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             context.close(promise: nil)
             return
         }
+        if let idleDeadline, idleDeadline <= now {
+            logger.debug("connection closed: idle for the connection idle timeout", metadata: ["focal.timeout": "\(limits.idleTimeout)"])
+            context.close(promise: nil)
+            return
+        }
         if readingBody, let bodyWindowEnd, bodyWindowEnd <= now {
             guard checkBodyRate() else {
                 context.close(promise: nil)
@@ -277,7 +295,7 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             }
             self.bodyWindowEnd = now + limits.headerTimeout
         }
-        if let next = [headDeadline, bodyWindowEnd].compactMap({ $0 }).min() { armTimer(context, at: next) }
+        if let next = [headDeadline, bodyWindowEnd, idleDeadline].compactMap({ $0 }).min() { armTimer(context, at: next) }
     }
 
     /// Whether the window that ended brought the body's minimum rate; starts the next window.
@@ -299,5 +317,6 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         timer = nil
         headDeadline = nil
         bodyWindowEnd = nil
+        idleDeadline = nil
     }
 }

@@ -6,8 +6,9 @@ import NIOHTTP1
 
 /// Hummingbird's HTTP/1.1 channel with Focal's edge in front of every connection: the
 /// connection limits (``ConnectionLimiter``), an ``EdgeConnectionHandler`` between the
-/// HTTP parser and Hummingbird (deadlines, `Host`, `Expect`, HTTP/1.0, oversized heads) and,
-/// but on a connection of probes only, an ``OpsFastPathHandler`` in front of Hummingbird's request loop.
+/// HTTP parser and Hummingbird (deadlines, the idle timeout, `Host`, `Expect`, HTTP/1.0, oversized heads)
+/// and, but on a connection of probes only, an ``OpsFastPathHandler`` right after it, in front of
+/// Hummingbird's codec, connection state handler and request loop.
 struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = HTTP1Channel.Value
 
@@ -33,12 +34,10 @@ struct EdgeHTTPChannel: ServerChildChannel, HTTPChannelHandler {
             return inner.setup(channel: channel, logger: logger).flatMapThrowing { [limits, origins, fastPath] value in
                 let pipeline = channel.pipeline.syncOperations
                 let decoder = try pipeline.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
-                try pipeline.addHandler(
-                    EdgeConnectionHandler(limits: limits, probesOnly: probesOnly, origins: origins, logger: logger),
-                    position: .after(decoder))
+                let edge = EdgeConnectionHandler(limits: limits, probesOnly: probesOnly, origins: origins, logger: logger)
+                try pipeline.addHandler(edge, position: .after(decoder))
                 if !probesOnly {
-                    let state = try pipeline.handler(type: HTTPConnectionStateHandler.self)
-                    try pipeline.addHandler(OpsFastPathHandler(route: fastPath), position: .after(state))
+                    try pipeline.addHandler(OpsFastPathHandler(route: fastPath), position: .after(edge))
                 }
                 return value
             }

@@ -3,14 +3,18 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 
 /// Which `POST /v1/sessions/{id}/ops` requests the HTTP edge serves itself (`OpsFastPathHandler`),
 /// and their answers: the same as the router's (``SessionRoutes/postOps(_:context:)`` behind
 /// the request id, metrics, CORS, error and `Host` middleware), without Hummingbird's responder
-/// chain and the task switches of its every step, which cost a request more than its ops.
+/// chain and the task switches of its every step, which cost a request more than its ops, nor its
+/// codec's conversions of heads to HTTPTypes' and back: it reads NIOHTTP1's request head and writes
+/// NIOHTTP1's answer head, with the fields the router's answer has once converted.
 ///
 /// It takes only the usual request, which no middleware or route refuses before reading its body,
 /// and leaves any other to the router (which answers it as before):
+/// - HTTP/1.1 keeping the connection open (no `Connection: close`): closing after the answer is Hummingbird's;
 /// - on a server with keys (``FocalServer/keyRing``), one `Authorization: Bearer <key>` with a key
 ///   the ring holds now (read for each request: a reload is seen at once) whose scopes have the
 ///   route's (``ServerRoute/postOps``); the request then runs as behind ``Authenticator``: in the
@@ -58,14 +62,16 @@ struct OpsFastPath: Sendable {
         var start: ContinuousClock.Instant
     }
 
-    /// The request whose head is `head`, from the connection's peer `address`, when the fast path
-    /// serves it (its start logged).
-    func take(_ head: HTTPRequest, from address: SocketAddress?) -> Taken? {
-        let fields = head.headerFields
-        guard head.method == .post, let target = head.path, let type = fields[.contentType], BodyMediaType.isAccepted(type),
-            let length = fields[.contentLength].flatMap({ Int($0) }), length > 0, length <= maxBodyBytes
+    /// The request whose head is `head` (as NIOHTTP1's parser read it), from the connection's peer `address`, when
+    /// the fast path serves it (its start logged): an HTTP/1.1 request that keeps the connection open, since the
+    /// handler answers it in front of Hummingbird's codec and connection state handler.
+    func take(_ head: HTTPRequestHead, from address: SocketAddress?) -> Taken? {
+        let fields = head.headers
+        guard head.method == .POST, head.version == .http1_1, head.isKeepAlive, let type = Self.field("content-type", in: fields),
+            BodyMediaType.isAccepted(type), let length = Self.field("content-length", in: fields).flatMap({ Int($0) }), length > 0,
+            length <= maxBodyBytes
         else { return nil }
-        let codings = fields[values: .contentEncoding]
+        let codings = fields["content-encoding"]
         let encoding: BodyMediaType.Encoding
         if codings.isEmpty {
             encoding = .identity
@@ -73,8 +79,11 @@ struct OpsFastPath: Sendable {
             guard let named = try? BodyMediaType.encoding(of: codings) else { return nil }
             encoding = named
         }
-        if let host = head.authority, !hosts.allows(host) { return nil }
+        // One Host at most: the edge refused any other request (EdgeConnectionHandler).
+        if let host = fields.first(name: "host"), !hosts.allows(host) { return nil }
         // Compared byte by byte: a Substring's `hasPrefix` compares Characters, which cost more than the rest of `take`.
+        // An origin-form target is the router's path as it is (HTTPTypes rewrites only an absolute form, refused here).
+        let target = head.uri
         let bytes = target.utf8
         let prefix = "/v1/sessions/".utf8
         let suffix = "/ops".utf8
@@ -92,7 +101,7 @@ struct OpsFastPath: Sendable {
         var key: AuthenticatedKey?
         if let keyRing {
             guard let scope = ServerRoute.postOps.scope,
-                let found = keyRing.key(authorizing: fields[values: .authorization], from: ClientIdentity.address(address)),
+                let found = keyRing.key(authorizing: fields["authorization"], from: ClientIdentity.address(address)),
                 found.scopes.contains(scope)
             else { return nil }
             key = found
@@ -109,14 +118,21 @@ struct OpsFastPath: Sendable {
         let taken = Taken(
             session: SessionRoutes<EdgeRequestContext>.session(id, of: key), position: position, length: length, encoding: encoding,
             key: key, path: String(path),
-            requestID: RequestIDMiddleware<EdgeRequestContext>.id(sent: fields[requestIDField]), origin: fields[.origin],
+            requestID: RequestIDMiddleware<EdgeRequestContext>.id(sent: Self.field(requestIDField.rawName, in: fields)),
+            origin: Self.field("origin", in: fields),
             start: .now)
         RequestIDMiddleware<EdgeRequestContext>.logStarted(logger(of: taken), method: "POST", path: taken.path)
         return taken
     }
 
+    /// The value of the field `name` in `fields` as HTTPTypes gives it to the router: its lines joined by ", ".
+    private static func field(_ name: String, in fields: HTTPHeaders) -> String? {
+        let values = fields[name]
+        return values.count > 1 ? values.joined(separator: ", ") : values.first
+    }
+
     /// The answer to `request`, whose body is `body`, from the connection's peer `address`.
-    func answer(_ request: Taken, body: [UInt8], address: SocketAddress?) async -> (head: HTTPResponse, body: ByteBuffer) {
+    func answer(_ request: Taken, body: [UInt8], address: SocketAddress?) async -> (head: HTTPResponseHead, body: ByteBuffer) {
         let logger = logger(of: request)
         do {
             let answer = try await AuthenticatedKey.$current.withValue(request.key) {
@@ -125,25 +141,25 @@ struct OpsFastPath: Sendable {
                     client: { ClientIdentity.of(request.key, address: ClientIdentity.address(address)) }, logger: routeLogger(of: request),
                     deadline: nil)
             }
-            return finish(request, HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), answer, logger: logger)
+            return finish(request, .ok, ["Content-Type": "application/json"], answer, logger: logger)
         } catch {
             return refuse(request, error, logger: logger)
         }
     }
 
     /// The answer to `request`, whose body the connection broke off (`error`) after `received` bytes.
-    func answer(_ request: Taken, brokenOffBy error: any Error, after received: Int) -> (head: HTTPResponse, body: ByteBuffer) {
+    func answer(_ request: Taken, brokenOffBy error: any Error, after received: Int) -> (head: HTTPResponseHead, body: ByteBuffer) {
         let logger = logger(of: request)
         return refuse(request, RequestBodyReader.brokenOff(by: error, after: received, logger: routeLogger(of: request)), logger: logger)
     }
 
     /// The answer to `request`, whose body was refused (`error`: too large once inflated, or not valid gzip).
-    func answer(_ request: Taken, refusing error: ServerError) -> (head: HTTPResponse, body: ByteBuffer) {
+    func answer(_ request: Taken, refusing error: ServerError) -> (head: HTTPResponseHead, body: ByteBuffer) {
         refuse(request, error, logger: logger(of: request))
     }
 
     /// The answer to `request`, whose deadline passed before its work was done.
-    func answerExceeded(_ request: Taken) -> (head: HTTPResponse, body: ByteBuffer) {
+    func answerExceeded(_ request: Taken) -> (head: HTTPResponseHead, body: ByteBuffer) {
         refuse(request, deadline.exceeded(), logger: logger(of: request))
     }
 
@@ -160,24 +176,28 @@ struct OpsFastPath: Sendable {
         return logger
     }
 
-    private func refuse(_ request: Taken, _ error: any Error, logger: Logger) -> (head: HTTPResponse, body: ByteBuffer) {
+    private func refuse(_ request: Taken, _ error: any Error, logger: Logger) -> (head: HTTPResponseHead, body: ByteBuffer) {
         let refusal = errors.answer(to: error, method: "POST", path: request.path, logger: logger)
-        return finish(request, HTTPResponse(status: refusal.status, headerFields: refusal.answerFields), refusal.answerBody, logger: logger)
+        var fields = HTTPHeaders()
+        fields.add(refusal.answerFields)
+        return finish(request, refusal.status, fields, refusal.answerBody, logger: logger)
     }
 
-    /// The answer with the fields every answer carries, counted and logged.
+    /// The answer with the fields every answer carries, counted and logged: NIOHTTP1's head, with the fields, their
+    /// names and order Hummingbird's codec writes for the router's answer.
     private func finish(
-        _ request: Taken, _ head: HTTPResponse, _ body: ByteBuffer, logger: Logger
-    ) -> (head: HTTPResponse, body: ByteBuffer) {
-        var head = head
-        if let origins { head.headerFields.append(contentsOf: origins.answerFields(origin: request.origin)) }
-        head.headerFields[requestIDField] = request.requestID
-        head.headerFields[.contentLength] = String(body.readableBytes)
-        head.headerFields[.date] = HTTPDate.now
-        head.headerFields[.server] = FocalServer.serverName
-        metrics.recordRequest(route: ServerRoute.postOps.path, status: head.status.code, duration: .now - request.start)
-        RequestIDMiddleware<EdgeRequestContext>.logAnswered(logger, method: "POST", path: request.path, status: head.status.code)
-        return (head, body)
+        _ request: Taken, _ status: HTTPResponse.Status, _ fields: HTTPHeaders, _ body: ByteBuffer, logger: Logger
+    ) -> (head: HTTPResponseHead, body: ByteBuffer) {
+        var fields = fields
+        if let origins { fields.add(origins.answerFields(origin: request.origin)) }
+        fields.add(name: requestIDField.rawName, value: request.requestID)
+        fields.add(name: HTTPField.Name.contentLength.rawName, value: String(body.readableBytes))
+        fields.add(name: HTTPField.Name.date.rawName, value: HTTPDate.now)
+        fields.add(name: HTTPField.Name.server.rawName, value: FocalServer.serverName)
+        metrics.recordRequest(route: ServerRoute.postOps.path, status: status.code, duration: .now - request.start)
+        RequestIDMiddleware<EdgeRequestContext>.logAnswered(logger, method: "POST", path: request.path, status: status.code)
+        let head = HTTPResponseStatus(statusCode: status.code, reasonPhrase: status.reasonPhrase)
+        return (HTTPResponseHead(version: .http1_1, status: head, headers: fields), body)
     }
 }
 

@@ -1,11 +1,11 @@
-import HTTPTypes
-import HummingbirdCore
 import NIOCore
+import NIOHTTP1
 
 /// Serves the `POST /v1/sessions/{id}/ops` requests ``OpsFastPath`` takes on the connection's
-/// channel, and passes every other request on to Hummingbird: it sits after Hummingbird's
-/// connection state handler (the idle timeout and the graceful shutdown see its requests) and
-/// before Hummingbird's request loop.
+/// channel, and passes every other request on to Hummingbird: it sits right after the
+/// ``EdgeConnectionHandler`` (which sees its requests: deadlines, idle timeout, drain) and before
+/// Hummingbird's codec (`HTTP1ToHTTPServerCodec`), connection state handler and request loop, so
+/// its requests and answers are NIOHTTP1's parts, never converted to HTTPTypes'.
 ///
 /// A taken request's body is gathered on the event loop (a gzip body inflated as it arrives, see
 /// ``RequestBodyBuffer``; one refused, too large once inflated or not valid gzip, is answered when it
@@ -14,12 +14,18 @@ import NIOCore
 /// Answers keep the requests' order: a request that arrives while another is answered (HTTP
 /// pipelining) waits until that answer is written, and none is taken while a request passed on is
 /// unanswered.
+///
+/// Hummingbird's connection state handler never sees a taken request, so this handler does for it
+/// what that handler does for the router's: a graceful shutdown (`ChannelShouldQuiesceEvent`) that
+/// arrives while a taken request is read or answered is held until its answer is written, then passed
+/// on (the state handler, with no request of its own in flight, closes the connection); once passed on,
+/// no request is taken (the state handler counts those it lets finish). It takes only requests that keep
+/// the connection open (``OpsFastPath/take(_:from:)``): closing after an answer stays Hummingbird's.
 final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    // Hummingbird's request and response parts (NIOHTTPTypes').
-    typealias InboundIn = HTTPConnectionStateHandler.InboundIn
-    typealias InboundOut = HTTPConnectionStateHandler.InboundOut
-    typealias OutboundIn = HTTPConnectionStateHandler.OutboundIn
-    typealias OutboundOut = HTTPConnectionStateHandler.OutboundOut
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
 
     private let route: OpsFastPath
     /// Requests passed on whose answer has not ended.
@@ -36,6 +42,10 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var work: (task: Task<Void, Never>, deadline: DeadlineTimer)?
     /// The parts that arrived while a taken request was read or answered, in order.
     private var held: [NIOAny] = []
+    /// The graceful shutdown arrived while a taken request was read or answered, and waits for its answer.
+    private var quiesceHeld = false
+    /// The graceful shutdown was passed on: requests are left to Hummingbird.
+    private var quiesced = false
 
     init(route: OpsFastPath) {
         self.route = route
@@ -48,7 +58,7 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch unwrapInboundIn(data) {
         case let .head(head):
-            if passedOn == 0, let taken = route.take(head, from: context.channel.remoteAddress) {
+            if passedOn == 0, !quiesced, let taken = route.take(head, from: context.channel.remoteAddress) {
                 reading = (taken, RequestBodyBuffer(encoding: taken.encoding, limit: route.maxBodyBytes, length: taken.length))
                 return
             }
@@ -89,6 +99,16 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireErrorCaught(error)
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else { return context.fireUserInboundEventTriggered(event) }
+        if reading != nil || answering {
+            quiesceHeld = true
+        } else {
+            quiesced = true
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
         context.write(data, promise: promise)
@@ -124,22 +144,28 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Writes the answer of the taken request `number`, unless it was answered (its deadline passed).
-    private func deliver(_ answer: (head: HTTPResponse, body: ByteBuffer), of number: Int, _ context: ChannelHandlerContext) {
+    private func deliver(_ answer: (head: HTTPResponseHead, body: ByteBuffer), of number: Int, _ context: ChannelHandlerContext) {
         guard answering, number == self.number else { return }
         work?.deadline.cancel()
         work = nil
         write(answer, context)
     }
 
-    /// Writes a taken request's answer, then goes on with the parts held meanwhile.
-    private func write(_ answer: (head: HTTPResponse, body: ByteBuffer), _ context: ChannelHandlerContext) {
+    /// Writes a taken request's answer, then goes on with the parts held meanwhile, and passes on a graceful
+    /// shutdown held once no taken request is left in flight.
+    private func write(_ answer: (head: HTTPResponseHead, body: ByteBuffer), _ context: ChannelHandlerContext) {
         context.write(wrapOutboundOut(.head(answer.head)), promise: nil)
-        context.write(wrapOutboundOut(.body(answer.body)), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(answer.body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
         answering = false
         let parts = held
         held = []
         for part in parts { channelRead(context: context, data: part) }
         if !parts.isEmpty { context.fireChannelReadComplete() }
+        if quiesceHeld, reading == nil, !answering {
+            quiesceHeld = false
+            quiesced = true
+            context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+        }
     }
 }
