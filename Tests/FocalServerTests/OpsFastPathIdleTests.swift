@@ -8,32 +8,33 @@ struct OpsFastPathIdleTests {
     @Test("a connection busy with the edge's requests, or with a body arriving slowly, outlives --connection-idle-timeout")
     func busyConnectionStaysOpen() async throws {
         let tasks = try TemporaryDirectory(index: serverTasks)
-        let idle = Duration.seconds(1)
+        let idle = Duration.seconds(2)
         let server = try await ServeProcess([
-            "--tasks", tasks.path, "--log-level", "debug", "--connection-idle-timeout", "1", "--header-timeout", "600",
+            "--tasks", tasks.path, "--log-level", "debug", "--connection-idle-timeout", "2", "--header-timeout", "600",
         ])
         let connection = try RawConnection(port: server.port)
-        // Requests a fifth of the idle timeout apart, for two and a half times it.
+        // Requests a tenth of the idle timeout apart, for one and a half times it: a stall of 1.8 s on a loaded machine
+        // would be needed to make a gap pass the timeout.
         let clock = ContinuousClock()
         let start = clock.now
         var ids: [String] = []
-        while clock.now - start < idle * 2.5 {
+        while clock.now - start < idle * 1.5 {
             let id = "busy-\(ids.count)"
             ids.append(id)
             connection.send(
                 OpsFastPathProbe.post("/v1/sessions/\(id)/ops", OpsFastPathProbe.body([Ops.root]), fields: [("X-Request-ID", id)]))
             let answer = try #require(connection.readResponse(), "request \(id) is answered")
             #expect(answer.status == 200, "\(answer.body)")
-            try await Task.sleep(for: idle / 5)
+            try await Task.sleep(for: idle / 10)
         }
-        // A body in five parts, a third of the idle timeout apart: longer than the timeout in all.
+        // A body in five parts, a quarter of the idle timeout apart: longer than the timeout in all.
         let body = OpsFastPathProbe.body(Ops.session(items: 3))
         let request = OpsFastPathProbe.post("/v1/sessions/slow/ops", body, fields: [("X-Request-ID", "slow")])
         ids.append("slow")
         let head = request.count - body.count
         connection.send(Array(request[..<head]))
         for part in 0..<5 {
-            try await Task.sleep(for: idle / 3)
+            try await Task.sleep(for: idle / 4)
             connection.send(Array(request[(head + body.count * part / 5)..<(head + body.count * (part + 1) / 5)]))
         }
         let slow = try #require(connection.readResponse(), "the slow body's request is answered")
