@@ -23,7 +23,8 @@ import NIOSSL
 /// or neither; unlike libpq, nothing is read from `~/.postgresql/` when they are absent. An
 /// encrypted key is refused (libpq's `sslpassword` is not supported). Every file is read, and
 /// the key checked against the certificate, here: a bad one is an error at start naming the
-/// parameter and the path. With `sslmode=disable`, any of the three files is an error.
+/// parameter and the path. Each file must be a regular file of at most ``maxFileBytes`` (1 MiB).
+/// With `sslmode=disable`, any of the three files is an error.
 struct PostgresTLS: Sendable {
     enum Mode: String, Sendable, CaseIterable {
         case disable
@@ -140,8 +141,21 @@ struct PostgresTLS: Sendable {
         }
     }
 
-    /// The bytes of the file at `path`, which the query parameter `parameter` names.
+    /// The largest file `sslrootcert`, `sslcert` or `sslkey` may name: a bundle of a few thousand CA certificates fits.
+    static let maxFileBytes = 1 << 20
+
+    /// The bytes of the file at `path`, which the query parameter `parameter` names: a regular file (a
+    /// symbolic link to one is followed) of at most ``maxFileBytes``, checked before it is opened, so that
+    /// a FIFO or a device is refused rather than waited on or read without end.
     private static func contents(of path: String, parameter: String) throws(Invalid) -> [UInt8] {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw Invalid(reason: "\(parameter) '\(path)' cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw Invalid(reason: "\(parameter) '\(path)' is not a regular file") }
+        guard Int(status.st_size) <= maxFileBytes else {
+            throw Invalid(reason: "\(parameter) '\(path)' is \(status.st_size) bytes long, more than the limit of \(maxFileBytes) bytes")
+        }
         do {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {

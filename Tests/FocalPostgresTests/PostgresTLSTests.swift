@@ -132,6 +132,16 @@ import Testing
         for encrypted in cluster.clientEncryptedKeyPaths {
             cases.append(("sslcert=\(certificate)&sslkey=\(encrypted)", "sslkey '\(encrypted)' is encrypted, which is not supported"))
         }
+        // A file one byte over the limit, and a directory, are refused before they are read.
+        let large = NSTemporaryDirectory() + "focal-large-\(UUID().uuidString).pem"
+        try Data(repeating: UInt8(ascii: "A"), count: (1 << 20) + 1).write(to: URL(fileURLWithPath: large))
+        defer { try? FileManager.default.removeItem(atPath: large) }
+        let directory = NSTemporaryDirectory()
+        cases += [
+            ("sslcert=\(large)&sslkey=\(key)", "sslcert '\(large)' is 1048577 bytes long, more than the limit of 1048576 bytes"),
+            ("sslcert=\(certificate)&sslkey=\(directory)", "sslkey '\(directory)' is not a regular file"),
+            ("sslrootcert=\(large)", "sslrootcert '\(large)' is 1048577 bytes long"),
+        ]
         for (parameters, problem) in cases {
             let error = Self.errorMaking("postgres://focal@localhost/focal?sslmode=require&\(parameters)")
             #expect(error.contains(problem), "\(error)")
