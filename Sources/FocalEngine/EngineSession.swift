@@ -44,7 +44,8 @@ public final class EngineSession: Sendable {
         return await worker.apply(ops, to: self)
     }
 
-    /// Decodes and applies op-log text (JSON Lines, as `focal replay` reads it). A line
+    /// Decodes and applies op-log text (JSON Lines, as `focal replay` reads it): lines end
+    /// at `\n`, and a final newline ends the last line rather than starting another. A line
     /// that is not a valid op, or that names another session, is an error of the outcome
     /// (with its line number within `opLog`) and the other lines still apply.
     /// - Throws: ``EnginePoolError/closed`` when the session or its pool was closed.

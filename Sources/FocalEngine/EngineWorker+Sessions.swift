@@ -29,8 +29,9 @@ extension EngineWorker {
                 engine.withOneEntry {
                     // The next line starts past the last one applied (kept by the collector: a variable captured by
                     // this closure, which the runtime may keep, would be checked for exclusivity at every access).
+                    // A final newline ends the last line rather than starting another, as in a file `focal replay` reads.
                     let start = collector.nextLineStart
-                    guard start <= buffer.count else {
+                    guard start < buffer.count else {
                         collector.isFinished = true
                         return false
                     }
@@ -146,6 +147,8 @@ extension EngineWorker {
 /// Gathers one batch's outputs for its outcome and the session's streams. Used on its engine's thread only: its
 /// stored properties, touched for every op and result, opt out of the runtime's exclusivity checks.
 final class OutcomeCollector: EngineObserver {
+    /// The results an outcome has room for from its first one.
+    static let initialResultCapacity = 16
     let session: EngineSession
     @exclusivity(unchecked) var outcome = ApplyOutcome()
     /// Where the next line of an op-log batch starts in its bytes.
@@ -175,6 +178,8 @@ final class OutcomeCollector: EngineObserver {
     func engine(_ engine: Engine, didProduce result: consuming TaskResult) {
         assert(engine.isFreeForCurrentThread, "a pool batch's result reported while another thread is inside its engine")
         session.publish(.result(result))
+        // Room for an app's batch of a hundred ops (a dozen results here) at once, not grown one doubling at a time.
+        if outcome.results.capacity == 0 { outcome.results.reserveCapacity(Self.initialResultCapacity) }
         outcome.results.append(consume result)
     }
 

@@ -78,6 +78,24 @@ struct EnginePoolTests {
         }
     }
 
+    @Test("apply(opLog:) ends the last line at a final newline: a blank line before it counts as a line, the newline does not")
+    func opLogFinalNewline() async throws {
+        try await Self.withPool { pool in
+            let lines = Self.session(rows: 2).map(\.jsonLine)
+            let text = lines.joined(separator: "\n")
+            let plain = try await pool.session("plain").apply(opLog: Array(text.utf8))
+            let ended = try await pool.session("ended").apply(opLog: Array((text + "\n").utf8))
+            #expect(ended.applied == lines.count)
+            #expect(ended.errors.map(\.line) == plain.errors.map(\.line))
+            #expect(ended.results.map(\.value) == Self.expectedResults(rows: 2))
+            let blank = try await pool.session("blank").apply(opLog: Array((text + "\n\n").utf8))
+            #expect(blank.applied == lines.count + 1)
+            #expect(blank.errors.map(\.line) == plain.errors.map(\.line), "a blank line is skipped, as in focal replay")
+            let empty = try await pool.session("empty").apply(opLog: [])
+            #expect(empty.applied == 0 && empty.errors.isEmpty)
+        }
+    }
+
     @Test("an outcome keeps the first thousand errors and counts the rest; the stream and the results get everything")
     func errorCap() async throws {
         try await Self.withPool { pool in
