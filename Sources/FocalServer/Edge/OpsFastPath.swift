@@ -121,7 +121,7 @@ struct OpsFastPath: Sendable {
             requestID: RequestIDMiddleware<EdgeRequestContext>.id(sent: Self.field(requestIDField.rawName, in: fields)),
             origin: Self.field("origin", in: fields),
             start: .now)
-        RequestIDMiddleware<EdgeRequestContext>.logStarted(logger(of: taken), method: "POST", path: taken.path)
+        RequestIDMiddleware<EdgeRequestContext>.logStarted(debugLogger(of: taken), method: "POST", path: taken.path)
         return taken
     }
 
@@ -133,24 +133,28 @@ struct OpsFastPath: Sendable {
 
     /// The answer to `request`, whose body is `body`, from the connection's peer `address`.
     func answer(_ request: Taken, body: [UInt8], address: SocketAddress?) async -> (head: HTTPResponseHead, body: ByteBuffer) {
-        let logger = logger(of: request)
         do {
             let answer = try await AuthenticatedKey.$current.withValue(request.key) {
                 try await ingest.apply(
                     body, to: request.session, at: request.position,
-                    client: { ClientIdentity.of(request.key, address: ClientIdentity.address(address)) }, logger: routeLogger(of: request),
-                    deadline: nil)
+                    client: { ClientIdentity.of(request.key, address: ClientIdentity.address(address)) },
+                    logger: debugLogger(of: request, labelled: true), deadline: nil)
             }
-            return finish(request, .ok, ["Content-Type": "application/json"], answer, logger: logger)
+            var fields = HTTPHeaders()
+            fields.reserveCapacity(1 + Self.addedFieldCapacity)
+            fields.add(name: HTTPField.Name.contentType.rawName, value: "application/json")
+            return finish(request, .ok, fields, answer, logger: debugLogger(of: request))
         } catch {
-            return refuse(request, error, logger: logger)
+            return refuse(request, error, logger: logger(of: request))
         }
     }
 
     /// The answer to `request`, whose body the connection broke off (`error`) after `received` bytes.
     func answer(_ request: Taken, brokenOffBy error: any Error, after received: Int) -> (head: HTTPResponseHead, body: ByteBuffer) {
         let logger = logger(of: request)
-        return refuse(request, RequestBodyReader.brokenOff(by: error, after: received, logger: routeLogger(of: request)), logger: logger)
+        return refuse(
+            request, RequestBodyReader.brokenOff(by: error, after: received, logger: self.logger(of: request, labelled: true)),
+            logger: logger)
     }
 
     /// The answer to `request`, whose body was refused (`error`: too large once inflated, or not valid gzip).
@@ -163,18 +167,22 @@ struct OpsFastPath: Sendable {
         refuse(request, deadline.exceeded(), logger: logger(of: request))
     }
 
-    private func logger(of request: Taken) -> Logger {
+    /// The logger of `request`, with its request id (and, `labelled`, the key's name, as behind ``Authenticator``).
+    private func logger(of request: Taken, labelled: Bool = false) -> Logger {
         var logger = logger
         logger[metadataKey: "focal.request_id"] = .string(request.requestID)
+        if labelled { request.key?.label(&logger) }
         return logger
     }
 
-    /// The logger of the route's own work, as behind ``Authenticator``: with the key's name.
-    private func routeLogger(of request: Taken) -> Logger {
-        var logger = logger(of: request)
-        request.key?.label(&logger)
-        return logger
+    /// The logger of `request`'s debug lines: ``logger(of:labelled:)``, or when the server does not log debug lines,
+    /// the server's as it is (a request's metadata costs a copy of the log handler and its metadata).
+    private func debugLogger(of request: Taken, labelled: Bool = false) -> Logger {
+        logger.logLevel <= .debug ? logger(of: request, labelled: labelled) : logger
     }
+
+    /// The most fields ``finish(_:_:_:_:logger:)`` adds to an answer's: the CORS fields (three) and four more.
+    private static let addedFieldCapacity = 7
 
     private func refuse(_ request: Taken, _ error: any Error, logger: Logger) -> (head: HTTPResponseHead, body: ByteBuffer) {
         let refusal = errors.answer(to: error, method: "POST", path: request.path, logger: logger)
@@ -189,6 +197,7 @@ struct OpsFastPath: Sendable {
         _ request: Taken, _ status: HTTPResponse.Status, _ fields: HTTPHeaders, _ body: ByteBuffer, logger: Logger
     ) -> (head: HTTPResponseHead, body: ByteBuffer) {
         var fields = fields
+        fields.reserveCapacity(fields.count + Self.addedFieldCapacity)
         if let origins { fields.add(origins.answerFields(origin: request.origin)) }
         fields.add(name: requestIDField.rawName, value: request.requestID)
         fields.add(name: HTTPField.Name.contentLength.rawName, value: String(body.readableBytes))

@@ -14,8 +14,8 @@ struct BatchOutcome: Sendable {
     var errors: [(line: Int?, code: String, message: String)] = []
     /// How many more errors the batch had; answered as `errorsOmitted` when not zero.
     var omittedErrors = 0
-    /// The results, as compact JSON text.
-    var results: [String] = []
+    /// The results, in order; answered as their compact JSON text (`record.resultJSON`).
+    var results: [TaskResult] = []
 
     /// `{"applied": N, "skipped": K, "errors": [{"line": L, "code": "…", "message": "…"}], "results": [VALUE, …]}`
     /// and a newline, written straight into the response's buffer in one write: its length is
@@ -25,7 +25,7 @@ struct BatchOutcome: Sendable {
         let messages = errors.map { JSONValue.string($0.message).jsonString }
         var bound = 128 + 3 * AnswerText.digitsBound
         for (error, message) in zip(errors, messages) { bound += 40 + AnswerText.digitsBound + error.code.utf8.count + message.utf8.count }
-        for result in results { bound += result.utf8.count + 1 }
+        for result in results { bound += result.record.resultJSON.utf8.count + 1 }
         var buffer = ByteBufferAllocator().buffer(capacity: bound)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
             var answer = AnswerText(memory)
@@ -52,7 +52,7 @@ struct BatchOutcome: Sendable {
             answer.append(",\"results\":[")
             for (index, result) in results.enumerated() {
                 if index > 0 { answer.append(",") }
-                answer.append(result)
+                answer.append(result.record.resultJSON)
             }
             answer.append("]}\n")
             return answer.count
@@ -68,7 +68,7 @@ extension BatchOutcome {
         self.init(
             applied: outcome.applied, skipped: skipped,
             errors: outcome.errors.map { error in (error.line.map { $0 + skipped }, error.kind.code, error.message) },
-            omittedErrors: outcome.omittedErrors, results: outcome.results.map(\.record.resultJSON))
+            omittedErrors: outcome.omittedErrors, results: outcome.results)
     }
 }
 

@@ -9,23 +9,20 @@ import FocalOpLog
 /// (skipping lines), its last line (``endsSession(_:)``) or a journal (``lines()``) needs to
 /// know where its lines start.
 struct OpBatch: Sendable {
-    /// The body without its final newline: op-log text for
-    /// ``FocalEngine/EngineSession/apply(opLog:)`` (so that no empty line is applied after
-    /// the last).
+    /// The body as it came: op-log text for ``FocalEngine/EngineSession/apply(opLog:)``, which
+    /// reads lines the same way. Never changed, so never copied: the request's body is shared.
     private let bytes: [UInt8]
+    /// Where the last line ends: the body's end, or its final newline.
+    private let end: Int
     /// The number of lines.
     let count: Int
 
-    /// The lines of `body`, which is kept as it is but for its final newline.
-    init(_ body: consuming [UInt8]) {
-        var bytes = body
-        if bytes.isEmpty {
-            count = 0
-        } else {
-            if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-            count = 1 + bytes.withUnsafeBytes(Self.newlines(in:))
-        }
-        self.bytes = bytes
+    /// The lines of `body`, which is kept as it is.
+    init(_ body: [UInt8]) {
+        let end = body.last == UInt8(ascii: "\n") ? body.count - 1 : body.count
+        count = body.isEmpty ? 0 : 1 + body.withUnsafeBytes { Self.newlines(in: UnsafeRawBufferPointer(rebasing: $0[..<end])) }
+        bytes = body
+        self.end = end
     }
 
     /// The newlines in `buffer`, found with `memchr` (`firstNewline(from:)`), which
@@ -57,8 +54,8 @@ struct OpBatch: Sendable {
     /// holds nothing. Decodes that one line.
     func endsSession(_ session: String) -> Bool {
         guard count > 0 else { return false }
-        let start = bytes.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        let entry = try? bytes[start...].withUnsafeBytes { line in
+        let start = bytes[..<end].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        let entry = try? bytes[start..<end].withUnsafeBytes { line in
             try OpDecoder.decodeEntry(line, defaultSession: session)
         }
         guard case .end = entry?.op else { return false }
@@ -73,12 +70,12 @@ struct OpBatch: Sendable {
         lines.reserveCapacity(count)
         var start = 0
         for index in 0..<count {
-            let end = bytes.withUnsafeBytes { $0.firstNewline(from: start) } ?? bytes.count
-            guard let line = String(validating: bytes[start..<end], as: UTF8.self) else {
+            let lineEnd = bytes.withUnsafeBytes { $0.firstNewline(from: start) } ?? bytes.count
+            guard let line = String(validating: bytes[start..<lineEnd], as: UTF8.self) else {
                 throw .badRequest(.invalidUTF8, "line \(index + 1) is not valid UTF-8")
             }
             lines.append(line)
-            start = end + 1
+            start = lineEnd + 1
         }
         return lines
     }
