@@ -104,6 +104,9 @@ final class ServeProcess: Sendable {
                 return nil
             case .failure(let error) where error.code == .EINTR:
                 seen = "dial \(attempt) interrupted"
+            case .failure(let error) where error.code == .ECONNRESET:
+                // The dial reached the listener's queue as the server closed it: the next one is refused.
+                seen = "dial \(attempt) reset as the listener closed"
             case .failure(let error):
                 return "dial \(attempt) failed: \(error.code)"
             case .success(let socket):
