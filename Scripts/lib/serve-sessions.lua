@@ -10,6 +10,10 @@
 -- Sessions are named PREFIX-N and split between wrk's T threads (thread t owns sessions
 -- t, t+T, t+2T, …). HEADER, 'Name: value', is sent with every request (e.g. an
 -- 'Authorization: Bearer KEY').
+--
+-- With SERVE_CYCLES=N in the environment, a thread stops once N cycles of its sessions were
+-- answered (every session sent every batch N times, so each ended N times), rather than at the
+-- end of -d; the few requests already sent on its other connections then go unread.
 
 local next_id = 0
 
@@ -35,6 +39,9 @@ function init(args)
     table.insert(paths, "/v1/sessions/" .. args[4] .. "-" .. s .. "/ops")
   end
   cursor, batch = 1, 1
+  local cycles = tonumber(os.getenv("SERVE_CYCLES") or "")
+  answers_to_stop = cycles and cycles * #paths * #bodies
+  answered = 0
   headers = { ["Content-Type"] = "application/x-ndjson" }
   if args[5] then
     local name, value = args[5]:match("^([^:]+):%s*(.*)$")
@@ -50,4 +57,12 @@ function request()
     batch = batch % #bodies + 1
   end
   return wrk.format("POST", path, headers, body)
+end
+
+-- Defined only with SERVE_CYCLES: wrk hands every answer to a script that has it.
+if os.getenv("SERVE_CYCLES") then
+  function response(status, headers, body)
+    answered = answered + 1
+    if answered >= answers_to_stop then wrk.thread:stop() end
+  end
 end
