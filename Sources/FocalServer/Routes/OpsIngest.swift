@@ -10,7 +10,8 @@ struct OpsIngest: Sendable {
     /// Applies `body`'s op-log lines to the session `id` (creating it on behalf of `client`)
     /// after the `position` lines the client says it sent before, under `deadline` (`nil` when the
     /// caller watches the deadline itself), and returns the JSON answer. A batch that applies no
-    /// line (all errors) leaves no session behind that it created.
+    /// line (all errors) leaves no session behind that it created. `logger` gets debug lines only
+    /// (the fast path hands it the server's own logger when those are not logged).
     /// - Throws: ``ServerError`` 400 for an empty body, and whatever the key's rate limit, the
     ///   registry, the session or the deadline refuse.
     func apply(
