@@ -25,8 +25,10 @@ struct BatchOutcome: Sendable {
         let messages = errors.map { JSONValue.string($0.message).jsonString }
         var bound = 128 + 3 * AnswerText.digitsBound
         for (error, message) in zip(errors, messages) { bound += 40 + AnswerText.digitsBound + error.code.utf8.count + message.utf8.count }
-        // Each result read in place, by index: a `for … in` over the results would copy every one (all its fields).
-        for index in results.indices { bound += results[index].record.resultJSON.utf8.count + 1 }
+        // Each result read in place: a `for … in` over the results would copy every one (all its fields).
+        results.withUnsafeBufferPointer { results in
+            for index in results.indices { bound += results[index].record.resultJSON.utf8.count + 1 }
+        }
         var buffer = ByteBufferAllocator().buffer(capacity: bound)
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
             var answer = AnswerText(memory)
@@ -51,9 +53,11 @@ struct BatchOutcome: Sendable {
                 answer.append(omittedErrors)
             }
             answer.append(",\"results\":[")
-            for index in results.indices {
-                if index > 0 { answer.append(",") }
-                answer.append(results[index].record.resultJSON)
+            results.withUnsafeBufferPointer { results in
+                for index in results.indices {
+                    if index > 0 { answer.append(",") }
+                    answer.append(results[index].record.resultJSON)
+                }
             }
             answer.append("]}\n")
             return answer.count
@@ -89,9 +93,12 @@ private struct AnswerText {
         text.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// `text`'s bytes, read in place when they are contiguous (a native string's always are), else copied first.
     mutating func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        if text.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) == nil {
+            var text = text
+            text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        }
     }
 
     /// A whole number in decimal.
