@@ -246,17 +246,21 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func armHeadTimer(_ context: ChannelHandlerContext) {
-        let now = NIODeadline.now()
-        headDeadline = now + limits.headerTimeout
-        idleDeadline = now + limits.idleTimeout
-        armTimer(context, at: min(now + limits.headerTimeout, now + limits.idleTimeout))
+        headDeadline = startWindow(context)
     }
 
     private func armBodyTimer(_ context: ChannelHandlerContext) {
+        bodyWindowEnd = startWindow(context)
+    }
+
+    /// Starts a ``Limits/headerTimeout`` window now, and the idle timeout with it; returns the window's end.
+    private func startWindow(_ context: ChannelHandlerContext) -> NIODeadline {
         let now = NIODeadline.now()
-        bodyWindowEnd = now + limits.headerTimeout
-        idleDeadline = now + limits.idleTimeout
-        armTimer(context, at: min(now + limits.headerTimeout, now + limits.idleTimeout))
+        let end = now + limits.headerTimeout
+        let idle = now + limits.idleTimeout
+        idleDeadline = idle
+        armTimer(context, at: min(end, idle))
+        return end
     }
 
     /// Makes sure the timer fires by `deadline`: one that fires earlier arms itself again then.
