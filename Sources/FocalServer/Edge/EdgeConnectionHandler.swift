@@ -17,8 +17,8 @@ import NIOHTTP1
 /// - **Host**: an HTTP/1.1 request without `Host`, and any request with more than one, answers 400.
 /// - **Expect**: `Expect: 100-continue` is answered `100 Continue` at once; any other
 ///   expectation answers 417.
-/// - **HTTP/1.0** (and `Connection: close`): the connection is closed after the answer
-///   unless the request asked for keep-alive.
+/// - **HTTP/1.0** (and `Connection: close`): the connection is closed after the request's answer
+///   unless it asked for keep-alive; the requests pipelined before it are answered first.
 /// - **Unparsable heads**: a head over the parser's limits answers 431, any other parse
 ///   error before a body 400, with the JSON error shape and a request id.
 /// - **Drain**: at shutdown (``Drain``), an idle connection is closed at once and a request
@@ -75,7 +75,9 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var readingBody = false
     /// This handler answered the request itself: its parts go no further.
     private var answeredHere = false
-    private var closeAfterAnswer = false
+    /// The answers still to end before the connection closes, the last of them the answer to the first request
+    /// that asked for the close (or was refused): requests pipelined before it are answered first.
+    private var answersBeforeClose: Int?
 
     init(limits: Limits, probesOnly: Bool, origins: AllowedOrigins?, logger: Logger) {
         self.limits = limits
@@ -110,11 +112,11 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
             requestsOpen += 1
             readingBody = true
             bodyBytesInWindow = 0
-            if !head.isKeepAlive { closeAfterAnswer = true }
+            if !head.isKeepAlive { closeAfter(requestsOpen) }
             if var refusal = refusal(of: head) {
                 if let origins { refusal.headers.append(contentsOf: origins.answerFields(origin: head.headers.first(name: "origin"))) }
                 answeredHere = true
-                closeAfterAnswer = true
+                closeAfter(requestsOpen)
                 answer(context, refusal, version: head.version)
                 return
             }
@@ -142,12 +144,13 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case var .head(head) where closeAfterAnswer && head.status.code >= 200:
+        case var .head(head) where answersBeforeClose == 1 && head.status.code >= 200:
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
             requestsOpen = max(0, requestsOpen - 1)
-            if closeAfterAnswer {
+            answersBeforeClose? -= 1
+            if let answers = answersBeforeClose, answers <= 0 {
                 let written = promise ?? context.eventLoop.makePromise()
                 let channel = context.channel
                 written.futureResult.whenComplete { _ in channel.close(promise: nil) }
@@ -188,7 +191,7 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
         logger.debug("unparsable request head", metadata: ["focal.error": "\(parserError)"])
         requestsOpen += 1
         answeredHere = true
-        closeAfterAnswer = true
+        closeAfter(requestsOpen)
         let refusal =
             parserError == .headerOverflow
             ? ServerError(
@@ -196,6 +199,11 @@ final class EdgeConnectionHandler: ChannelDuplexHandler, RemovableChannelHandler
                 "the request's head is larger than the limit of \(limits.maxHeaderBytes) bytes")
             : ServerError.badRequest(.invalidHTTP, "the request is not valid HTTP/1.1")
         answer(context, refusal, version: .http1_1)
+    }
+
+    /// Closes the connection once `answers` more answers have ended, unless an earlier request already closes it.
+    private func closeAfter(_ answers: Int) {
+        if answersBeforeClose == nil { answersBeforeClose = answers }
     }
 
     /// The answer this handler gives a request itself, if any.
