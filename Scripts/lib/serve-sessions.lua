@@ -13,7 +13,9 @@
 --
 -- With SERVE_CYCLES=N in the environment, a thread stops once N cycles of its sessions were
 -- answered (every session sent every batch N times, so each ended N times), rather than at the
--- end of -d; the few requests already sent on its other connections then go unread.
+-- end of -d; the few requests already sent on its other connections then go unread. With
+-- SERVE_CYCLES_DONE=DIR too, it then creates the file DIR/thread-T (wrk itself sleeps out -d:
+-- whoever runs it interrupts it once every thread's file is there).
 
 local next_id = 0
 
@@ -63,6 +65,10 @@ end
 if os.getenv("SERVE_CYCLES") then
   function response(status, headers, body)
     answered = answered + 1
-    if answered >= answers_to_stop then wrk.thread:stop() end
+    if answered == answers_to_stop then
+      local done = os.getenv("SERVE_CYCLES_DONE")
+      if done then io.open(done .. "/thread-" .. id, "w"):close() end
+      wrk.thread:stop()
+    end
   end
 end

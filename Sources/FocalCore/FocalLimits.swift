@@ -7,8 +7,9 @@ public enum FocalLimits {
     /// Accepted numbers of engine threads: `EnginePool`'s `threads`, `focal serve --threads`,
     /// `focal replay --jobs`.
     public static let engineThreadsRange = 1...256
-    /// Accepted numbers of HTTP threads: `focal serve --http-threads`.
-    public static let httpThreadsRange = 1...256
+    /// Accepted numbers of HTTP threads: `focal serve --http-threads` (0: connections are served on the engine
+    /// threads).
+    public static let httpThreadsRange = 0...256
     /// Accepted time limits of a JavaScript call, 1 ms to 10 minutes: `JSRuntime`'s
     /// `timeLimit`, `EngineConfiguration.timeLimit`, `--time-limit` (in milliseconds).
     public static let timeLimitRange = Duration.milliseconds(1)...Duration.seconds(600)

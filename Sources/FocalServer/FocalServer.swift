@@ -76,7 +76,9 @@ public struct FocalServer: Sendable {
     ///     factory, to the backend the application bootstrapped (see ``ServerMetrics``).
     ///   - httpThreads: the threads that serve connections (`nil`: NIO's shared group, one
     ///     thread per core). Whoever made the group shuts it down after the server stops.
-    ///     `focal serve` makes one of `--http-threads` threads.
+    ///     `focal serve` makes one of `--http-threads` threads, or with `--http-threads 0` gives
+    ///     `pool`'s `EnginePool.eventLoopGroup` (no hand-off between threads; the
+    ///     probes and deadlines then wait while JavaScript runs).
     public init<C: Clock>(
         configuration: ServerConfiguration, pool: EnginePool, pipeline: DeliveryPipeline? = nil,
         journal: (any SessionJournal)? = nil, clock: C = ContinuousClock(),

@@ -22,8 +22,8 @@ struct EngineFlagRangeTests {
             (["serve", "--port", "0", "--max-session-bytes", "0"], "--max-session-bytes must be from 65536 to 1099511627776, not 0"),
             (["serve", "--port", "0", "--threads", "257"], "--threads must be from 1 to 256, not 257"),
             (["serve", "--port", "0", "--threads", "0"], "--threads must be from 1 to 256, not 0"),
-            (["serve", "--port", "0", "--http-threads", "0"], "--http-threads must be from 1 to 256, not 0"),
-            (["serve", "--port", "0", "--http-threads", "257"], "--http-threads must be from 1 to 256, not 257"),
+            (["serve", "--port", "0", "--http-threads=-1"], "--http-threads must be from 0 to 256, not -1"),
+            (["serve", "--port", "0", "--http-threads", "257"], "--http-threads must be from 0 to 256, not 257"),
             (["serve", "--port", "0", "--max-sessions", "0"], "--max-sessions must be from 1 to 10000000, not 0"),
         ])
     func outOfRange(arguments: [String], message: String) throws {

@@ -165,7 +165,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The threads that read and answer connections (1…256). Default: half the cores, at least one.", valueName: "n"))
+            """
+            The threads that read and answer connections (0…256; 0: the engine threads, which saves the hand-off \
+            between threads at the cost of HTTP waiting while JavaScript runs). Default: half the cores, at least one.
+            """, valueName: "n"))
     var httpThreads = min(max(1, System.coreCount / 2), FocalLimits.httpThreadsRange.upperBound)
 
     @Option(
@@ -308,10 +311,11 @@ struct ServeCommand: AsyncParsableCommand {
                 "file limit", metadata: ["focal.max-fds": "\(soft)", "focal.max-connections": "\(configuration.maxConnections)"])
         }
         // swift-metrics records to Prometheus, once for the process; GET /metrics writes its registry.
-        let http = MultiThreadedEventLoopGroup(numberOfThreads: httpThreads)
+        // With --http-threads 0 connections are served on the engine threads, which the pool shuts down.
+        let http = httpThreads > 0 ? MultiThreadedEventLoopGroup(numberOfThreads: httpThreads) : nil
         let server = FocalServer(
             configuration: configuration, pool: pool, pipeline: pipeline, journal: shared?.journal, logger: logger,
-            keyRing: keyRing, projects: projects, metrics: .bootstrapPrometheus(), httpThreads: http)
+            keyRing: keyRing, projects: projects, metrics: .bootstrapPrometheus(), httpThreads: http ?? pool.eventLoopGroup)
         do {
             // Graceful shutdown on SIGTERM and SIGINT, bounded by the exit deadline.
             let exitDeadline = ExitDeadline(after: delivery.drainTimeout + ExitDeadline.grace, logger: logger)
@@ -325,14 +329,14 @@ struct ServeCommand: AsyncParsableCommand {
                 },
                 onGracefulShutdown: { exitDeadline.arm() })
         } catch {
-            try? await http.shutdownGracefully()
+            try? await http?.shutdownGracefully()
             await pool.close()
             for project in projects.values { await project.close() }
             await shared?.close()
             StandardStream.error.writeError("the server stopped: \(error)")
             throw ExitCode(2)
         }
-        try? await http.shutdownGracefully()
+        try? await http?.shutdownGracefully()
         await pool.close()
         for project in projects.values { await project.close() }
         if let pipeline { OutboxSink.report(await pipeline.finish(), store: shared?.store.url ?? delivery.store) }
