@@ -9,7 +9,7 @@ import Testing
 struct ServeOnEngineThreadsTests {
     @Test(
         "Pipelined batches of sessions on both engines, then a probe asking to close: each answered in order, then the close; SIGTERM, exit 0",
-        arguments: [["--http-threads", "0"], ["--http-threads", "1"]])
+        arguments: [["--http-threads", "0"], ["--http-threads", "1"], ["--http-threads", "3"]])
     func servesEverySessionFromOneConnection(threads: [String]) throws {
         let workspace = try TemporaryDirectory(tasks: ["index.js": "match('item/ping', () => 'pong');"])
         let server = try ServedFocal(["serve", "--tasks", workspace.tasks, "--port", "0", "--threads", "2"] + threads)

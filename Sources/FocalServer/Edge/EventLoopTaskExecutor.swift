@@ -13,10 +13,20 @@ import NIOCore
 final class EventLoopTaskExecutor: TaskExecutor, Sendable {
     private let loops: [any EventLoop]
     private let group: any EventLoopGroup
+    /// An executor per loop of the group, by the loop's identity.
+    private let pinned: [ObjectIdentifier: LoopTaskExecutor]
 
     init(group: any EventLoopGroup) {
         self.group = group
         loops = Array(group.makeIterator())
+        pinned = Dictionary(uniqueKeysWithValues: loops.map { (ObjectIdentifier($0), LoopTaskExecutor(loop: $0)) })
+    }
+
+    /// The executor that keeps a task on `loop`, one of the group's (this executor for any other loop): a task that
+    /// awaits an engine resumes on `loop` rather than on the group's next loop, which with several HTTP threads would
+    /// cost its answer one more hop to its connection's thread.
+    func pinned(to loop: any EventLoop) -> any TaskExecutor {
+        pinned[ObjectIdentifier(loop)] ?? self
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

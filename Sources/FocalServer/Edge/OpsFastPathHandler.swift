@@ -122,9 +122,9 @@ final class OpsFastPathHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let address = context.channel.remoteAddress
         let loop = context.eventLoop
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: loop)
-        let task = Task(executorPreference: route.executor) {
+        let task = Task(executorPreference: route.executor.pinned(to: loop)) {
             let answer = await route.answer(taken, body: body, address: address)
-            // The task may have moved to another of the HTTP threads (see EventLoopTaskExecutor).
+            // Pinned to the connection's loop, the task ends there (unless the loop is not one of the executor's).
             if loop.inEventLoop {
                 bound.value.handler.deliver(answer, of: number, bound.value.context)
             } else {
