@@ -38,4 +38,30 @@ struct ServeOnEngineThreadsTests {
         server.signal(SIGTERM)
         #expect(server.exitStatus() == 0, "\(server.log)")
     }
+
+    @Test(
+        "A task looping for ever on the one thread that also serves connections: the time limit ends it, the batch answers its error, then the probe"
+    )
+    func timeLimitFreesTheConnectionsThread() throws {
+        let workspace = try TemporaryDirectory(tasks: ["index.js": "match('item/ping', () => { for (;;) {} });"])
+        let server = try ServedFocal([
+            "serve", "--tasks", workspace.tasks, "--port", "0", "--threads", "1", "--http-threads", "0", "--time-limit", "200",
+        ])
+        defer { server.kill() }
+        let connection = try server.connect()
+        defer { close(connection) }
+        let body = Array(ServeShutdownTests.batch)
+        let head =
+            "POST /v1/sessions/s/ops HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\n"
+            + "Content-Length: \(body.count)\r\n\r\n"
+        try send(
+            Array(head.utf8) + body + Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8),
+            on: connection)
+        let answers = try HTTPAnswer.readAll(from: connection)
+        #expect(answers.map(\.status) == [200, 200], "\(answers) \(server.log)")
+        #expect(answers.first?.body.contains("the time limit of 200 ms") == true, "\(answers)")
+        #expect(answers.last?.body.contains(#""status":"ok""#) == true, "\(answers)")
+        server.signal(SIGTERM)
+        #expect(server.exitStatus() == 0, "\(server.log)")
+    }
 }
